@@ -1,0 +1,105 @@
+/**
+ * buildApp(config, deps): the whole HTTP application, wired by plain factory functions.
+ * It never listens; server.ts does, and tests call `app.inject`.
+ */
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './db/database.js';
+import { migrateToLatest, pendingMigrations } from './db/migrate.js';
+import { authenticationHook } from './http/auth.js';
+import { registerBodyParsing } from './http/body-parsing.js';
+import { registerErrorHandling, sendProblem, toProblem } from './http/error-handler.js';
+import { healthRoutes } from './http/health.routes.js';
+import { loggerOptions } from './http/logging.js';
+import { registerOpenApi } from './http/openapi.js';
+import { registerRateLimit } from './http/rate-limit.js';
+import { echoRequestId, genReqId } from './http/request-id.js';
+import { buildValidator } from './http/validation.js';
+import { versionHooks } from './http/versioning.js';
+import { authenticationService } from './modules/users/authentication.service.js';
+import { createBasicAuthCache } from './modules/users/basic-auth-cache.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { usersService } from './modules/users/users.service.js';
+import { createApiKeyCipher } from './security/api-keys.js';
+import { loadSecret } from './security/secret.js';
+import { versionRegistry } from './versions/index.js';
+
+export interface AppDeps {
+  /** An open, migrated database; when absent one is opened from config (and closed with the app). */
+  database?: Database;
+  /** Where logs go (tests capture them); default stdout. */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** Opens the configured database and brings its schema up to date (or checks it is). */
+export async function openAppDatabase(config: Config): Promise<Database> {
+  const database = await openDatabase(
+    config.databaseUrl
+      ? { kind: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize }
+      : { kind: 'pglite', dataDir: config.dataDir },
+  );
+  try {
+    if (config.migrateOnStart) {
+      await migrateToLatest(database.db);
+    } else {
+      const pending = await pendingMigrations(database.db);
+      if (pending.length > 0) {
+        throw new Error(
+          `The database schema is out of date (pending: ${pending.join(', ')}); run \`npm run migrate\`.`,
+        );
+      }
+    }
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
+  const database = deps.database ?? (await openAppDatabase(config));
+  const { db } = database;
+
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel, deps.logStream),
+    genReqId,
+    requestIdHeader: false,
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+    bodyLimit: config.bodyLimit,
+    requestTimeout: config.requestTimeoutMs,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    frameworkErrors: (error, request, reply) => {
+      void reply.header('x-request-id', request.id);
+      sendProblem(reply, toProblem(error, request));
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  registerErrorHandling(app);
+  registerBodyParsing(app);
+  await registerOpenApi(app);
+
+  const cipher = createApiKeyCipher(loadSecret(config));
+  const auth = authenticationService({ db, cache: createBasicAuthCache() });
+  const users = usersService({ db, cipher, latestVersion: versionRegistry.latest });
+  const versions = versionHooks(versionRegistry, db);
+
+  // onRequest order matters: id first, then the rate limit, then version and caller.
+  app.decorateRequest('caller', null);
+  app.decorateRequest('apiVersion', '');
+  app.addHook('onRequest', echoRequestId);
+  await registerRateLimit(app, config);
+  app.addHook('onRequest', versions.fromHeader);
+  app.addHook('onRequest', authenticationHook(auth, config.env));
+  app.addHook('onRequest', versions.fromAccount);
+  app.addHook('preValidation', versions.rewriteRequest);
+  app.addHook('preSerialization', versions.rewriteResponse);
+
+  await app.register(healthRoutes, { db });
+  await app.register(usersRoutes, { prefix: '/api', users });
+
+  if (!deps.database) app.addHook('onClose', () => database.close());
+  return app;
+}

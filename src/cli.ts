@@ -1,0 +1,96 @@
+/**
+ * Command line: `serve`, `migrate`, `users create`. Run as `node dist/cli.js <command>`
+ * (or `npm run cli -- <command>`).
+ */
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { openAppDatabase } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { ApiError } from './http/errors.js';
+import { usersService } from './modules/users/users.service.js';
+import { createApiKeyCipher } from './security/api-keys.js';
+import { loadSecret } from './security/secret.js';
+import { versionRegistry } from './versions/index.js';
+
+const USAGE = `Usage: cli <command>
+  serve                         start the HTTP server (same as npm start)
+  migrate                       apply pending database migrations
+  users create --email E --name N [--password P] [--admin] [--seller]
+                                create an account; prints its id, API key and password`;
+
+async function migrate(config: Config): Promise<void> {
+  const database = await openDatabase(
+    config.databaseUrl
+      ? { kind: 'postgres', url: config.databaseUrl, poolSize: 1 }
+      : { kind: 'pglite', dataDir: config.dataDir },
+  );
+  try {
+    const results = await migrateToLatest(database.db);
+    for (const r of results) console.log(`${r.status === 'Success' ? 'applied' : r.status} ${r.migrationName}`);
+    if (results.length === 0) console.log('schema is up to date');
+  } finally {
+    await database.close();
+  }
+}
+
+async function createUser(config: Config, args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      password: { type: 'string' },
+      admin: { type: 'boolean', default: false },
+      seller: { type: 'boolean', default: false },
+    },
+  });
+  if (!values.email || !values.name) throw new UsageError('users create needs --email and --name');
+  const password = values.password ?? randomBytes(12).toString('base64url');
+  const roles = ['ROLE_DEVELOPER'];
+  if (values.seller) roles.push('ROLE_SELLER');
+  if (values.admin) roles.push('ROLE_ADMIN');
+  const database = await openAppDatabase({ ...config, migrateOnStart: true });
+  try {
+    const users = usersService({
+      db: database.db,
+      cipher: createApiKeyCipher(loadSecret(config)),
+      latestVersion: versionRegistry.latest,
+    });
+    const user = await users.create(
+      { name: values.name, email: values.email, password, roles },
+      { trusted: true },
+    );
+    console.log(JSON.stringify({ id: user.id, email: user.email, roles: user.roles, apiKey: user.apiKey, password }, null, 2));
+  } finally {
+    await database.close();
+  }
+}
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, sub, ...rest] = argv;
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+      await import('./server.js');
+      return;
+    case 'migrate':
+      return migrate(config);
+    case 'users':
+      if (sub === 'create') return createUser(config, rest);
+      throw new UsageError(`unknown users command ${sub ?? ''}`);
+    default:
+      throw new UsageError(command ? `unknown command ${command}` : 'no command given');
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
+  else if (error instanceof ConfigError) console.error(error.message);
+  else if (error instanceof ApiError) console.error(`${error.code}: ${error.detail}`);
+  else console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,120 @@
+/**
+ * Configuration: the one place that reads `process.env`.
+ *
+ * Every variable is declared once in `EnvSchema` (type, default, description); `loadConfig`
+ * converts and validates them and returns a frozen, typed `Config`. A bad value stops
+ * start-up with a message naming the variable, never a stack trace.
+ */
+import path from 'node:path';
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+
+const EnvSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000, description: 'HTTP port' }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Interface to listen on' }),
+  DATABASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^postgres(ql)?://',
+      description: 'PostgreSQL connection string; unset means the embedded database',
+    }),
+  ),
+  DATA_DIR: Type.String({ minLength: 1, default: './data', description: 'Embedded data directory' }),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  MIGRATE_ON_START: Type.Optional(Type.Boolean({ description: 'Default: true when embedded' })),
+  BOOKING_ENV: Type.Enum(['production', 'sandbox'], { default: 'production' }),
+  BOOKING_SECRET: Type.Optional(
+    Type.String({ minLength: 32, description: 'Server secret (at least 32 characters)' }),
+  ),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  MAIL_FROM: Type.String({ minLength: 3, default: 'Bookings <bookings@localhost>' }),
+  LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+    default: 'info',
+  }),
+  RATE_LIMIT_MAX: Type.Integer({
+    minimum: 0,
+    default: 1000,
+    description: 'Requests per window per credential; 0 disables rate limiting',
+  }),
+  RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1_048_576 }),
+  REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 30_000 }),
+});
+type Env = Static<typeof EnvSchema>;
+
+export type BookingEnv = Env['BOOKING_ENV'];
+export type LogLevel = Env['LOG_LEVEL'];
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** Unset: embedded PGlite in `dataDir`. */
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly databasePoolSize: number;
+  readonly migrateOnStart: boolean;
+  readonly env: BookingEnv;
+  /** Unset: a secret file generated in `dataDir` (see security/secret.ts). */
+  readonly secret: string | undefined;
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
+  readonly logLevel: LogLevel;
+  readonly rateLimit: { readonly max: number; readonly windowMs: number };
+  readonly redisUrl: string | undefined;
+  readonly bodyLimit: number;
+  readonly requestTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** The variables this service reads, for docs and for `cli config`. */
+export const configVariables = Object.keys(EnvSchema.properties) as (keyof Env)[];
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, string> = {};
+  for (const name of configVariables) {
+    const value = env[name];
+    // An empty variable means "not set": shells and compose files produce those.
+    if (value !== undefined && value.trim() !== '') raw[name] = value.trim();
+  }
+  const converted = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw)) as Env;
+  const errors = [...Value.Errors(EnvSchema, converted)];
+  if (errors.length > 0) {
+    const messages = new Map<string, string>();
+    for (const error of errors) {
+      const name = error.instancePath.replace(/^\//, '');
+      if (!messages.has(name)) messages.set(name, describe(name, error.message, raw[name]));
+    }
+    throw new ConfigError(`Invalid configuration: ${[...messages.values()].join('; ')}`);
+  }
+  return Object.freeze({
+    port: converted.PORT,
+    host: converted.HOST,
+    databaseUrl: converted.DATABASE_URL,
+    dataDir: path.resolve(converted.DATA_DIR),
+    databasePoolSize: converted.DATABASE_POOL_SIZE,
+    migrateOnStart: converted.MIGRATE_ON_START ?? converted.DATABASE_URL === undefined,
+    env: converted.BOOKING_ENV,
+    secret: converted.BOOKING_SECRET,
+    smtpUrl: converted.SMTP_URL,
+    mailFrom: converted.MAIL_FROM,
+    logLevel: converted.LOG_LEVEL,
+    rateLimit: Object.freeze({
+      max: converted.RATE_LIMIT_MAX,
+      windowMs: converted.RATE_LIMIT_WINDOW_MS,
+    }),
+    redisUrl: converted.REDIS_URL,
+    bodyLimit: converted.BODY_LIMIT,
+    requestTimeoutMs: converted.REQUEST_TIMEOUT_MS,
+  });
+}
+
+function describe(name: string, message: string, value: string | undefined): string {
+  const schema = (EnvSchema.properties as Record<string, { enum?: string[] }>)[name];
+  const allowed = schema?.enum ? ` (one of ${schema.enum.join(', ')})` : '';
+  // Never echo secrets or URLs that may carry credentials.
+  const shown = value === undefined || /SECRET|URL/.test(name) ? '' : ` (got "${value}")`;
+  return `${name} ${message}${allowed}${shown}`;
+}

@@ -1,0 +1,88 @@
+/**
+ * Database connection: one `pg.Pool`-shaped layer with Kysely's Postgres dialect on top,
+ * backed either by a real PostgreSQL server (`DATABASE_URL`) or by embedded PGlite
+ * through PGlite's node-postgres adapter. Everything above this file sees one dialect.
+ */
+import fs from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { DB } from './types.js';
+
+export type Db = Kysely<DB>;
+export type DatabaseKind = 'postgres' | 'pglite';
+
+export interface Database {
+  readonly db: Db;
+  readonly kind: DatabaseKind;
+  close(): Promise<void>;
+  /** Embedded only: the data directory as a tarball (test templates restore it in ~0.5 s). */
+  dumpDataDir?(): Promise<Blob>;
+}
+
+export type DatabaseOptions =
+  | { kind: 'postgres'; url: string; poolSize: number }
+  /** `dataDir` undefined means in memory; `loadDataDir` restores a dump (test templates). */
+  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob };
+
+const { builtins } = pg.types;
+
+/**
+ * Type parsing shared by both backends: `date` stays a `YYYY-MM-DD` string (pg would make a
+ * local-midnight Date of it), `bigint` and `numeric` become numbers (counts and money
+ * amounts here stay far inside the exact range of a double).
+ */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    switch (oid) {
+      case builtins.DATE:
+        return (value: string) => value;
+      case builtins.INT8:
+        return (value: string) => Number.parseInt(value, 10);
+      case builtins.NUMERIC:
+        return (value: string) => Number.parseFloat(value);
+      default:
+        return pg.types.getTypeParser(oid, format);
+    }
+  },
+} as pg.CustomTypesConfig;
+
+export const pgliteExtensions = { pg_trgm };
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.kind === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize,
+      types,
+      // A dropped idle connection must not crash the process; the pool replaces it.
+      idleTimeoutMillis: 30_000,
+    });
+    pool.on('error', () => undefined);
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+
+  if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
+  const pglite = new PGlite({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    extensions: pgliteExtensions,
+  });
+  await pglite.waitReady;
+  // PGlite is one session: a pool of one serializes transactions instead of interleaving them.
+  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types });
+  pool.on('error', () => undefined);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: 'pglite',
+    dumpDataDir: () => pglite.dumpDataDir('none'),
+    close: async () => {
+      await db.destroy();
+      await pglite.close();
+    },
+  };
+}

@@ -1,0 +1,10 @@
+/**
+ * The ordered list of migrations. Forward-only: a migration that has shipped is never
+ * edited; a change is a new numbered file added here.
+ */
+import type { Migration } from 'kysely';
+import * as m0001 from './0001_users.js';
+
+export const migrations: Record<string, Migration> = {
+  '0001_users': m0001,
+};

@@ -1,0 +1,35 @@
+/**
+ * Body parsing: JSON only. `application/json` (and `application/*+json`) and bodies sent
+ * without any Content-Type (real clients do that) are parsed as JSON; an empty body is "no
+ * body"; any other declared type is 415.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from './errors.js';
+
+type Done = (error: Error | null, body?: unknown) => void;
+
+export function registerBodyParsing(app: FastifyInstance): void {
+  // Fastify's own JSON parser, which also refuses __proto__ and constructor poisoning.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  const json = (request: FastifyRequest, body: string, done: Done) => {
+    if (body.trim() === '') return done(null, undefined);
+    parseJson(request, body, done);
+  };
+
+  app.removeAllContentTypeParsers();
+  for (const type of ['application/json', /^application\/[\w.+-]+\+json$/]) {
+    app.addContentTypeParser(type, { parseAs: 'string' }, (request, body, done) =>
+      json(request, body as string, done),
+    );
+  }
+  // '*' also catches a missing Content-Type: only that case is JSON, the rest are 415.
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
+    if (request.headers['content-type'] === undefined) return json(request, body as string, done);
+    done(
+      new ApiError(
+        'unsupported_media_type',
+        `Content-Type ${request.headers['content-type']} is not accepted; send application/json.`,
+      ),
+    );
+  });
+}

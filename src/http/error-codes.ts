@@ -1,0 +1,46 @@
+/**
+ * The catalogue of error codes: every `code` a problem+json body can carry, with its HTTP
+ * status and title. docs/api-conventions.md is checked against this list by a test, so a
+ * code cannot ship undocumented. Codes are stable: clients branch on them.
+ */
+import { queryErrorCodes, type QueryErrorCode } from '../query/errors.js';
+
+const queryCodes = Object.fromEntries(
+  Object.entries(queryErrorCodes).map(([code, title]) => [code, { status: 400, title }]),
+) as Record<QueryErrorCode, { status: 400; title: string }>;
+
+export const errorCodes = {
+  ...queryCodes,
+  // 400
+  validation_failed: { status: 400, title: 'The request is not valid' },
+  invalid_json: { status: 400, title: 'The body is not valid JSON' },
+  invalid_api_version: { status: 400, title: 'X-API-VERSION is not a date' },
+  bad_request: { status: 400, title: 'Bad request' },
+  metadata_invalid: { status: 400, title: 'Metadata is not valid' },
+  metadata_limit_exceeded: { status: 400, title: 'Metadata would exceed its limits' },
+  // 401
+  authentication_required: { status: 401, title: 'Authentication required' },
+  invalid_credentials: { status: 401, title: 'Credentials not recognised' },
+  basic_auth_sandbox_only: { status: 401, title: 'Basic authentication is sandbox-only' },
+  unsupported_authorization: { status: 401, title: 'Authorization scheme not supported' },
+  // 403
+  forbidden: { status: 403, title: 'Not allowed' },
+  // 404
+  not_found: { status: 404, title: 'Not found' },
+  route_not_found: { status: 404, title: 'No such endpoint' },
+  metadata_key_not_found: { status: 404, title: 'No such metadata key' },
+  // 405
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  // 409
+  email_taken: { status: 409, title: 'Email already registered' },
+  // 413, 415, 429
+  payload_too_large: { status: 413, title: 'Body too large' },
+  unsupported_media_type: { status: 415, title: 'Body must be JSON' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  // 5xx
+  internal_error: { status: 500, title: 'Internal error' },
+  service_unavailable: { status: 503, title: 'Service unavailable' },
+  request_timeout: { status: 503, title: 'Request timed out' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof errorCodes;

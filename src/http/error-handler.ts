@@ -1,0 +1,86 @@
+/**
+ * Renders every failure as application/problem+json: our own `ApiError`s, query-language
+ * errors, schema validation errors, Fastify's body-parsing errors and unknown routes.
+ * Anything unexpected becomes a 500 that says only `internal_error` and the request id;
+ * the cause goes to the log, never to the client.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { QueryError } from '../query/errors.js';
+import type { ErrorCode } from './error-codes.js';
+import { ApiError, problem, type ProblemBody } from './errors.js';
+import { toFieldErrors } from './validation.js';
+
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
+  FST_ERR_BAD_URL: 'bad_request',
+  FST_ERR_ASYNC_CONSTRAINT: 'bad_request',
+};
+
+export function toProblem(error: unknown, request: FastifyRequest): ProblemBody {
+  const requestId = request.id;
+  if (error instanceof ApiError) return error.toProblem(requestId);
+  if (error instanceof QueryError) {
+    return problem(error.code, error.message, {
+      requestId,
+      errors: [{ in: 'query', name: error.parameter, detail: error.detail }],
+    });
+  }
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    const errors = toFieldErrors(fastifyError.validation, fastifyError.validationContext ?? '');
+    const detail = errors.map((e) => `${e.name} ${e.detail}`).join('; ');
+    return problem('validation_failed', detail, { requestId, errors });
+  }
+  const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
+  if (mapped) return problem(mapped, describeFastifyError(mapped, fastifyError), { requestId });
+  if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
+    return problem('invalid_json', 'The body is not valid JSON.', { requestId });
+  }
+  return problem('internal_error', `Internal error; quote request id ${requestId}.`, {
+    requestId,
+  });
+}
+
+function describeFastifyError(code: ErrorCode, error: FastifyError): string {
+  switch (code) {
+    case 'payload_too_large':
+      return 'The body is larger than the server accepts.';
+    case 'unsupported_media_type':
+      return 'Send JSON, with Content-Type: application/json (or no Content-Type at all).';
+    case 'invalid_json':
+      return 'The body is not valid JSON.';
+    default:
+      return error.message;
+  }
+}
+
+export function sendProblem(reply: FastifyReply, body: ProblemBody): FastifyReply {
+  // Serialized here, not by a route's response schema, so extra members always survive.
+  return reply
+    .code(body.status)
+    .type('application/problem+json; charset=utf-8')
+    .serializer(JSON.stringify)
+    .send(body);
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const body = toProblem(error, request);
+    if (body.status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code: body.code }, 'request rejected');
+    return sendProblem(reply, body);
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(
+      reply,
+      problem('route_not_found', `No endpoint ${request.method} ${request.url.split('?')[0]}.`, {
+        requestId: request.id,
+      }),
+    ),
+  );
+}

@@ -1,0 +1,39 @@
+/**
+ * OpenAPI 3.1 document at `/openapi.json` (every route with its schemas and errors) and the
+ * interactive documentation at `/docs`.
+ */
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { versionRegistry } from '../versions/index.js';
+import { Problem } from './schemas.js';
+
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  app.addSchema(Problem);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Booking API',
+        version: versionRegistry.latest,
+        description:
+          'Multi-tenant booking API for tour and activity operators. Errors are ' +
+          'application/problem+json; list endpoints share one query language ' +
+          '(see docs/query-language.md). Choose an API version with X-API-VERSION.',
+      },
+      components: {
+        securitySchemes: {
+          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
+          apiKeyQuery: { type: 'apiKey', in: 'query', name: 'apiKey' },
+          basic: { type: 'http', scheme: 'basic', description: 'Sandbox environment only' },
+        },
+      },
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

@@ -1,0 +1,18 @@
+/**
+ * Request ids: a client's `X-Request-Id` is kept when it is a sane token, otherwise one is
+ * generated; either way it is on every log line and echoed on every response.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function genReqId(raw: IncomingMessage): string {
+  const offered = raw.headers['x-request-id'];
+  return typeof offered === 'string' && SAFE_ID.test(offered) ? offered : randomUUID();
+}
+
+export async function echoRequestId(request: FastifyRequest, reply: FastifyReply) {
+  void reply.header('x-request-id', request.id);
+}

@@ -1,0 +1,98 @@
+/**
+ * Request validation. Bodies are validated strictly (no type coercion, unknown fields
+ * rejected rather than dropped); path, query and header values arrive as strings and are
+ * coerced to their declared types. Ajv errors are turned into the `errors` list of a
+ * `validation_failed` problem.
+ */
+import { Ajv, type ErrorObject, type Options } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
+import type { FieldError } from './errors.js';
+
+// ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+const common: Options = {
+  allErrors: false,
+  removeAdditional: false,
+  useDefaults: true,
+  strict: false,
+  messages: true,
+};
+
+function makeAjv(coerceTypes: boolean | 'array'): Ajv {
+  const ajv = new Ajv({ ...common, coerceTypes });
+  addFormats(ajv);
+  return ajv;
+}
+
+/**
+ * Fastify's `schemaController.compilersFactory.buildValidator`: called for each
+ * encapsulation context with the schemas added by `addSchema` (a plain
+ * `setValidatorCompiler` would be reset by a later `addSchema`).
+ */
+export function buildValidator(
+  externalSchemas: Record<string, unknown> = {},
+): FastifySchemaCompiler<unknown> {
+  const strictAjv = makeAjv(false);
+  const coercingAjv = makeAjv('array');
+  for (const schema of Object.values(externalSchemas)) {
+    strictAjv.addSchema(schema as object);
+    coercingAjv.addSchema(schema as object);
+  }
+  return ({ schema, httpPart }) =>
+    (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema as object);
+}
+
+const LOCATIONS: Record<string, FieldError['in']> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'header',
+};
+
+/** `/items/0/quantity` -> `items.0.quantity`; the root becomes the whole part's name. */
+function pointerToName(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.');
+}
+
+function join(parent: string, child: string): string {
+  return parent ? `${parent}.${child}` : child;
+}
+
+export function toFieldErrors(
+  errors: (FastifySchemaValidationError | ErrorObject)[],
+  context: string,
+): FieldError[] {
+  const where = LOCATIONS[context] ?? 'body';
+  return errors.map((error) => {
+    const params = error.params as Record<string, unknown>;
+    const base = pointerToName(error.instancePath);
+    switch (error.keyword) {
+      case 'required':
+        return {
+          in: where,
+          name: join(base, String(params.missingProperty)),
+          detail: 'is required',
+        };
+      case 'additionalProperties':
+        return {
+          in: where,
+          name: join(base, String(params.additionalProperty)),
+          detail: 'is not a known field',
+        };
+      case 'enum':
+        return {
+          in: where,
+          name: base || where,
+          detail: `must be one of: ${(params.allowedValues as unknown[]).join(', ')}`,
+        };
+      default:
+        return { in: where, name: base || where, detail: error.message ?? 'is not valid' };
+    }
+  });
+}

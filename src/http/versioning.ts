@@ -1,0 +1,73 @@
+/**
+ * API versions on the wire: `X-API-VERSION` is resolved before authentication (so a 401
+ * still echoes a version), the account's pinned version applies after it when the header
+ * is absent, and the dated changes of src/versions/ rewrite requests and responses for
+ * callers on older versions.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/database.js';
+import type { VersionRegistry } from '../versions/registry.js';
+import type { RequestParts } from '../versions/types.js';
+import { ApiError } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiVersion: string;
+  }
+}
+
+export const VERSION_HEADER = 'x-api-version';
+
+function explicitVersion(request: FastifyRequest): string | undefined {
+  const value = request.headers[VERSION_HEADER];
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+function setVersion(request: FastifyRequest, reply: FastifyReply, version: string): void {
+  request.apiVersion = version;
+  void reply.header(VERSION_HEADER, version);
+}
+
+export function versionHooks(registry: VersionRegistry, db: Db) {
+  return {
+    /** onRequest, before authentication: the header's version, or provisionally the latest. */
+    async fromHeader(request: FastifyRequest, reply: FastifyReply) {
+      setVersion(request, reply, registry.latest);
+      const header = explicitVersion(request);
+      if (header === undefined) return;
+      try {
+        setVersion(request, reply, registry.resolve(header, undefined));
+      } catch (error) {
+        throw new ApiError('invalid_api_version', (error as Error).message, {
+          errors: [{ in: 'header', name: 'X-API-VERSION', detail: 'must be a date YYYY-MM-DD' }],
+        });
+      }
+    },
+
+    /** onRequest, after authentication: without a header, the account's pinned version. */
+    async fromAccount(request: FastifyRequest, reply: FastifyReply) {
+      if (explicitVersion(request) !== undefined || request.caller === null) return;
+      setVersion(request, reply, registry.resolve(undefined, request.caller.apiVersion));
+    },
+
+    /** preValidation: translate an older request into the current shape. */
+    async rewriteRequest(request: FastifyRequest) {
+      const route = { method: request.method, url: request.routeOptions.url ?? '' };
+      const context = { db, caller: request.caller, statusCode: 0 };
+      for (const change of registry.requestRewrites(request.apiVersion, route)) {
+        await change.rewrite(request as unknown as RequestParts, context);
+      }
+    },
+
+    /** preSerialization: translate the current response into the caller's version. */
+    async rewriteResponse(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+      const route = { method: request.method, url: request.routeOptions.url ?? '' };
+      const context = { db, caller: request.caller, statusCode: reply.statusCode };
+      let body = payload;
+      for (const change of registry.responseRewrites(request.apiVersion, route)) {
+        body = await change.rewrite(body, context);
+      }
+      return body;
+    },
+  };
+}

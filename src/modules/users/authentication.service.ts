@@ -1,0 +1,50 @@
+/**
+ * Turns credentials into a Caller: API keys (by digest, constant-time confirmed) and, in
+ * the sandbox only, Basic email:password (scrypt, with a short verified-credentials cache).
+ */
+import type { Db } from '../../db/database.js';
+import { ApiError } from '../../http/errors.js';
+import { MAX_API_KEY_LENGTH, apiKeyDigest, digestsEqual } from '../../security/api-keys.js';
+import { verifyPassword } from '../../security/passwords.js';
+import type { BasicAuthCache } from './basic-auth-cache.js';
+import type { Caller } from './caller.js';
+import { usersRepository, type UserRow } from './users.repository.js';
+
+const invalid = () =>
+  new ApiError('invalid_credentials', 'The credentials were not recognised.');
+
+function toCaller(row: UserRow): Caller {
+  return { id: row.id, email: row.email, roles: row.roles, apiVersion: row.api_version };
+}
+
+export function authenticationService({ db, cache }: { db: Db; cache: BasicAuthCache }) {
+  const repo = usersRepository(db);
+  return {
+    async byApiKey(apiKey: string): Promise<Caller> {
+      if (apiKey.length === 0 || apiKey.length > MAX_API_KEY_LENGTH) throw invalid();
+      const digest = apiKeyDigest(apiKey);
+      const row = await repo.findByApiKeyDigest(digest);
+      if (!row || !digestsEqual(row.api_key_digest, digest)) throw invalid();
+      return toCaller(row);
+    },
+
+    async byPassword(email: string, password: string): Promise<Caller> {
+      const row = await repo.findByEmail(email);
+      if (!row) {
+        // Spend the same time as a wrong password so the answer does not reveal the email.
+        await verifyPassword(password, DUMMY_HASH);
+        throw invalid();
+      }
+      if (cache.has(row.password_hash, password)) return toCaller(row);
+      if (!(await verifyPassword(password, row.password_hash))) throw invalid();
+      cache.remember(row.password_hash, password);
+      return toCaller(row);
+    },
+  };
+}
+
+export type AuthenticationService = ReturnType<typeof authenticationService>;
+
+// A valid scrypt hash of a random password, used only to equalise timing.
+const DUMMY_HASH =
+  'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$' + Buffer.alloc(64).toString('base64');

@@ -1,0 +1,24 @@
+/**
+ * Who is making a request: the authenticated user as the rest of the service sees it,
+ * and the account roles.
+ */
+export const ACCOUNT_ROLES = ['ROLE_DEVELOPER', 'ROLE_SELLER', 'ROLE_ADMIN'] as const;
+export type AccountRole = (typeof ACCOUNT_ROLES)[number];
+
+/** Roles a new account may give itself; ROLE_ADMIN is granted only from the CLI. */
+export const SELF_ASSIGNABLE_ROLES = ['ROLE_SELLER', 'ROLE_DEVELOPER'] as const;
+export const DEFAULT_ROLES: AccountRole[] = ['ROLE_DEVELOPER'];
+
+export interface Caller {
+  readonly id: string;
+  readonly email: string;
+  readonly roles: readonly string[];
+  /** The API version pinned on the account at creation. */
+  readonly apiVersion: string;
+}
+
+export const isAdmin = (caller: Caller): boolean => caller.roles.includes('ROLE_ADMIN');
+
+/** Self or admin: who may read a user's private data and manage its keys. */
+export const isSelfOrAdmin = (caller: Caller, userId: string): boolean =>
+  caller.id === userId || isAdmin(caller);

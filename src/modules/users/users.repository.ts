@@ -1,0 +1,73 @@
+/** All SQL on the `users` table. */
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { DB, UsersTable } from '../../db/types.js';
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUserRow = Insertable<UsersTable>;
+
+export function usersRepository(db: Kysely<DB>) {
+  return {
+    async insert(row: NewUserRow): Promise<UserRow> {
+      return db.insertInto('users').values(row).returningAll().executeTakeFirstOrThrow();
+    },
+
+    async findById(id: string): Promise<UserRow | undefined> {
+      return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /** Email addresses are unique regardless of case (see the users_email_key index). */
+    async findByEmail(email: string): Promise<UserRow | undefined> {
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+        .executeTakeFirst();
+    },
+
+    async findByApiKeyDigest(digest: Buffer): Promise<UserRow | undefined> {
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .where('api_key_digest', '=', digest)
+        .executeTakeFirst();
+    },
+
+    async replaceApiKey(id: string, digest: Buffer, ciphertext: Buffer): Promise<boolean> {
+      const result = await db
+        .updateTable('users')
+        .set({ api_key_digest: digest, api_key_ciphertext: ciphertext, updated_at: new Date() })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    async setPassword(id: string, passwordHash: string): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({ password_hash: passwordHash, updated_at: new Date() })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    /** Reads a user's metadata and locks the row until the transaction ends. */
+    async lockMetadata(id: string): Promise<Record<string, unknown> | undefined> {
+      const row = await db
+        .selectFrom('users')
+        .select('metadata')
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+      return row?.metadata;
+    },
+
+    async writeMetadata(id: string, metadata: Record<string, unknown>): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({ metadata: JSON.stringify(metadata), updated_at: new Date() })
+        .where('id', '=', id)
+        .execute();
+    },
+  };
+}
+
+export type UsersRepository = ReturnType<typeof usersRepository>;

@@ -1,0 +1,153 @@
+/** HTTP routes of users, API keys and metadata: each handler is one service call. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { requireCaller } from '../../http/auth.js';
+import { invalid } from '../../http/errors.js';
+import { IdParams, authenticated, errorResponses } from '../../http/schemas.js';
+import type { UsersService } from './users.service.js';
+import {
+  ApiKeyBody,
+  CreateUserBody,
+  Metadata,
+  MetadataBody,
+  MetadataParams,
+  PrivateQuery,
+  User,
+} from './users.schemas.js';
+
+const tags = ['users'];
+const readErrors = errorResponses('authentication_required', 'invalid_credentials', 'forbidden', 'not_found');
+
+export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = async (
+  app,
+  { users },
+) => {
+  app.addSchema(User);
+
+  app.post(
+    '/users',
+    {
+      schema: {
+        tags,
+        summary: 'Create an account; the response carries its API key',
+        body: CreateUserBody,
+        response: { 201: User, ...errorResponses('validation_failed', 'email_taken') },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await users.create(request.body)),
+  );
+
+  app.get(
+    '/users/me',
+    {
+      schema: {
+        tags,
+        summary: 'The authenticated user, with its API key',
+        security: authenticated,
+        querystring: PrivateQuery,
+        response: { 200: User, ...readErrors },
+      },
+    },
+    async (request) => users.me(requireCaller(request), request.query.private === true),
+  );
+
+  app.get(
+    '/users/:id',
+    {
+      schema: {
+        tags,
+        summary: 'A user (self or admin); private=true adds metadata',
+        security: authenticated,
+        params: IdParams,
+        querystring: PrivateQuery,
+        response: { 200: User, ...readErrors },
+      },
+    },
+    async (request) =>
+      users.get(requireCaller(request), request.params.id, request.query.private === true),
+  );
+
+  app.get(
+    '/users/:id/apiKey',
+    {
+      schema: {
+        tags,
+        summary: "The user's API key (self or admin)",
+        security: authenticated,
+        params: IdParams,
+        response: { 200: ApiKeyBody, ...readErrors },
+      },
+    },
+    async (request) => users.getApiKey(requireCaller(request), request.params.id),
+  );
+
+  app.post(
+    '/users/:id/apiKey',
+    {
+      schema: {
+        tags,
+        summary: 'Rotate the API key; the old key stops working at once',
+        security: authenticated,
+        params: IdParams,
+        response: { 200: ApiKeyBody, ...readErrors },
+      },
+    },
+    async (request) => users.rotateApiKey(requireCaller(request), request.params.id),
+  );
+
+  app.post(
+    '/users/:id/meta',
+    {
+      schema: {
+        tags,
+        summary: 'Merge metadata pairs; returns the whole metadata',
+        security: authenticated,
+        params: IdParams,
+        body: MetadataBody,
+        response: {
+          200: Metadata,
+          ...errorResponses(
+            'validation_failed',
+            'metadata_invalid',
+            'metadata_limit_exceeded',
+            'authentication_required',
+            'forbidden',
+            'not_found',
+          ),
+        },
+      },
+    },
+    async (request) =>
+      users.mergeMetadata(requireCaller(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/users/:id/meta/*',
+    {
+      schema: {
+        tags,
+        summary: 'Remove one metadata key (it may contain "/"); returns the remaining metadata',
+        security: authenticated,
+        params: MetadataParams,
+        response: {
+          200: Metadata,
+          ...errorResponses('authentication_required', 'forbidden', 'not_found', 'metadata_key_not_found'),
+        },
+      },
+    },
+    async (request) => {
+      const key = decodeKey(request.params['*']);
+      return users.deleteMetadataKey(requireCaller(request), request.params.id, key);
+    },
+  );
+};
+
+/** The wildcard arrives raw: `acme/rocket/crm_id` or `acme%2Frocket%2Fcrm_id` are one key. */
+function decodeKey(raw: string): string {
+  try {
+    const key = decodeURIComponent(raw);
+    if (key !== '') return key;
+  } catch {
+    // fall through: malformed percent-encoding
+  }
+  throw invalid('path', 'property', 'must be a non-empty, correctly URL-encoded key');
+}

@@ -1,0 +1,53 @@
+/** Request and response schemas of the users endpoints. */
+import { Type } from 'typebox';
+import { Id, Timestamp } from '../../http/schemas.js';
+import { SELF_ASSIGNABLE_ROLES } from './caller.js';
+import { METADATA_LIMITS } from './metadata.rules.js';
+
+export const Metadata = Type.Record(Type.String(), Type.Unknown(), {
+  description: 'Key-value pairs; keys namespaced as <company>/<application>/<key>, no "."',
+});
+
+export const User = Type.Object(
+  {
+    object: Type.Literal('user'),
+    id: Id,
+    name: Type.String(),
+    email: Type.String(),
+    roles: Type.Array(Type.String()),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    metadata: Type.Optional(Metadata),
+    apiKey: Type.Optional(Type.String({ description: 'Only on creation and on /users/me' })),
+  },
+  { $id: 'User' },
+);
+
+export const CreateUserBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    email: Type.String({ format: 'email', maxLength: 254 }),
+    password: Type.String({ minLength: 8, maxLength: 1024 }),
+    roles: Type.Optional(
+      Type.Array(Type.Enum([...SELF_ASSIGNABLE_ROLES]), {
+        maxItems: 2,
+        description: 'Default ROLE_DEVELOPER; ROLE_ADMIN is granted only from the CLI',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const PrivateQuery = Type.Object({
+  private: Type.Optional(Type.Boolean({ description: 'true adds metadata (self or admin)' })),
+});
+
+export const ApiKeyBody = Type.Object({ apiKey: Type.String() });
+
+export const MetadataBody = Type.Record(Type.String(), Type.Unknown(), {
+  minProperties: 1,
+  maxProperties: METADATA_LIMITS.maxKeys,
+  description: 'One or more pairs to merge into the metadata',
+});
+
+export const MetadataParams = Type.Object({ id: Id, '*': Type.String() });

@@ -1,0 +1,159 @@
+/**
+ * Accounts: creation, reading, API keys and metadata, with the rules of who may do what.
+ */
+import type { Db } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { newId } from '../../db/ids.js';
+import { ApiError, forbidden, notFound } from '../../http/errors.js';
+import { apiKeyDigest, generateApiKey, type ApiKeyCipher } from '../../security/api-keys.js';
+import { hashPassword } from '../../security/passwords.js';
+import {
+  DEFAULT_ROLES,
+  SELF_ASSIGNABLE_ROLES,
+  isSelfOrAdmin,
+  type Caller,
+} from './caller.js';
+import { metadataLimitError, metadataPairErrors } from './metadata.rules.js';
+import { toUserView, type UserView } from './users.mapper.js';
+import { usersRepository, type UserRow } from './users.repository.js';
+
+export interface NewUser {
+  name: string;
+  email: string;
+  password: string;
+  roles?: string[];
+}
+
+export interface UsersServiceDeps {
+  db: Db;
+  cipher: ApiKeyCipher;
+  /** The version new accounts are pinned to. */
+  latestVersion: string;
+}
+
+export function usersService({ db, cipher, latestVersion }: UsersServiceDeps) {
+  const repo = usersRepository(db);
+
+  function keyMaterial(userId: string) {
+    const apiKey = generateApiKey();
+    return { apiKey, digest: apiKeyDigest(apiKey), ciphertext: cipher.encrypt(apiKey, userId) };
+  }
+
+  /** The user `id` if the caller is that user or an admin; 403 for anyone else. */
+  async function ownedUser(caller: Caller, id: string, action: string): Promise<UserRow> {
+    if (!isSelfOrAdmin(caller, id)) throw forbidden(`Only the user or an admin may ${action}.`);
+    const row = await repo.findById(id);
+    if (!row) throw notFound(`User ${id}`);
+    return row;
+  }
+
+  return {
+    /**
+     * Creates an account; returns it with its API key (the one time a key is volunteered).
+     * `trusted` (the CLI) may grant any role; the public endpoint only self-assignable ones.
+     */
+    async create(input: NewUser, { trusted = false } = {}): Promise<UserView> {
+      const forbiddenRole = input.roles?.find(
+        (role) => !(SELF_ASSIGNABLE_ROLES as readonly string[]).includes(role),
+      );
+      if (forbiddenRole && !trusted) {
+        throw new ApiError('validation_failed', `roles: ${forbiddenRole} cannot be self-assigned.`, {
+          errors: [{ in: 'body', name: 'roles', detail: `${forbiddenRole} cannot be self-assigned` }],
+        });
+      }
+      const id = newId();
+      const { apiKey, digest, ciphertext } = keyMaterial(id);
+      const roles = [...new Set(input.roles && input.roles.length > 0 ? input.roles : DEFAULT_ROLES)];
+      try {
+        const row = await repo.insert({
+          id,
+          name: input.name.trim(),
+          email: input.email.trim(),
+          password_hash: await hashPassword(input.password),
+          roles,
+          api_key_digest: digest,
+          api_key_ciphertext: ciphertext,
+          api_version: latestVersion,
+        });
+        return toUserView(row, { apiKey });
+      } catch (error) {
+        if (isUniqueViolation(error, 'users_email_key')) {
+          throw new ApiError('email_taken', 'An account with this email already exists.', {
+            errors: [{ in: 'body', name: 'email', detail: 'is already registered' }],
+          });
+        }
+        throw error;
+      }
+    },
+
+    async get(caller: Caller, id: string, withMetadata: boolean): Promise<UserView> {
+      const row = await ownedUser(caller, id, 'read this user');
+      return toUserView(row, { metadata: withMetadata });
+    },
+
+    async me(caller: Caller, withMetadata: boolean): Promise<UserView> {
+      const row = await ownedUser(caller, caller.id, 'read this user');
+      return toUserView(row, {
+        metadata: withMetadata,
+        apiKey: cipher.decrypt(row.api_key_ciphertext, row.id),
+      });
+    },
+
+    async getApiKey(caller: Caller, id: string): Promise<{ apiKey: string }> {
+      const row = await ownedUser(caller, id, 'read its API key');
+      return { apiKey: cipher.decrypt(row.api_key_ciphertext, row.id) };
+    },
+
+    /** Issues a new key; the old one is refused from the next request on. */
+    async rotateApiKey(caller: Caller, id: string): Promise<{ apiKey: string }> {
+      await ownedUser(caller, id, 'rotate its API key');
+      const { apiKey, digest, ciphertext } = keyMaterial(id);
+      if (!(await repo.replaceApiKey(id, digest, ciphertext))) throw notFound(`User ${id}`);
+      return { apiKey };
+    },
+
+    async mergeMetadata(
+      caller: Caller,
+      id: string,
+      pairs: Record<string, unknown>,
+    ): Promise<Record<string, unknown>> {
+      if (!isSelfOrAdmin(caller, id)) throw forbidden('Only the user or an admin may do this.');
+      const errors = metadataPairErrors(pairs);
+      if (errors.length > 0) {
+        const detail = errors.map((e) => `${e.name}: ${e.detail}`).join('; ');
+        throw new ApiError('metadata_invalid', detail, { errors });
+      }
+      return db.transaction().execute(async (trx) => {
+        const locked = usersRepository(trx);
+        const current = await locked.lockMetadata(id);
+        if (!current) throw notFound(`User ${id}`);
+        const merged = { ...current, ...pairs };
+        const tooBig = metadataLimitError(merged);
+        if (tooBig) throw new ApiError('metadata_limit_exceeded', tooBig);
+        await locked.writeMetadata(id, merged);
+        return merged;
+      });
+    },
+
+    async deleteMetadataKey(
+      caller: Caller,
+      id: string,
+      key: string,
+    ): Promise<Record<string, unknown>> {
+      if (!isSelfOrAdmin(caller, id)) throw forbidden('Only the user or an admin may do this.');
+      return db.transaction().execute(async (trx) => {
+        const locked = usersRepository(trx);
+        const current = await locked.lockMetadata(id);
+        if (!current) throw notFound(`User ${id}`);
+        if (!Object.hasOwn(current, key)) {
+          throw new ApiError('metadata_key_not_found', `The metadata has no key "${key}".`);
+        }
+        const { [key]: _removed, ...rest } = current;
+        await locked.writeMetadata(id, rest);
+        return rest;
+      });
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof usersService>;

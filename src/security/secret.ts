@@ -1,0 +1,33 @@
+/**
+ * The server secret that API keys are encrypted under: `BOOKING_SECRET`, or for the
+ * embedded default a random secret generated once into `<DATA_DIR>/secret.key` (mode 0600).
+ * Several instances sharing one database must share `BOOKING_SECRET`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export interface SecretSource {
+  secret: string | undefined;
+  dataDir: string;
+}
+
+export function loadSecret({ secret, dataDir }: SecretSource): string {
+  if (secret) return secret;
+  const file = path.join(dataDir, 'secret.key');
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  const generated = randomBytes(32).toString('base64url');
+  try {
+    // 'wx': if another process won the race, read its secret instead of overwriting it.
+    fs.writeFileSync(file, generated + '\n', { mode: 0o600, flag: 'wx' });
+    return generated;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return fs.readFileSync(file, 'utf8').trim();
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * Builds the real application for a test file on a fresh database, plus small helpers
+ * to make accounts through the public API.
+ */
+import { PassThrough } from 'node:stream';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { Database } from '../../src/db/database.js';
+import { usersService } from '../../src/modules/users/users.service.js';
+import { createApiKeyCipher } from '../../src/security/api-keys.js';
+import { versionRegistry } from '../../src/versions/index.js';
+import { createTestDatabase } from './database.js';
+
+export const TEST_SECRET = 'test-secret-that-is-long-enough-0123456789';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  /** Everything the app logged, one JSON line each. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    BOOKING_SECRET: TEST_SECRET,
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_MAX: '0',
+    DATA_DIR: path.join(os.tmpdir(), 'booking-test-data'),
+    ...env,
+  });
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = testConfig(env);
+  const logs: string[] = [];
+  const logStream = new PassThrough();
+  logStream.on('data', (chunk: Buffer) => logs.push(...chunk.toString().split('\n').filter(Boolean)));
+  const app = await buildApp(config, { database, logStream });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    logs,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+let sequence = 0;
+export const uniqueEmail = (label = 'user') =>
+  `${label}.${process.pid}.${Date.now().toString(36)}.${++sequence}@example.com`;
+
+export interface Account {
+  id: string;
+  email: string;
+  password: string;
+  apiKey: string;
+  roles: string[];
+}
+
+/** Signs up through POST /api/users. */
+export async function signUp(
+  app: FastifyInstance,
+  fields: { name?: string; email?: string; password?: string; roles?: string[] } = {},
+): Promise<Account> {
+  const body = {
+    name: fields.name ?? 'Test User',
+    email: fields.email ?? uniqueEmail(),
+    password: fields.password ?? 'correct horse battery',
+    ...(fields.roles ? { roles: fields.roles } : {}),
+  };
+  const response = await app.inject({ method: 'POST', url: '/api/users', payload: body });
+  if (response.statusCode !== 201) throw new Error(`sign-up failed: ${response.body}`);
+  const user = response.json();
+  return { id: user.id, email: body.email, password: body.password, apiKey: user.apiKey, roles: user.roles };
+}
+
+/** An admin, made the only way admins are made: by the trusted (CLI) path. */
+export async function createAdmin(t: TestApp): Promise<Account> {
+  const users = usersService({
+    db: t.database.db,
+    cipher: createApiKeyCipher(TEST_SECRET),
+    latestVersion: versionRegistry.latest,
+  });
+  const email = uniqueEmail('admin');
+  const password = 'admin password 1';
+  const user = await users.create(
+    { name: 'Admin', email, password, roles: ['ROLE_ADMIN'] },
+    { trusted: true },
+  );
+  return { id: user.id, email, password, apiKey: user.apiKey!, roles: user.roles };
+}
+
+/** `app.inject` with an API key. */
+export function as(
+  app: FastifyInstance,
+  account: Pick<Account, 'apiKey'> | null,
+  options: InjectOptions,
+): Promise<LightMyRequestResponse> {
+  const headers = { ...(options.headers ?? {}), ...(account ? { 'x-api-key': account.apiKey } : {}) };
+  return app.inject({ ...options, headers });
+}
+
+export function basic(email: string, password: string): string {
+  return 'Basic ' + Buffer.from(`${email}:${password}`).toString('base64');
+}
+
+/** Asserts the documented problem+json shape and returns the body. */
+export function expectProblem(
+  response: LightMyRequestResponse,
+  status: number,
+  code: string,
+): Record<string, unknown> & { errors?: { in: string; name: string; detail: string }[] } {
+  const body = response.json();
+  const context = `${response.statusCode} ${response.body}`;
+  if (response.statusCode !== status || body.code !== code) {
+    throw new Error(`expected ${status} ${code}, got ${context}`);
+  }
+  if (!String(response.headers['content-type']).startsWith('application/problem+json')) {
+    throw new Error(`expected problem+json, got ${String(response.headers['content-type'])}`);
+  }
+  for (const member of ['type', 'title', 'status', 'detail', 'code']) {
+    if (!(member in body)) throw new Error(`problem lacks ${member}: ${context}`);
+  }
+  return body;
+}

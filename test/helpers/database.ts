@@ -1,0 +1,45 @@
+/**
+ * A fresh, migrated database for one test file: a PGlite restored from the run's
+ * template, or, on PostgreSQL, a new database copied from the run's template database.
+ */
+import fs from 'node:fs';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { openDatabase, type Database } from '../../src/db/database.js';
+
+export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+let counter = 0;
+
+export function databaseUrl(name: string): string {
+  const u = new URL(process.env.TEST_DATABASE_URL!);
+  u.pathname = '/' + name;
+  return u.toString();
+}
+
+export async function createTestDatabase({ poolSize = 10 } = {}): Promise<Database> {
+  if (!onPostgres) {
+    const file = inject('pgliteTemplate');
+    return openDatabase({ kind: 'pglite', loadDataDir: new Blob([fs.readFileSync(file)]) });
+  }
+  const template = inject('postgresTemplate');
+  const name = `${template.replace(/_tpl$/, '')}_${process.pid}_${++counter}`;
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name} template ${template}`);
+  } finally {
+    await admin.end();
+  }
+  const database = await openDatabase({ kind: 'postgres', url: databaseUrl(name), poolSize });
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}

@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests run on embedded PGlite by default; with TEST_DATABASE_URL set they run on that
+// PostgreSQL server, plus the suites in test/postgres/ that need a real server.
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    exclude: onPostgres ? [] : ['test/postgres/**'],
+    globalSetup: ['test/helpers/global-setup.ts'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    reporters: process.env.CI ? ['default'] : ['default'],
+  },
+});
