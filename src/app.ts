@@ -24,12 +24,15 @@ import { usersService } from './modules/users/users.service.js';
 import { createApiKeyCipher } from './security/api-keys.js';
 import { loadSecret } from './security/secret.js';
 import { versionRegistry } from './versions/index.js';
+import type { VersionRegistry } from './versions/registry.js';
 
 export interface AppDeps {
   /** An open, migrated database; when absent one is opened from config (and closed with the app). */
   database?: Database;
   /** Where logs go (tests capture them); default stdout. */
   logStream?: NodeJS.WritableStream;
+  /** The API versions; default the registered ones of src/versions/. */
+  versions?: VersionRegistry;
 }
 
 /** Opens the configured database and brings its schema up to date (or checks it is). */
@@ -60,6 +63,7 @@ export async function openAppDatabase(config: Config): Promise<Database> {
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   const database = deps.database ?? (await openAppDatabase(config));
   const { db } = database;
+  const versions = deps.versions ?? versionRegistry;
 
   const app = Fastify({
     logger: loggerOptions(config.logLevel, deps.logStream),
@@ -77,25 +81,26 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Decorations first: plugins registered later (e.g. /docs) see them too.
+  app.decorateRequest('caller', null);
+  app.decorateRequest('apiVersion', '');
   registerErrorHandling(app);
   registerBodyParsing(app);
   await registerOpenApi(app);
 
   const cipher = createApiKeyCipher(loadSecret(config));
   const auth = authenticationService({ db, cache: createBasicAuthCache() });
-  const users = usersService({ db, cipher, latestVersion: versionRegistry.latest });
-  const versions = versionHooks(versionRegistry, db);
+  const users = usersService({ db, cipher, latestVersion: versions.latest });
+  const versioning = versionHooks(versions, db);
 
   // onRequest order matters: id first, then the rate limit, then version and caller.
-  app.decorateRequest('caller', null);
-  app.decorateRequest('apiVersion', '');
   app.addHook('onRequest', echoRequestId);
   await registerRateLimit(app, config);
-  app.addHook('onRequest', versions.fromHeader);
+  app.addHook('onRequest', versioning.fromHeader);
   app.addHook('onRequest', authenticationHook(auth, config.env));
-  app.addHook('onRequest', versions.fromAccount);
-  app.addHook('preValidation', versions.rewriteRequest);
-  app.addHook('preSerialization', versions.rewriteResponse);
+  app.addHook('onRequest', versioning.fromAccount);
+  app.addHook('preValidation', versioning.rewriteRequest);
+  app.addHook('preSerialization', versioning.rewriteResponse);
 
   await app.register(healthRoutes, { db });
   await app.register(usersRoutes, { prefix: '/api', users });

@@ -28,7 +28,8 @@ async function migrate(config: Config): Promise<void> {
   );
   try {
     const results = await migrateToLatest(database.db);
-    for (const r of results) console.log(`${r.status === 'Success' ? 'applied' : r.status} ${r.migrationName}`);
+    for (const r of results)
+      console.log(`${r.status === 'Success' ? 'applied' : r.status} ${r.migrationName}`);
     if (results.length === 0) console.log('schema is up to date');
   } finally {
     await database.close();
@@ -62,7 +63,13 @@ async function createUser(config: Config, args: string[]): Promise<void> {
       { name: values.name, email: values.email, password, roles },
       { trusted: true },
     );
-    console.log(JSON.stringify({ id: user.id, email: user.email, roles: user.roles, apiKey: user.apiKey, password }, null, 2));
+    console.log(
+      JSON.stringify(
+        { id: user.id, email: user.email, roles: user.roles, apiKey: user.apiKey, password },
+        null,
+        2,
+      ),
+    );
   } finally {
     await database.close();
   }

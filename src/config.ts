@@ -18,7 +18,11 @@ const EnvSchema = Type.Object({
       description: 'PostgreSQL connection string; unset means the embedded database',
     }),
   ),
-  DATA_DIR: Type.String({ minLength: 1, default: './data', description: 'Embedded data directory' }),
+  DATA_DIR: Type.String({
+    minLength: 1,
+    default: './data',
+    description: 'Embedded data directory',
+  }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   MIGRATE_ON_START: Type.Optional(Type.Boolean({ description: 'Default: true when embedded' })),
   BOOKING_ENV: Type.Enum(['production', 'sandbox'], { default: 'production' }),

@@ -34,20 +34,15 @@ const { builtins } = pg.types;
  * local-midnight Date of it), `bigint` and `numeric` become numbers (counts and money
  * amounts here stay far inside the exact range of a double).
  */
+const parsers = new Map<number, (value: string) => unknown>([
+  [builtins.DATE, (value) => value],
+  [builtins.INT8, (value) => Number.parseInt(value, 10)],
+  [builtins.NUMERIC, (value) => Number.parseFloat(value)],
+]);
 const types = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    switch (oid) {
-      case builtins.DATE:
-        return (value: string) => value;
-      case builtins.INT8:
-        return (value: string) => Number.parseInt(value, 10);
-      case builtins.NUMERIC:
-        return (value: string) => Number.parseFloat(value);
-      default:
-        return pg.types.getTypeParser(oid, format);
-    }
-  },
-} as pg.CustomTypesConfig;
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    parsers.get(oid) ?? (pg.types.getTypeParser(oid, format) as (value: string) => unknown),
+};
 
 export const pgliteExtensions = { pg_trgm };
 

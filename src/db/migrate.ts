@@ -16,7 +16,7 @@ function migrator(db: Db): Migrator {
 
 export async function migrateToLatest(db: Db): Promise<MigrationResult[]> {
   const { error, results } = await migrator(db).migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (error) throw error instanceof Error ? error : new Error('Migration failed', { cause: error });
   return results ?? [];
 }
 

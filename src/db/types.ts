@@ -4,7 +4,6 @@
  */
 import type { ColumnType, Generated } from 'kysely';
 
-
 /** jsonb: read as an object, written as JSON text (pg would send arrays as Postgres arrays). */
 export type JsonObject = ColumnType<Record<string, unknown>, string | undefined, string>;
 

@@ -16,8 +16,7 @@ declare module 'fastify' {
 }
 
 type Credentials =
-  | { kind: 'apiKey'; apiKey: string }
-  | { kind: 'basic'; email: string; password: string };
+  { kind: 'apiKey'; apiKey: string } | { kind: 'basic'; email: string; password: string };
 
 /** The credentials a request carries; the API key wins when several are sent. */
 function readCredentials(request: FastifyRequest): Credentials | null {
@@ -41,7 +40,8 @@ function readCredentials(request: FastifyRequest): Credentials | null {
   }
   const decoded = Buffer.from(value, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon < 1) throw new ApiError('invalid_credentials', 'Basic credentials must be email:password.');
+  if (colon < 1)
+    throw new ApiError('invalid_credentials', 'Basic credentials must be email:password.');
   return { kind: 'basic', email: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 

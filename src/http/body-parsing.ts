@@ -13,7 +13,7 @@ export function registerBodyParsing(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   const json = (request: FastifyRequest, body: string, done: Done) => {
     if (body.trim() === '') return done(null, undefined);
-    parseJson(request, body, done);
+    void parseJson(request, body, done);
   };
 
   app.removeAllContentTypeParsers();

@@ -29,18 +29,16 @@ export const errorCodes = {
   not_found: { status: 404, title: 'Not found' },
   route_not_found: { status: 404, title: 'No such endpoint' },
   metadata_key_not_found: { status: 404, title: 'No such metadata key' },
-  // 405
-  method_not_allowed: { status: 405, title: 'Method not allowed' },
   // 409
   email_taken: { status: 409, title: 'Email already registered' },
-  // 413, 415, 429
+  // 413, 414, 415, 429
   payload_too_large: { status: 413, title: 'Body too large' },
+  uri_too_long: { status: 414, title: 'URL too long' },
   unsupported_media_type: { status: 415, title: 'Body must be JSON' },
   rate_limited: { status: 429, title: 'Too many requests' },
   // 5xx
   internal_error: { status: 500, title: 'Internal error' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
-  request_timeout: { status: 503, title: 'Request timed out' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -18,6 +18,7 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
   FST_ERR_BAD_URL: 'bad_request',
   FST_ERR_ASYNC_CONSTRAINT: 'bad_request',
+  FST_ERR_MAX_PARAM_LENGTH: 'uri_too_long',
 };
 
 export function toProblem(error: unknown, request: FastifyRequest): ProblemBody {
@@ -40,6 +41,11 @@ export function toProblem(error: unknown, request: FastifyRequest): ProblemBody 
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
     return problem('invalid_json', 'The body is not valid JSON.', { requestId });
   }
+  // Any other client error Fastify raises (its codes are all FST_*): a 400, never a 500.
+  const status = fastifyError.statusCode ?? 500;
+  if (status >= 400 && status < 500 && fastifyError.code?.startsWith('FST_')) {
+    return problem('bad_request', fastifyError.message, { requestId });
+  }
   return problem('internal_error', `Internal error; quote request id ${requestId}.`, {
     requestId,
   });
@@ -53,6 +59,8 @@ function describeFastifyError(code: ErrorCode, error: FastifyError): string {
       return 'Send JSON, with Content-Type: application/json (or no Content-Type at all).';
     case 'invalid_json':
       return 'The body is not valid JSON.';
+    case 'uri_too_long':
+      return 'A path segment is longer than the server accepts.';
     default:
       return error.message;
   }

@@ -11,12 +11,17 @@ const Status = Type.Object({ status: Type.Literal('ok') });
 export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
   app.get(
     '/healthz',
-    { schema: { tags: ['health'], response: { 200: Status } } },
+    { schema: { tags: ['health'], response: { 200: Status, ...errorResponses() } } },
     async () => ({ status: 'ok' as const }),
   );
   app.get(
     '/readyz',
-    { schema: { tags: ['health'], response: { 200: Status, ...errorResponses('service_unavailable') } } },
+    {
+      schema: {
+        tags: ['health'],
+        response: { 200: Status, ...errorResponses('service_unavailable') },
+      },
+    },
     async () => {
       try {
         await sql`select 1`.execute(db);

@@ -34,6 +34,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // No validator badge: the docs page must not call out to third-party hosts.
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

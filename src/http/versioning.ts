@@ -31,7 +31,7 @@ function setVersion(request: FastifyRequest, reply: FastifyReply, version: strin
 export function versionHooks(registry: VersionRegistry, db: Db) {
   return {
     /** onRequest, before authentication: the header's version, or provisionally the latest. */
-    async fromHeader(request: FastifyRequest, reply: FastifyReply) {
+    fromHeader: async (request: FastifyRequest, reply: FastifyReply) => {
       setVersion(request, reply, registry.latest);
       const header = explicitVersion(request);
       if (header === undefined) return;
@@ -45,13 +45,13 @@ export function versionHooks(registry: VersionRegistry, db: Db) {
     },
 
     /** onRequest, after authentication: without a header, the account's pinned version. */
-    async fromAccount(request: FastifyRequest, reply: FastifyReply) {
-      if (explicitVersion(request) !== undefined || request.caller === null) return;
+    fromAccount: async (request: FastifyRequest, reply: FastifyReply) => {
+      if (explicitVersion(request) !== undefined || !request.caller) return;
       setVersion(request, reply, registry.resolve(undefined, request.caller.apiVersion));
     },
 
     /** preValidation: translate an older request into the current shape. */
-    async rewriteRequest(request: FastifyRequest) {
+    rewriteRequest: async (request: FastifyRequest) => {
       const route = { method: request.method, url: request.routeOptions.url ?? '' };
       const context = { db, caller: request.caller, statusCode: 0 };
       for (const change of registry.requestRewrites(request.apiVersion, route)) {
@@ -60,13 +60,17 @@ export function versionHooks(registry: VersionRegistry, db: Db) {
     },
 
     /** preSerialization: translate the current response into the caller's version. */
-    async rewriteResponse(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+    rewriteResponse: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
       const route = { method: request.method, url: request.routeOptions.url ?? '' };
+      // Problem bodies have one shape in every version.
+      if (reply.statusCode >= 400) return payload;
+      const rewrites = registry.responseRewrites(request.apiVersion, route);
+      if (rewrites.length === 0) return payload;
       const context = { db, caller: request.caller, statusCode: reply.statusCode };
       let body = payload;
-      for (const change of registry.responseRewrites(request.apiVersion, route)) {
-        body = await change.rewrite(body, context);
-      }
+      for (const change of rewrites) body = await change.rewrite(body, context);
+      // The route's response schema describes the latest shape; an older one is sent as is.
+      reply.serializer(JSON.stringify);
       return body;
     },
   };

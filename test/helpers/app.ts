@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type AppDeps } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
 import { usersService } from '../../src/modules/users/users.service.js';
@@ -35,13 +35,18 @@ export function testConfig(env: Record<string, string> = {}): Config {
   });
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  deps: Pick<AppDeps, 'versions'> = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = testConfig(env);
   const logs: string[] = [];
   const logStream = new PassThrough();
-  logStream.on('data', (chunk: Buffer) => logs.push(...chunk.toString().split('\n').filter(Boolean)));
-  const app = await buildApp(config, { database, logStream });
+  logStream.on('data', (chunk: Buffer) =>
+    logs.push(...chunk.toString().split('\n').filter(Boolean)),
+  );
+  const app = await buildApp(config, { database, logStream, ...deps });
   await app.ready();
   return {
     app,
@@ -81,7 +86,13 @@ export async function signUp(
   const response = await app.inject({ method: 'POST', url: '/api/users', payload: body });
   if (response.statusCode !== 201) throw new Error(`sign-up failed: ${response.body}`);
   const user = response.json();
-  return { id: user.id, email: body.email, password: body.password, apiKey: user.apiKey, roles: user.roles };
+  return {
+    id: user.id,
+    email: body.email,
+    password: body.password,
+    apiKey: user.apiKey,
+    roles: user.roles,
+  };
 }
 
 /** An admin, made the only way admins are made: by the trusted (CLI) path. */
@@ -106,7 +117,10 @@ export function as(
   account: Pick<Account, 'apiKey'> | null,
   options: InjectOptions,
 ): Promise<LightMyRequestResponse> {
-  const headers = { ...(options.headers ?? {}), ...(account ? { 'x-api-key': account.apiKey } : {}) };
+  const headers = {
+    ...(options.headers ?? {}),
+    ...(account ? { 'x-api-key': account.apiKey } : {}),
+  };
   return app.inject({ ...options, headers });
 }
 
@@ -131,5 +145,5 @@ export function expectProblem(
   for (const member of ['type', 'title', 'status', 'detail', 'code']) {
     if (!(member in body)) throw new Error(`problem lacks ${member}: ${context}`);
   }
-  return body;
+  return body as ReturnType<typeof expectProblem>;
 }

@@ -16,7 +16,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const post = (payload: unknown) => t.app.inject({ method: 'POST', url: '/api/users', payload: payload as object });
+const post = (payload: unknown) =>
+  t.app.inject({ method: 'POST', url: '/api/users', payload: payload as object });
 
 describe('POST /api/users', () => {
   it('creates an account and returns it with its API key', async () => {
@@ -24,7 +25,12 @@ describe('POST /api/users', () => {
     const response = await post({ name: 'Ann Guide', email, password: 'long enough' });
     expect(response.statusCode).toBe(201);
     const user = response.json();
-    expect(user).toMatchObject({ object: 'user', name: 'Ann Guide', email, roles: ['ROLE_DEVELOPER'] });
+    expect(user).toMatchObject({
+      object: 'user',
+      name: 'Ann Guide',
+      email,
+      roles: ['ROLE_DEVELOPER'],
+    });
     expect(user.id).toMatch(/^[0-9a-f]{24}$/);
     expect(typeof user.apiKey).toBe('string');
     expect(user.apiKey.length).toBeGreaterThanOrEqual(32);
@@ -37,7 +43,12 @@ describe('POST /api/users', () => {
   });
 
   it('lets a seller sign up as a seller', async () => {
-    const response = await post({ name: 'Op', email: uniqueEmail(), password: 'long enough', roles: ['ROLE_SELLER'] });
+    const response = await post({
+      name: 'Op',
+      email: uniqueEmail(),
+      password: 'long enough',
+      roles: ['ROLE_SELLER'],
+    });
     expect(response.statusCode).toBe(201);
     expect(response.json().roles).toEqual(['ROLE_SELLER']);
   });
@@ -53,12 +64,28 @@ describe('POST /api/users', () => {
   const bad: [string, unknown, string][] = [
     ['a missing email', { name: 'A', password: 'long enough' }, 'email'],
     ['an invalid email', { name: 'A', email: 'not-an-email', password: 'long enough' }, 'email'],
-    ['a password under 8 characters', { name: 'A', email: 'a@b.example', password: 'short' }, 'password'],
+    [
+      'a password under 8 characters',
+      { name: 'A', email: 'a@b.example', password: 'short' },
+      'password',
+    ],
     ['a missing password', { name: 'A', email: 'a@b.example' }, 'password'],
     ['a missing name', { email: 'a@b.example', password: 'long enough' }, 'name'],
-    ['an unknown role', { name: 'A', email: 'a@b.example', password: 'long enough', roles: ['ROLE_KING'] }, 'roles.0'],
-    ['ROLE_ADMIN', { name: 'A', email: 'a@b.example', password: 'long enough', roles: ['ROLE_ADMIN'] }, 'roles.0'],
-    ['an unknown field', { name: 'A', email: 'a@b.example', password: 'long enough', admin: true }, 'admin'],
+    [
+      'an unknown role',
+      { name: 'A', email: 'a@b.example', password: 'long enough', roles: ['ROLE_KING'] },
+      'roles.0',
+    ],
+    [
+      'ROLE_ADMIN',
+      { name: 'A', email: 'a@b.example', password: 'long enough', roles: ['ROLE_ADMIN'] },
+      'roles.0',
+    ],
+    [
+      'an unknown field',
+      { name: 'A', email: 'a@b.example', password: 'long enough', admin: true },
+      'admin',
+    ],
     ['a wrong type', { name: 'A', email: 'a@b.example', password: 12345678 }, 'password'],
   ];
   it.each(bad)('answers 400 for %s and creates nothing', async (_label, payload, field) => {
@@ -91,7 +118,11 @@ describe('GET /api/users/{id}', () => {
     ann = await signUp(t.app);
     bob = await signUp(t.app);
     admin = await createAdmin(t);
-    await as(t.app, ann, { method: 'POST', url: `/api/users/${ann.id}/meta`, payload: { 'acme/crm/id': 7 } });
+    await as(t.app, ann, {
+      method: 'POST',
+      url: `/api/users/${ann.id}/meta`,
+      payload: { 'acme/crm/id': 7 },
+    });
   });
 
   it('shows a user to itself, without metadata unless private=true', async () => {
@@ -105,13 +136,20 @@ describe('GET /api/users/{id}', () => {
   });
 
   it('shows any user, with metadata, to an admin', async () => {
-    const response = await as(t.app, admin, { method: 'GET', url: `/api/users/${ann.id}?private=true` });
+    const response = await as(t.app, admin, {
+      method: 'GET',
+      url: `/api/users/${ann.id}?private=true`,
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().metadata).toEqual({ 'acme/crm/id': 7 });
   });
 
   it('refuses anyone else with 403', async () => {
-    expectProblem(await as(t.app, bob, { method: 'GET', url: `/api/users/${ann.id}` }), 403, 'forbidden');
+    expectProblem(
+      await as(t.app, bob, { method: 'GET', url: `/api/users/${ann.id}` }),
+      403,
+      'forbidden',
+    );
     expectProblem(
       await as(t.app, bob, { method: 'GET', url: `/api/users/${ann.id}?private=true` }),
       403,
@@ -120,7 +158,11 @@ describe('GET /api/users/{id}', () => {
   });
 
   it('answers 401 without credentials and for a wrong key', async () => {
-    expectProblem(await t.app.inject({ method: 'GET', url: `/api/users/${ann.id}` }), 401, 'authentication_required');
+    expectProblem(
+      await t.app.inject({ method: 'GET', url: `/api/users/${ann.id}` }),
+      401,
+      'authentication_required',
+    );
     expectProblem(
       await as(t.app, { apiKey: 'wrong' }, { method: 'GET', url: `/api/users/${ann.id}` }),
       401,
@@ -134,7 +176,11 @@ describe('GET /api/users/{id}', () => {
       404,
       'not_found',
     );
-    const body = expectProblem(await as(t.app, admin, { method: 'GET', url: '/api/users/xyz' }), 400, 'validation_failed');
+    const body = expectProblem(
+      await as(t.app, admin, { method: 'GET', url: '/api/users/xyz' }),
+      400,
+      'validation_failed',
+    );
     expect(body.errors?.[0]).toMatchObject({ in: 'path', name: 'id' });
     expectProblem(
       await as(t.app, ann, { method: 'GET', url: `/api/users/${ann.id}?private=maybe` }),
@@ -168,8 +214,16 @@ describe('API keys', () => {
     expect(own.json()).toEqual({ apiKey: ann.apiKey });
     const byAdmin = await as(t.app, admin, { method: 'GET', url: `/api/users/${ann.id}/apiKey` });
     expect(byAdmin.json()).toEqual({ apiKey: ann.apiKey });
-    expectProblem(await as(t.app, bob, { method: 'GET', url: `/api/users/${ann.id}/apiKey` }), 403, 'forbidden');
-    expectProblem(await as(t.app, bob, { method: 'POST', url: `/api/users/${ann.id}/apiKey` }), 403, 'forbidden');
+    expectProblem(
+      await as(t.app, bob, { method: 'GET', url: `/api/users/${ann.id}/apiKey` }),
+      403,
+      'forbidden',
+    );
+    expectProblem(
+      await as(t.app, bob, { method: 'POST', url: `/api/users/${ann.id}/apiKey` }),
+      403,
+      'forbidden',
+    );
   });
 
   it('rotates the key: the old one is refused at once, the new one works', async () => {
@@ -178,14 +232,22 @@ describe('API keys', () => {
     expect(rotated.statusCode).toBe(200);
     const { apiKey } = rotated.json();
     expect(apiKey).not.toBe(ann.apiKey);
-    expectProblem(await as(t.app, ann, { method: 'GET', url: '/api/users/me' }), 401, 'invalid_credentials');
+    expectProblem(
+      await as(t.app, ann, { method: 'GET', url: '/api/users/me' }),
+      401,
+      'invalid_credentials',
+    );
     const me = await as(t.app, { apiKey }, { method: 'GET', url: '/api/users/me' });
     expect(me.json()).toMatchObject({ id: ann.id, apiKey });
   });
 
   it('stores keys encrypted, never in clear', async () => {
     const ann = await signUp(t.app);
-    const row = await t.database.db.selectFrom('users').selectAll().where('id', '=', ann.id).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', ann.id)
+      .executeTakeFirstOrThrow();
     const dump = JSON.stringify(row) + Buffer.from(row.api_key_ciphertext).toString('latin1');
     expect(dump).not.toContain(ann.apiKey);
     expect(row.password_hash).not.toContain(ann.password);

@@ -10,8 +10,7 @@ import type { BasicAuthCache } from './basic-auth-cache.js';
 import type { Caller } from './caller.js';
 import { usersRepository, type UserRow } from './users.repository.js';
 
-const invalid = () =>
-  new ApiError('invalid_credentials', 'The credentials were not recognised.');
+const invalid = () => new ApiError('invalid_credentials', 'The credentials were not recognised.');
 
 function toCaller(row: UserRow): Caller {
   return { id: row.id, email: row.email, roles: row.roles, apiVersion: row.api_version };

@@ -15,7 +15,12 @@ import {
 } from './users.schemas.js';
 
 const tags = ['users'];
-const readErrors = errorResponses('authentication_required', 'invalid_credentials', 'forbidden', 'not_found');
+const readErrors = errorResponses(
+  'authentication_required',
+  'invalid_credentials',
+  'forbidden',
+  'not_found',
+);
 
 export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = async (
   app,
@@ -116,8 +121,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
         },
       },
     },
-    async (request) =>
-      users.mergeMetadata(requireCaller(request), request.params.id, request.body),
+    async (request) => users.mergeMetadata(requireCaller(request), request.params.id, request.body),
   );
 
   app.delete(
@@ -130,7 +134,12 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
         params: MetadataParams,
         response: {
           200: Metadata,
-          ...errorResponses('authentication_required', 'forbidden', 'not_found', 'metadata_key_not_found'),
+          ...errorResponses(
+            'authentication_required',
+            'forbidden',
+            'not_found',
+            'metadata_key_not_found',
+          ),
         },
       },
     },

@@ -7,12 +7,7 @@ import { newId } from '../../db/ids.js';
 import { ApiError, forbidden, notFound } from '../../http/errors.js';
 import { apiKeyDigest, generateApiKey, type ApiKeyCipher } from '../../security/api-keys.js';
 import { hashPassword } from '../../security/passwords.js';
-import {
-  DEFAULT_ROLES,
-  SELF_ASSIGNABLE_ROLES,
-  isSelfOrAdmin,
-  type Caller,
-} from './caller.js';
+import { DEFAULT_ROLES, SELF_ASSIGNABLE_ROLES, isSelfOrAdmin, type Caller } from './caller.js';
 import { metadataLimitError, metadataPairErrors } from './metadata.rules.js';
 import { toUserView, type UserView } from './users.mapper.js';
 import { usersRepository, type UserRow } from './users.repository.js';
@@ -57,13 +52,21 @@ export function usersService({ db, cipher, latestVersion }: UsersServiceDeps) {
         (role) => !(SELF_ASSIGNABLE_ROLES as readonly string[]).includes(role),
       );
       if (forbiddenRole && !trusted) {
-        throw new ApiError('validation_failed', `roles: ${forbiddenRole} cannot be self-assigned.`, {
-          errors: [{ in: 'body', name: 'roles', detail: `${forbiddenRole} cannot be self-assigned` }],
-        });
+        throw new ApiError(
+          'validation_failed',
+          `roles: ${forbiddenRole} cannot be self-assigned.`,
+          {
+            errors: [
+              { in: 'body', name: 'roles', detail: `${forbiddenRole} cannot be self-assigned` },
+            ],
+          },
+        );
       }
       const id = newId();
       const { apiKey, digest, ciphertext } = keyMaterial(id);
-      const roles = [...new Set(input.roles && input.roles.length > 0 ? input.roles : DEFAULT_ROLES)];
+      const roles = [
+        ...new Set(input.roles && input.roles.length > 0 ? input.roles : DEFAULT_ROLES),
+      ];
       try {
         const row = await repo.insert({
           id,

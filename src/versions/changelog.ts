@@ -1,0 +1,17 @@
+/** Renders docs/changelog.md from the registered versions (`npm run docs` writes it). */
+import type { ApiVersion } from './types.js';
+
+export function renderChangelog(versions: readonly ApiVersion[]): string {
+  const sections = [...versions]
+    .sort((a, b) => b.date.localeCompare(a.date))
+    .map((v) => `## ${v.date}: ${v.title}\n\n${v.description}\n`);
+  return [
+    '# API changelog',
+    '',
+    'Generated from `src/versions/` by `npm run docs`; do not edit by hand.',
+    'Send `X-API-VERSION: YYYY-MM-DD` to choose a version; without it, requests use the',
+    'version pinned on the account when it was created. Newest first.',
+    '',
+    ...sections,
+  ].join('\n');
+}

@@ -1,0 +1,101 @@
+/**
+ * The real process: `src/server.ts` started as a child, as `npm start` does (through tsx
+ * here, to skip the build). Proves the embedded database persists across restarts and that
+ * SIGTERM lets an in-flight request finish before the process exits.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-process-'));
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+interface Running {
+  child: ChildProcess;
+  base: string;
+  exited: Promise<number | null>;
+}
+
+async function start(): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let output = '';
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line: ${output}`)), 45_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    void exited.then((code) => reject(new Error(`exited ${code}: ${output}`)));
+  });
+  return { child, base, exited };
+}
+
+describe('the server process', () => {
+  it('keeps users across a restart and drains in-flight requests on SIGTERM', async () => {
+    const first = await start();
+    const created = await fetch(`${first.base}/api/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Persisted',
+        email: 'persisted@example.com',
+        password: 'long enough',
+      }),
+    });
+    expect(created.status).toBe(201);
+    const { apiKey, id } = (await created.json()) as { apiKey: string; id: string };
+
+    // Start a request, signal the process half-way through its body, then finish it.
+    const port = Number(new URL(first.base).port);
+    const body = JSON.stringify({
+      name: 'In flight',
+      email: 'inflight@example.com',
+      password: 'long enough',
+    });
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let raw = '';
+    socket.on('data', (chunk) => (raw += chunk.toString()));
+    socket.write(
+      `POST /api/users HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n` +
+        body.slice(0, 10),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    first.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.write(body.slice(10));
+    await new Promise((resolve) => socket.once('close', resolve));
+    expect(raw).toMatch(/^HTTP\/1\.1 201/);
+    expect(await first.exited).toBe(0);
+
+    const second = await start();
+    try {
+      const me = await fetch(`${second.base}/api/users/me`, { headers: { 'x-api-key': apiKey } });
+      expect(me.status).toBe(200);
+      expect(((await me.json()) as { id: string }).id).toBe(id);
+      const inflight = await fetch(`${second.base}/api/users`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      expect(inflight.status).toBe(409); // it was created before the first process exited
+    } finally {
+      second.child.kill('SIGTERM');
+      expect(await second.exited).toBe(0);
+    }
+  }, 120_000);
+});

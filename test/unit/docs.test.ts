@@ -1,0 +1,27 @@
+/** The documentation cannot fall behind the code: every error code and variable is listed. */
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { configVariables } from '../../src/config.js';
+import { errorCodes } from '../../src/http/error-codes.js';
+
+describe('docs', () => {
+  it('catalogues every error code with its status in docs/api-conventions.md', () => {
+    const text = fs.readFileSync('docs/api-conventions.md', 'utf8');
+    for (const [code, { status }] of Object.entries(errorCodes)) {
+      expect(text, code).toContain(`| \`${code}\` | ${status} |`);
+    }
+  });
+
+  it('lists every configuration variable in docs/configuration.md', () => {
+    const text = fs.readFileSync('docs/configuration.md', 'utf8');
+    for (const name of configVariables) expect(text, name).toContain(`| \`${name}\` |`);
+  });
+});
+
+describe('changelog', () => {
+  it('is up to date with src/versions (run npm run docs)', async () => {
+    const { renderChangelog } = await import('../../src/versions/changelog.js');
+    const { apiVersions } = await import('../../src/versions/index.js');
+    expect(fs.readFileSync('docs/changelog.md', 'utf8')).toBe(renderChangelog(apiVersions));
+  });
+});
