@@ -4,9 +4,6 @@
  * through PGlite's node-postgres adapter. Everything above this file sees one dialect.
  */
 import fs from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DB } from './types.js';
@@ -44,8 +41,6 @@ const types = {
     parsers.get(oid) ?? (pg.types.getTypeParser(oid, format) as (value: string) => unknown),
 };
 
-export const pgliteExtensions = { pg_trgm };
-
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') {
     const pool = new pg.Pool({
@@ -60,11 +55,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
 
+  // Loaded only in embedded mode: the WASM build costs start-up time a server never needs.
+  const [{ PGlite }, { pg_trgm }, { createPgConfig }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('@electric-sql/pglite/node-postgres'),
+  ]);
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
   const pglite = new PGlite({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-    extensions: pgliteExtensions,
+    extensions: { pg_trgm },
   });
   await pglite.waitReady;
   // PGlite is one session: a pool of one serializes transactions instead of interleaving them.

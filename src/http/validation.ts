@@ -29,16 +29,21 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
 /**
  * Fastify's `schemaController.compilersFactory.buildValidator`: called for each
  * encapsulation context with the schemas added by `addSchema` (a plain
- * `setValidatorCompiler` would be reset by a later `addSchema`).
+ * `setValidatorCompiler` would be reset by a later `addSchema`). One pair of Ajv instances
+ * serves every context: building and format-loading Ajv per context was the largest
+ * start-up cost. Shared schemas have globally unique `$id`s, so they are added once.
  */
+const strictAjv = makeAjv(false);
+const coercingAjv = makeAjv('array');
+
 export function buildValidator(
   externalSchemas: Record<string, unknown> = {},
 ): FastifySchemaCompiler<unknown> {
-  const strictAjv = makeAjv(false);
-  const coercingAjv = makeAjv('array');
   for (const schema of Object.values(externalSchemas)) {
-    strictAjv.addSchema(schema as object);
-    coercingAjv.addSchema(schema as object);
+    const id = (schema as { $id?: string }).$id;
+    for (const ajv of [strictAjv, coercingAjv]) {
+      if (id === undefined || !ajv.getSchema(id)) ajv.addSchema(schema as object);
+    }
   }
   return ({ schema, httpPart }) =>
     (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema as object);
