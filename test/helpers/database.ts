@@ -43,3 +43,33 @@ export async function createTestDatabase({ poolSize = 10 } = {}): Promise<Databa
     },
   };
 }
+
+/** Settings for a database with no schema at all, to exercise start-up checks. */
+export async function createEmptyDatabase(): Promise<{
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}> {
+  if (!onPostgres) {
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-empty-'));
+    return {
+      env: { DATA_DIR: dir },
+      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const name = `${inject('postgresTemplate').replace(/_tpl$/, '')}_empty_${process.pid}_${++counter}`;
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  return {
+    env: { DATABASE_URL: databaseUrl(name) },
+    drop: async () => {
+      const cleanup = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}

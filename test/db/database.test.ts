@@ -1,0 +1,72 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/db/database.js';
+import { migrateToLatest, pendingMigrations } from '../../src/db/migrate.js';
+import { buildApp, openAppDatabase } from '../../src/app.js';
+import { expectProblem, testConfig } from '../helpers/app.js';
+import { createEmptyDatabase, createTestDatabase } from '../helpers/database.js';
+
+let database: Database;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => database.close());
+
+describe('the database layer', () => {
+  it('returns dates as YYYY-MM-DD strings and bigint/numeric as numbers', async () => {
+    const { rows } = await sql<{ d: unknown; n: unknown; big: unknown; ts: unknown }>`
+      select '2019-11-08'::date as d, 12.50::numeric as n, 9007199254740::bigint as big,
+             '2019-11-08T10:00:00Z'::timestamptz as ts`.execute(database.db);
+    expect(rows[0]).toEqual({
+      d: '2019-11-08',
+      n: 12.5,
+      big: 9007199254740,
+      ts: new Date('2019-11-08T10:00:00Z'),
+    });
+  });
+
+  it('is migrated, and migrating again is a no-op', async () => {
+    expect(await pendingMigrations(database.db)).toEqual([]);
+    expect(await migrateToLatest(database.db)).toEqual([]);
+  });
+
+  it('rolls a failed transaction back completely', async () => {
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await sql`create table rollback_probe (x int)`.execute(trx);
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    const { rows } = await sql<{
+      t: string | null;
+    }>`select to_regclass('rollback_probe')::text as t`.execute(database.db);
+    expect(rows[0]!.t).toBeNull();
+  });
+});
+
+describe('readiness', () => {
+  it('answers 503 from /readyz once the database is gone, and 200 from /healthz', async () => {
+    // A server nobody listens on: connections are refused.
+    const unreachable = await openDatabase({
+      kind: 'postgres',
+      url: 'postgres://x@127.0.0.1:9/x',
+      poolSize: 1,
+    });
+    const app = await buildApp(testConfig({ LOG_LEVEL: 'silent' }), { database: unreachable });
+    expectProblem(await app.inject({ method: 'GET', url: '/readyz' }), 503, 'service_unavailable');
+    expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    await app.close();
+    await unreachable.close();
+  });
+
+  it('refuses to start on a schema with pending migrations when not migrating on start', async () => {
+    const empty = await createEmptyDatabase();
+    try {
+      await expect(
+        openAppDatabase(testConfig({ ...empty.env, MIGRATE_ON_START: 'false' })),
+      ).rejects.toThrow(/pending: 0001_users.*npm run migrate/);
+    } finally {
+      await empty.drop();
+    }
+  });
+});
