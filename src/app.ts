@@ -19,6 +19,12 @@ import { buildValidator } from './http/validation.js';
 import { versionHooks } from './http/versioning.js';
 import { authenticationService } from './modules/users/authentication.service.js';
 import { createBasicAuthCache } from './modules/users/basic-auth-cache.js';
+import { eventsRoutes } from './modules/events/events.routes.js';
+import { eventsService } from './modules/events/events.service.js';
+import { experiencesRoutes } from './modules/experiences/experiences.routes.js';
+import { experiencesService } from './modules/experiences/experiences.service.js';
+import { ordersRoutes } from './modules/orders/orders.routes.js';
+import { ordersService } from './modules/orders/orders.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { usersService } from './modules/users/users.service.js';
 import { createApiKeyCipher } from './security/api-keys.js';
@@ -104,6 +110,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   await app.register(healthRoutes, { db });
   await app.register(usersRoutes, { prefix: '/api', users });
+  await app.register(experiencesRoutes, {
+    prefix: '/api',
+    experiences: experiencesService({ db }),
+  });
+  await app.register(eventsRoutes, { prefix: '/api', events: eventsService({ db }) });
+  await app.register(ordersRoutes, { prefix: '/api', orders: ordersService({ db }) });
 
   if (!deps.database) app.addHook('onClose', () => database.close());
   return app;

@@ -22,6 +22,87 @@ export interface UsersTable {
   updated_at: Generated<Date>;
 }
 
+/** jsonb holding a list (experience schedules). */
+export type JsonArray = ColumnType<Record<string, unknown>[], string | undefined, string>;
+/** jsonb holding an optional object (experience guide preferences). */
+export type JsonObjectOrNull = ColumnType<
+  Record<string, unknown> | null,
+  string | null | undefined,
+  string | null
+>;
+type Created = ColumnType<Date, Date | string | undefined, never>;
+type Updated = ColumnType<Date, Date | string | undefined, Date | string>;
+/** numeric columns read as numbers (see the type parsers in database.ts). */
+type Numeric = ColumnType<number, number | string, number | string>;
+
+export interface ExperiencesTable {
+  id: string;
+  seller_id: string;
+  name: string;
+  description: Generated<string>;
+  price: Numeric;
+  price_type: 'person' | 'outing';
+  currency: string;
+  duration: number;
+  timezone: Generated<string>;
+  order_min: number | null;
+  order_max: number | null;
+  outing_max: number | null;
+  schedules: JsonArray;
+  visible: Generated<boolean>;
+  guide: JsonObjectOrNull;
+  created_at: Created;
+  updated_at: Updated;
+}
+
+export interface EventsTable {
+  id: string;
+  experience_id: string;
+  seller_id: string;
+  starts_at: ColumnType<Date, Date | string, Date | string>;
+  ends_at: ColumnType<Date, Date | string, Date | string>;
+  max: number | null;
+  reserved: Generated<number>;
+  guide_ids: ColumnType<string[], string[] | undefined, string[]>;
+  created_at: Created;
+  updated_at: Updated;
+}
+
+export interface OrdersTable {
+  id: string;
+  seller_id: string;
+  customer_id: string | null;
+  customer_name: string;
+  customer_email: string | null;
+  status: 'confirmed' | 'canceled';
+  arrival: string;
+  amount: Numeric;
+  currency: string;
+  created_at: Created;
+  updated_at: Updated;
+}
+
+export interface OrderItemsTable {
+  id: string;
+  order_id: string;
+  seller_id: string;
+  experience_id: string;
+  event_id: string;
+  name: string;
+  arrival: string;
+  arrival_time: number;
+  arrival_datetime: ColumnType<Date, Date | string, Date | string>;
+  timezone: string;
+  quantity: number;
+  price: Numeric;
+  amount: Numeric;
+  status: 200 | 700;
+}
+
 export interface DB {
   users: UsersTable;
+  experiences: ExperiencesTable;
+  events: EventsTable;
+  orders: OrdersTable;
+  order_items: OrderItemsTable;
 }

@@ -60,6 +60,54 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
   );
 }
 
+/** A value that may be null, in the form fast-json-stringify serializes fastest. */
+export function Nullable<T extends TSchema>(schema: T): TSchema {
+  const type = (schema as { type?: string }).type;
+  return type
+    ? Type.Unsafe({ ...schema, type: [type, 'null'] })
+    : Type.Union([schema, Type.Null()]);
+}
+
+/** The envelope of every list: `{data, paging: {next, total?}}`. */
+export function ListOf(item: TSchema) {
+  return Type.Object({
+    data: Type.Array(item),
+    paging: Type.Object({
+      next: Nullable(Type.String({ description: 'Relative URL of the next page, or null' })),
+      total: Type.Optional(Type.Integer({ description: 'With count=true' })),
+    }),
+  });
+}
+
+/**
+ * The documented query parameters of a list (filters are described in the operation's
+ * description). Values are left untyped here: the query language validates them itself,
+ * with its own errors.
+ */
+export const ListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Unsafe({ description: 'Page size, 1..100 (default 20)' })),
+    skip: Type.Optional(Type.Unsafe({ description: 'Rows to skip (default 0)' })),
+    sort: Type.Optional(Type.Unsafe({ description: 'field or -field (default -id)' })),
+    count: Type.Optional(Type.Unsafe({ description: 'true adds paging.total' })),
+  },
+  { additionalProperties: true },
+);
+
+/** Errors every list endpoint can answer: the query language's own, and credentials. */
+export const listErrors = errorResponses(
+  'invalid_parameter',
+  'repeated_parameter',
+  'unknown_field',
+  'unknown_operator',
+  'operator_not_allowed',
+  'invalid_value',
+  'wrong_value_count',
+  'invalid_paging',
+  'invalid_sort',
+  'invalid_credentials',
+);
+
 /** Security requirement for routes that need credentials. */
 export const authenticated: { [scheme: string]: string[] }[] = [
   { apiKeyHeader: [] },

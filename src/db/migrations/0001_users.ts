@@ -13,8 +13,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       api_key_ciphertext bytea not null,
       api_version date not null,
       metadata jsonb not null default '{}'::jsonb,
-      created_at timestamptz not null default now(),
-      updated_at timestamptz not null default now()
+      created_at timestamptz(3) not null default now(),
+      updated_at timestamptz(3) not null default now()
     )`.execute(db);
   await sql`create unique index users_email_key on users (lower(email))`.execute(db);
   await sql`create unique index users_api_key_digest_key on users (api_key_digest)`.execute(db);

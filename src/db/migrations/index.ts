@@ -4,7 +4,9 @@
  */
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_users.js';
+import * as m0002 from './0002_booking.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': m0001,
+  '0002_booking': m0002,
 };

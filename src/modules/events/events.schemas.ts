@@ -1,0 +1,22 @@
+/** Request and response schemas of the events endpoints. */
+import { Type } from 'typebox';
+import { Id, Nullable, Ref, Timestamp } from '../../http/schemas.js';
+
+export const Event = Type.Object(
+  {
+    object: Type.Literal('event'),
+    id: Id,
+    experience: Ref,
+    seller: Ref,
+    title: Type.String({ description: "The experience's name" }),
+    start: Type.String({ description: "ISO 8601 with the experience's local offset" }),
+    end: Type.String(),
+    max: Nullable(Type.Integer({ description: 'Seats; null = unlimited' })),
+    quantity: Type.Object({ reserved: Type.Integer() }),
+    open: Nullable(Type.Integer({ description: 'max - reserved; null when unlimited' })),
+    guides: Type.Array(Type.String(), { description: 'Guide ids' }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { $id: 'Event' },
+);

@@ -1,0 +1,74 @@
+/** Turns order and order item rows into the API's Order object. */
+import type { Selectable } from 'kysely';
+import type { OrderItemsTable, OrdersTable } from '../../db/types.js';
+import { iso, localIso, ref, refOrNull, type Ref } from '../shared/views.js';
+
+export type OrderRow = Selectable<OrdersTable>;
+export type OrderItemRow = Selectable<OrderItemsTable>;
+
+/** Xola's integer item status codes. */
+export const ITEM_STATUS = { confirmed: 200, canceled: 700 } as const;
+
+export interface OrderItemView {
+  id: string;
+  experience: Ref;
+  event: Ref;
+  name: string;
+  arrival: string;
+  arrivalTime: number;
+  arrivalDatetime: string;
+  quantity: number;
+  price: number;
+  amount: number;
+  status: number;
+}
+
+export interface OrderView {
+  object: 'order';
+  id: string;
+  seller: Ref;
+  customer: Ref | null;
+  customerName: string;
+  customerEmail: string | null;
+  status: 'confirmed' | 'canceled';
+  arrival: string;
+  amount: number;
+  currency: string;
+  items: OrderItemView[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toOrderItemView(row: OrderItemRow): OrderItemView {
+  return {
+    id: row.id,
+    experience: ref(row.experience_id),
+    event: ref(row.event_id),
+    name: row.name,
+    arrival: row.arrival,
+    arrivalTime: row.arrival_time,
+    arrivalDatetime: localIso(row.arrival_datetime, row.timezone),
+    quantity: row.quantity,
+    price: row.price,
+    amount: row.amount,
+    status: row.status,
+  };
+}
+
+export function toOrderView(row: OrderRow, items: OrderItemRow[]): OrderView {
+  return {
+    object: 'order',
+    id: row.id,
+    seller: ref(row.seller_id),
+    customer: refOrNull(row.customer_id),
+    customerName: row.customer_name,
+    customerEmail: row.customer_email,
+    status: row.status,
+    arrival: row.arrival,
+    amount: row.amount,
+    currency: row.currency,
+    items: items.map(toOrderItemView),
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}

@@ -1,0 +1,46 @@
+/** All SQL on orders and order items. */
+import type { Kysely, RawBuilder, SqlBool } from 'kysely';
+import type { DB } from '../../db/types.js';
+import type { CompiledList } from '../../query/compile.js';
+import type { ListSource } from '../../query/run.js';
+import type { OrderItemRow, OrderRow } from './orders.mapper.js';
+
+export function ordersRepository(db: Kysely<DB>) {
+  return {
+    listSource(): ListSource<OrderRow> {
+      return {
+        rows: (q: CompiledList) =>
+          db
+            .selectFrom('orders as o')
+            .selectAll('o')
+            .where(q.where)
+            .orderBy(q.orderBy)
+            .limit(q.limit)
+            .offset(q.offset)
+            .execute(),
+        count: async (where: RawBuilder<SqlBool>) => {
+          const row = await db
+            .selectFrom('orders as o')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where(where)
+            .executeTakeFirstOrThrow();
+          return Number(row.n);
+        },
+      };
+    },
+
+    /** Items of several orders at once, grouped by order id, in a stable order. */
+    async itemsOf(orderIds: string[]): Promise<Map<string, OrderItemRow[]>> {
+      const byOrder = new Map<string, OrderItemRow[]>(orderIds.map((id) => [id, []]));
+      if (orderIds.length === 0) return byOrder;
+      const rows = await db
+        .selectFrom('order_items')
+        .selectAll()
+        .where('order_id', 'in', orderIds)
+        .orderBy('id')
+        .execute();
+      for (const row of rows) byOrder.get(row.order_id)?.push(row);
+      return byOrder;
+    },
+  };
+}

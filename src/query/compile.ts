@@ -1,0 +1,99 @@
+/**
+ * Stage 3, compile: a plan to SQL fragments for Kysely (`where`, `order by`, limit and
+ * offset). Identifiers come only from the resource spec; every value is a bound parameter.
+ * Item filters become one EXISTS over the item table, so an order matches when one item
+ * satisfies all of them, and appears once.
+ */
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { operators } from './operators.js';
+import type { FieldSpec, PlannedFilter, QueryPlan, ResourceSpec, Scope } from './types.js';
+
+export interface CompiledList {
+  where: RawBuilder<SqlBool>;
+  orderBy: RawBuilder<unknown>;
+  /** One more than the page size: the extra row says whether there is a next page. */
+  limit: number;
+  offset: number;
+}
+
+function column(field: FieldSpec, alias: string): RawBuilder<unknown> {
+  return typeof field.sql === 'string' ? sql.ref(`${alias}.${field.sql}`) : field.sql(alias);
+}
+
+function condition(filter: PlannedFilter, alias: string): RawBuilder<SqlBool> {
+  return operators[filter.operator].compile(
+    column(filter.field, alias),
+    filter.values,
+    filter.field.type,
+  );
+}
+
+const and = (parts: RawBuilder<SqlBool>[]): RawBuilder<SqlBool> =>
+  parts.length === 0 ? sql<SqlBool>`true` : sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
+const or = (parts: RawBuilder<SqlBool>[]): RawBuilder<SqlBool> =>
+  parts.length === 0 ? sql<SqlBool>`false` : sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
+
+function fieldOf(spec: ResourceSpec, name: string): FieldSpec {
+  const found = spec.fields.find((f) => f.name === name);
+  if (!found) throw new Error(`${spec.resource} has no field ${name}`);
+  return found;
+}
+
+/** The authorization filter, on the row (`alias`) or, via copied columns, on its items. */
+function scopeCondition(
+  spec: ResourceSpec,
+  scope: Scope,
+  alias: string,
+  onItems: boolean,
+): RawBuilder<SqlBool> | undefined {
+  if (scope === 'all') return undefined;
+  const alternatives = scope.anyOf.map(({ field: name, in: values }) => {
+    const field = fieldOf(spec, name);
+    if (onItems && !field.itemSql) return undefined;
+    const target = onItems ? { ...field, sql: field.itemSql! } : field;
+    return operators.in.compile(column(target, alias), values, field.type);
+  });
+  if (alternatives.some((a) => a === undefined)) return undefined;
+  return or(alternatives as RawBuilder<SqlBool>[]);
+}
+
+export function compileWhere(
+  spec: ResourceSpec,
+  plan: QueryPlan,
+  scope: Scope,
+): RawBuilder<SqlBool> {
+  const parts = plan.filters.map((f) => condition(f, spec.alias));
+  const scoped = scopeCondition(spec, scope, spec.alias, false);
+  if (scoped) parts.push(scoped);
+  if (plan.itemFilters.length > 0 && spec.items) {
+    const items = spec.items;
+    const inner = plan.itemFilters.map((f) => condition(f, items.alias));
+    // Conditions on values copied onto items (seller_id) are repeated inside the EXISTS:
+    // they are implied by the outer ones, and let the planner use the items' own indexes.
+    for (const f of plan.filters) {
+      if (f.field.itemSql)
+        inner.push(condition({ ...f, field: { ...f.field, sql: f.field.itemSql } }, items.alias));
+    }
+    const itemScope = scopeCondition(spec, scope, items.alias, true);
+    if (itemScope) inner.push(itemScope);
+    parts.push(
+      sql<SqlBool>`exists (select 1 from ${sql.table(items.table)} as ${sql.id(items.alias)} where ${sql.ref(`${items.alias}.${items.parentColumn}`)} = ${sql.ref(`${spec.alias}.id`)} and ${and(inner)})`,
+    );
+  }
+  return and(parts);
+}
+
+export function compileOrder(spec: ResourceSpec, plan: QueryPlan): RawBuilder<unknown> {
+  return sql.join(
+    plan.sort.map((key) => sql`${column(key.field, spec.alias)} ${sql.raw(key.direction)}`),
+  );
+}
+
+export function compile(spec: ResourceSpec, plan: QueryPlan, scope: Scope): CompiledList {
+  return {
+    where: compileWhere(spec, plan, scope),
+    orderBy: compileOrder(spec, plan),
+    limit: plan.limit + 1,
+    offset: plan.skip,
+  };
+}

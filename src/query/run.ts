@@ -1,0 +1,43 @@
+/**
+ * Running a list request end to end: parse, plan, compile, fetch one page (plus a look-ahead
+ * row), optionally count, and build `paging`. The resource supplies its spec, its scope
+ * (authorization) and how to fetch rows; nothing here knows any table.
+ */
+import type { RawBuilder, SqlBool } from 'kysely';
+import { compile, type CompiledList } from './compile.js';
+import { parse } from './parse.js';
+import { nextLink, trimPage, type Paging } from './paging.js';
+import { plan } from './plan.js';
+import type { ResourceSpec, Scope } from './types.js';
+
+export interface ListSource<Row> {
+  rows(compiled: CompiledList): Promise<Row[]>;
+  count(where: RawBuilder<SqlBool>): Promise<number>;
+}
+
+export interface ListRequest {
+  /** The collection's path, e.g. `/api/orders`: the base of `paging.next`. */
+  path: string;
+  query: Record<string, unknown>;
+  scope: Scope;
+}
+
+export async function runList<Row extends { id: string }, View>(
+  spec: ResourceSpec,
+  request: ListRequest,
+  source: ListSource<Row>,
+  toViews: (rows: Row[]) => Promise<View[]> | View[],
+): Promise<{ data: View[]; paging: Paging }> {
+  const queryPlan = plan(parse(request.query), spec);
+  const compiled = compile(spec, queryPlan, request.scope);
+  const [fetched, total] = await Promise.all([
+    source.rows(compiled),
+    queryPlan.count ? source.count(compiled.where) : Promise.resolve(undefined),
+  ]);
+  const { rows, hasMore } = trimPage(queryPlan, fetched);
+  const next = nextLink(request.path, request.query, queryPlan, rows.at(-1)?.id, hasMore);
+  return {
+    data: await toViews(rows),
+    paging: total === undefined ? { next } : { next, total },
+  };
+}
