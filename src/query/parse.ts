@@ -14,6 +14,9 @@ type Reserved = (typeof RESERVED_PARAMETERS)[number];
 const KEY = /^([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)*)(?:\[([^\]]*)\])?$/;
 const MAX_PARAMETERS = 50;
 
+/** How an error names a parameter: shortened, and never as an empty string. */
+const named = (key: string): string => (key === '' ? '(empty name)' : clip(key));
+
 const isReserved = (key: string): key is Reserved =>
   (RESERVED_PARAMETERS as readonly string[]).includes(key);
 
@@ -32,12 +35,12 @@ export function parse(query: Record<string, unknown>): ParsedQuery {
     if (Array.isArray(value)) {
       throw new QueryError(
         'repeated_parameter',
-        key,
+        named(key),
         'Give this parameter once; for several values use `in` with a comma-separated list.',
       );
     }
     if (typeof value !== 'string') {
-      throw new QueryError('invalid_parameter', key, 'Expected a single value.');
+      throw new QueryError('invalid_parameter', named(key), 'Expected a single value.');
     }
     if (isReserved(key)) {
       if (key === 'limit' || key === 'skip' || key === 'sort' || key === 'count')
@@ -48,7 +51,7 @@ export function parse(query: Record<string, unknown>): ParsedQuery {
     if (!match) {
       throw new QueryError(
         'invalid_parameter',
-        clip(key),
+        named(key),
         'Write a filter as field=value or field[operator]=value.',
       );
     }
@@ -57,7 +60,7 @@ export function parse(query: Record<string, unknown>): ParsedQuery {
     if (!(operator in operators)) {
       throw new QueryError(
         'unknown_operator',
-        clip(key),
+        named(key),
         `Unknown operator "${clip(operator, 30)}"; operators: ${OPERATOR_NAMES.join(', ')}.`,
       );
     }

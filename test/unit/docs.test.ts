@@ -27,3 +27,16 @@ describe('changelog', () => {
     expect(fs.readFileSync('docs/changelog.md', 'utf8')).toBe(renderChangelog(apiVersions));
   });
 });
+
+describe('query language reference', () => {
+  it('carries the OpenAPI summary and every resource’s field table verbatim', async () => {
+    const { QUERY_LANGUAGE_SUMMARY, describeFields } = await import('../../src/query/describe.js');
+    const { orderSpec } = await import('../../src/modules/orders/orders.query.js');
+    const { experienceSpec } = await import('../../src/modules/experiences/experiences.query.js');
+    const { eventSpec } = await import('../../src/modules/events/events.query.js');
+    const text = fs.readFileSync('docs/query-language.md', 'utf8');
+    expect(text).toContain(QUERY_LANGUAGE_SUMMARY);
+    for (const spec of [orderSpec, experienceSpec, eventSpec])
+      expect(text).toContain(describeFields(spec));
+  });
+});

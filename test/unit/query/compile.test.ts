@@ -1,0 +1,156 @@
+/**
+ * The SQL the compiler produces, without a database: text and bound parameters. Values
+ * never appear in the SQL text; identifiers come only from the field specs.
+ */
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+} from 'kysely';
+import { describe, expect, it } from 'vitest';
+import type { DB } from '../../../src/db/types.js';
+import { compile } from '../../../src/query/compile.js';
+import { parse } from '../../../src/query/parse.js';
+import { plan } from '../../../src/query/plan.js';
+import type { Scope } from '../../../src/query/types.js';
+import { eventSpec } from '../../../src/modules/events/events.query.js';
+import { orderSpec } from '../../../src/modules/orders/orders.query.js';
+
+const db = new Kysely<DB>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (k) => new PostgresIntrospector(k),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
+const SELLER = '5e1f3c9a2b4d6e8f0a1b2c3d';
+
+function ordersSql(query: Record<string, string>, scope: Scope = 'all') {
+  const compiled = compile(orderSpec, plan(parse(query), orderSpec), scope);
+  return db
+    .selectFrom('orders as o')
+    .selectAll('o')
+    .where(compiled.where)
+    .orderBy(compiled.orderBy)
+    .limit(compiled.limit)
+    .offset(compiled.offset)
+    .compile();
+}
+
+function eventsSql(query: Record<string, string>) {
+  const compiled = compile(eventSpec, plan(parse(query), eventSpec), 'all');
+  return db
+    .selectFrom('events as e')
+    .selectAll('e')
+    .where(compiled.where)
+    .orderBy(compiled.orderBy)
+    .compile();
+}
+
+describe('compile', () => {
+  it('binds every value and takes identifiers from the spec', () => {
+    const { sql, parameters } = ordersSql({
+      seller: SELLER,
+      'customerName[contains]': "O'Brien; drop table orders",
+      'amount[gte]': '10',
+    });
+    expect(sql).toBe(
+      'select "o".* from "orders" as "o" where ("o"."seller_id" = $1 and "o"."customer_name" ilike $2 and "o"."amount" >= $3) order by "o"."id" desc limit $4 offset $5',
+    );
+    expect(parameters).toEqual([SELLER, "%O'Brien; drop table orders%", 10, 21, 0]);
+  });
+
+  it('escapes %, _ and \\ in substring patterns', () => {
+    const { parameters } = ordersSql({
+      'customerName[startsWith]': '100%_a\\b',
+      'customerEmail[endsWith]': '_x',
+    });
+    expect(parameters.slice(0, 2)).toEqual(['100\\%\\_a\\\\b%', '%\\_x']);
+  });
+
+  it('compiles the three equivalent date-range forms to one EXISTS over items each', () => {
+    const forms = [
+      { 'items.arrival[in]': '2019-11-08,2019-11-09,2019-11-10' },
+      { 'items.arrival[gte]': '2019-11-08', 'items.arrival[lte]': '2019-11-10' },
+      { 'items.arrival[range]': '2019-11-08,2019-11-10' },
+    ];
+    const [inForm, bounds, range] = forms.map((q) => ordersSql(q));
+    expect(inForm!.sql).toContain(
+      'exists (select 1 from "order_items" as "i" where "i"."order_id" = "o"."id" and ("i"."arrival" in ($1, $2, $3)))',
+    );
+    expect(bounds!.sql).toContain('and ("i"."arrival" >= $1 and "i"."arrival" <= $2))');
+    expect(range!.sql).toContain('and ("i"."arrival" between $1 and $2))');
+    for (const compiled of [inForm, bounds, range])
+      expect(compiled!.sql.match(/exists/g)).toHaveLength(1);
+  });
+
+  it('repeats the seller filter and the seller scope inside the items EXISTS', () => {
+    const { sql, parameters } = ordersSql(
+      { seller: SELLER, 'items.arrival[range]': '2019-11-08,2019-11-10' },
+      { anyOf: [{ field: 'seller', in: [SELLER] }] },
+    );
+    expect(sql).toBe(
+      'select "o".* from "orders" as "o" where ("o"."seller_id" = $1 and ("o"."seller_id" in ($2)) and exists (select 1 from "order_items" as "i" where "i"."order_id" = "o"."id" and ("i"."arrival" between $3 and $4 and "i"."seller_id" = $5 and ("i"."seller_id" in ($6))))) order by "o"."id" desc limit $7 offset $8',
+    );
+    expect(parameters).toEqual([SELLER, SELLER, '2019-11-08', '2019-11-10', SELLER, SELLER, 21, 0]);
+  });
+
+  it('does not push a scope into items when an alternative has no item column', () => {
+    const { sql } = ordersSql(
+      { 'items.quantity[gt]': '2' },
+      {
+        anyOf: [
+          { field: 'seller', in: [SELLER] },
+          { field: 'customer', in: [SELLER] },
+        ],
+      },
+    );
+    expect(sql).toContain('("o"."seller_id" in ($1) or "o"."customer_id" in ($2))');
+    expect(sql).toContain('where "i"."order_id" = "o"."id" and ("i"."quantity" > $3))');
+  });
+
+  it('matches nothing for an empty scope', () => {
+    expect(ordersSql({}, { anyOf: [] }).sql).toContain('where (false)');
+  });
+
+  it('makes notEqual, nin and doesNotContain match empty fields', () => {
+    const { sql } = ordersSql({
+      'customerEmail[notEqual]': 'a@b.c',
+      'customer[nin]': SELLER,
+      'customerEmail[doesNotContain]': 'x',
+    });
+    expect(sql).toContain('"o"."customer_email" is distinct from $1');
+    expect(sql).toContain('("o"."customer_id" is null or "o"."customer_id" not in ($2))');
+    expect(sql).toContain('("o"."customer_email" is null or "o"."customer_email" not ilike $3)');
+  });
+
+  it('binds datetimes as ISO strings and exists as null checks', () => {
+    const { sql, parameters } = ordersSql({
+      'createdAt[gt]': '2019-11-08T10:00:00+01:00',
+      'customer[exists]': 'false',
+    });
+    expect(sql).toContain('"o"."created_at" > $1 and "o"."customer_id" is null');
+    expect(parameters[0]).toBe('2019-11-08T09:00:00.000Z');
+  });
+
+  it('sorts with the id tie-break and pages by offset', () => {
+    const { sql, parameters } = ordersSql({ sort: '-amount', limit: '5', skip: '10' });
+    expect(sql).toContain('order by "o"."amount" desc, "o"."id" desc limit $1 offset $2');
+    expect(parameters).toEqual([6, 10]);
+  });
+
+  it('treats an id list as a set: equals/in contain, nin contains none', () => {
+    const { sql, parameters } = eventsSql({ guides: SELLER, 'guides[nin]': `${SELLER},${SELLER}` });
+    expect(sql).toContain('"e"."guide_ids" @> $1::text[]');
+    expect(sql).toContain('not coalesce("e"."guide_ids" && $2::text[], false)');
+    expect(parameters.slice(0, 2)).toEqual([[SELLER], [SELLER, SELLER]]);
+  });
+
+  it('compiles the computed open field to the indexed expression', () => {
+    expect(eventsSql({ 'open[gte]': '2' }).sql).toContain('("e"."max" - "e"."reserved") >= $1');
+  });
+});

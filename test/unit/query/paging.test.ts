@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { orderSpec } from '../../../src/modules/orders/orders.query.js';
+import { nextLink, trimPage } from '../../../src/query/paging.js';
+import { parse } from '../../../src/query/parse.js';
+import { plan } from '../../../src/query/plan.js';
+
+const LAST = 'cccccccccccccccccccccccc';
+const planOf = (q: Record<string, string>) => plan(parse(q), orderSpec);
+
+describe('paging', () => {
+  it('trims the look-ahead row', () => {
+    const p = planOf({ limit: '2' });
+    expect(trimPage(p, [1, 2, 3])).toEqual({ rows: [1, 2], hasMore: true });
+    expect(trimPage(p, [1, 2])).toEqual({ rows: [1, 2], hasMore: false });
+  });
+
+  it('links the next page by keyset in the default order, dropping skip and apiKey', () => {
+    const q = {
+      'items.arrival[range]': '2019-11-08,2019-11-10',
+      skip: '40',
+      apiKey: 'secret',
+      'id[lt]': 'f'.repeat(24),
+    };
+    expect(nextLink('/api/orders', q, planOf(q), LAST, true)).toBe(
+      `/api/orders?items.arrival[range]=2019-11-08,2019-11-10&id[lt]=${LAST}&limit=20`,
+    );
+  });
+
+  it('links the next page by skip in other orders', () => {
+    const q = { sort: 'amount', limit: '10', skip: '30', customerName: 'A&B Tours' };
+    expect(nextLink('/api/orders', q, planOf(q), LAST, true)).toBe(
+      '/api/orders?sort=amount&customerName=A%26B%20Tours&limit=10&skip=40',
+    );
+  });
+
+  it('has no link without more rows', () => {
+    expect(nextLink('/api/orders', {}, planOf({}), LAST, false)).toBeNull();
+    expect(nextLink('/api/orders', {}, planOf({}), undefined, true)).toBeNull();
+  });
+});
