@@ -13,7 +13,7 @@ import {
   type Account,
   type TestApp,
 } from '../helpers/app.js';
-import { insertEvent, insertExperience, insertOrder, insertUser } from '../helpers/factories.js';
+import { insertEvent, insertExperience, insertOrder } from '../helpers/factories.js';
 
 let t: TestApp;
 let admin: Account;
