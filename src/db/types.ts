@@ -99,10 +99,32 @@ export interface OrderItemsTable {
   status: 200 | 700;
 }
 
+export interface DelegatesTable {
+  id: string;
+  seller_id: string;
+  user_id: string;
+  roles: string[];
+  created_at: Created;
+  updated_at: Updated;
+}
+
+export interface IdempotencyKeysTable {
+  user_id: string;
+  key: string;
+  fingerprint: string;
+  status: 'running' | 'done';
+  response_status: number | null;
+  response_body: ColumnType<unknown, string | null | undefined, string | null>;
+  locked_at: Updated;
+  created_at: Created;
+}
+
 export interface DB {
   users: UsersTable;
   experiences: ExperiencesTable;
   events: EventsTable;
   orders: OrdersTable;
   order_items: OrderItemsTable;
+  delegates: DelegatesTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

@@ -73,7 +73,7 @@ describe('compile', () => {
   });
 
   it('compiles the three equivalent date-range forms to one EXISTS over items each', () => {
-    const forms = [
+    const forms: Record<string, string>[] = [
       { 'items.arrival[in]': '2019-11-08,2019-11-09,2019-11-10' },
       { 'items.arrival[gte]': '2019-11-08', 'items.arrival[lte]': '2019-11-10' },
       { 'items.arrival[range]': '2019-11-08,2019-11-10' },

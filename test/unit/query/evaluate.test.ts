@@ -39,11 +39,12 @@ describe('evaluate', () => {
   it('treats the three range forms alike, per item', () => {
     const straddling = order('1', { items: [item('2019-11-07'), item('2019-11-11')] });
     const inside = order('2', { items: [item('2019-11-07'), item('2019-11-09')] });
-    for (const q of [
+    const forms: Record<string, string>[] = [
       { 'items.arrival[in]': '2019-11-08,2019-11-09,2019-11-10' },
       { 'items.arrival[gte]': '2019-11-08', 'items.arrival[lte]': '2019-11-10' },
       { 'items.arrival[range]': '2019-11-08,2019-11-10' },
-    ]) {
+    ];
+    for (const q of forms) {
       expect(is(orderSpec, q, straddling)).toBe(false);
       expect(is(orderSpec, q, inside)).toBe(true);
     }
