@@ -51,6 +51,8 @@ function scopeCondition(
     const field = fieldOf(spec, name);
     if (onItems && !field.itemSql) return undefined;
     const target = onItems ? { ...field, sql: field.itemSql! } : field;
+    // `in ()` is not SQL; an empty alternative simply matches nothing.
+    if (values.length === 0) return sql<SqlBool>`false`;
     return operators.in.compile(column(target, alias), values, field.type);
   });
   if (alternatives.some((a) => a === undefined)) return undefined;

@@ -1,4 +1,4 @@
-/**
+/** TEMPORARY (kept until the property/EXPLAIN tests move to list-scopes.ts):
  * What each caller may see in the lists, as query-language scopes ANDed to every list
  * query: admins see everything, sellers their own data, customers the orders they booked,
  * and everyone the visible experiences.

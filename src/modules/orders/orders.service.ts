@@ -1,7 +1,8 @@
 /** Orders: listing for now (booking and cancelling arrive with the booking rules). */
 import type { Db } from '../../db/database.js';
 import { runList } from '../../query/run.js';
-import { scopes } from '../access/scopes.js';
+import { accessFor } from '../access/access.js';
+import { listScopes } from '../access/list-scopes.js';
 import type { Caller } from '../users/caller.js';
 import { toOrderView, type OrderRow, type OrderView } from './orders.mapper.js';
 import { orderSpec } from './orders.query.js';
@@ -16,10 +17,10 @@ export function ordersService({ db }: { db: Db }) {
   }
 
   return {
-    list: (caller: Caller, query: Record<string, unknown>) =>
+    list: async (caller: Caller, query: Record<string, unknown>) =>
       runList(
         orderSpec,
-        { path: '/api/orders', query, scope: scopes.orders(caller) },
+        { path: '/api/orders', query, scope: await listScopes.orders(accessFor(db, caller)) },
         repo.listSource(),
         views,
       ),

@@ -1,0 +1,30 @@
+/**
+ * Delegate roles and what each lets a delegate do for its seller (DESIGN.md section 6).
+ * This table is the whole of role-based access: change a capability here and every route
+ * and every list follows.
+ */
+export const DELEGATE_ROLES = [
+  'ROLE_SELLER_ADMIN',
+  'ROLE_RESERVATION',
+  'ROLE_CURATOR',
+  'ROLE_GUIDE_MANAGER',
+  'ROLE_GUIDE',
+] as const;
+export type DelegateRole = (typeof DELEGATE_ROLES)[number];
+
+/** Things a seller's data can be used for. */
+export type Capability = 'orders' | 'experiences' | 'events' | 'guides' | 'delegates';
+
+export const CAPABILITIES: Record<Capability, readonly DelegateRole[]> = {
+  // List, book and cancel the seller's orders.
+  orders: ['ROLE_SELLER_ADMIN', 'ROLE_RESERVATION'],
+  // Create, change and delete experiences, and see hidden ones.
+  experiences: ['ROLE_SELLER_ADMIN', 'ROLE_CURATOR'],
+  // See and manage events: curators run the schedule, reservation staff books onto it,
+  // guide managers staff it.
+  events: ['ROLE_SELLER_ADMIN', 'ROLE_CURATOR', 'ROLE_RESERVATION', 'ROLE_GUIDE_MANAGER'],
+  // Guides, their schedules and their assignment to events.
+  guides: ['ROLE_SELLER_ADMIN', 'ROLE_GUIDE_MANAGER'],
+  // Add and remove other delegates.
+  delegates: ['ROLE_SELLER_ADMIN'],
+};
