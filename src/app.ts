@@ -13,15 +13,19 @@ import { registerErrorHandling, sendProblem, toProblem } from './http/error-hand
 import { healthRoutes } from './http/health.routes.js';
 import { loggerOptions } from './http/logging.js';
 import { registerOpenApi } from './http/openapi.js';
+import { enqueue } from './mail/outbox.repository.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { echoRequestId, genReqId } from './http/request-id.js';
 import { buildValidator } from './http/validation.js';
 import { versionHooks } from './http/versioning.js';
 import { authenticationService } from './modules/users/authentication.service.js';
 import { createBasicAuthCache } from './modules/users/basic-auth-cache.js';
+import { delegatesRoutes } from './modules/delegates/delegates.routes.js';
+import { delegatesService } from './modules/delegates/delegates.service.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { eventsService } from './modules/events/events.service.js';
 import { experiencesRoutes } from './modules/experiences/experiences.routes.js';
+import { idempotencyService } from './modules/idempotency/idempotency.service.js';
 import { experiencesService } from './modules/experiences/experiences.service.js';
 import { ordersRoutes } from './modules/orders/orders.routes.js';
 import { ordersService } from './modules/orders/orders.service.js';
@@ -110,12 +114,22 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   await app.register(healthRoutes, { db });
   await app.register(usersRoutes, { prefix: '/api', users });
+  await app.register(delegatesRoutes, { prefix: '/api', delegates: delegatesService({ db }) });
   await app.register(experiencesRoutes, {
     prefix: '/api',
     experiences: experiencesService({ db }),
   });
-  await app.register(eventsRoutes, { prefix: '/api', events: eventsService({ db }) });
-  await app.register(ordersRoutes, { prefix: '/api', orders: ordersService({ db }) });
+  const idempotency = idempotencyService({ db });
+  await app.register(eventsRoutes, { prefix: '/api', events: eventsService({ db }), idempotency });
+  const confirmations = {
+    enqueue: async (trx: typeof db, message: { orderId: string; recipient: string }) =>
+      void (await enqueue(trx, message)),
+  };
+  await app.register(ordersRoutes, {
+    prefix: '/api',
+    orders: ordersService({ db, confirmations }),
+    idempotency,
+  });
 
   if (!deps.database) app.addHook('onClose', () => database.close());
   return app;

@@ -9,3 +9,8 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   const e = error as PgError;
   return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
 }
+
+export function isCheckViolation(error: unknown, constraint?: string): boolean {
+  const e = error as PgError;
+  return e?.code === '23514' && (constraint === undefined || e.constraint === constraint);
+}

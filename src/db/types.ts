@@ -86,6 +86,8 @@ export interface OrderItemsTable {
   id: string;
   order_id: string;
   seller_id: string;
+  /** Copied from the order, like seller_id, so scopes reach items by index. */
+  customer_id: string | null;
   experience_id: string;
   event_id: string;
   name: string;
@@ -119,6 +121,21 @@ export interface IdempotencyKeysTable {
   created_at: Created;
 }
 
+/** Emails waiting to be sent, sent, or given up on (see migrations/0004_outbox.ts). */
+export interface OutboxTable {
+  id: string;
+  kind: 'order_confirmation';
+  order_id: string;
+  recipient: string;
+  status: Generated<'pending' | 'sent' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  locked_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  last_error: string | null;
+  sent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: Created;
+}
+
 export interface DB {
   users: UsersTable;
   experiences: ExperiencesTable;
@@ -127,4 +144,5 @@ export interface DB {
   order_items: OrderItemsTable;
   delegates: DelegatesTable;
   idempotency_keys: IdempotencyKeysTable;
+  outbox: OutboxTable;
 }

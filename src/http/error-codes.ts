@@ -16,6 +16,7 @@ export const errorCodes = {
   invalid_json: { status: 400, title: 'The body is not valid JSON' },
   invalid_api_version: { status: 400, title: 'X-API-VERSION is not a date' },
   bad_request: { status: 400, title: 'Bad request' },
+  invalid_idempotency_key: { status: 400, title: 'Idempotency-Key is malformed' },
   metadata_invalid: { status: 400, title: 'Metadata is not valid' },
   metadata_limit_exceeded: { status: 400, title: 'Metadata would exceed its limits' },
   // 401
@@ -31,6 +32,18 @@ export const errorCodes = {
   metadata_key_not_found: { status: 404, title: 'No such metadata key' },
   // 409
   email_taken: { status: 409, title: 'Email already registered' },
+  experience_has_bookings: { status: 409, title: 'The experience has bookings' },
+  not_scheduled: { status: 409, title: 'Not a scheduled departure' },
+  departure_started: { status: 409, title: 'The departure has started' },
+  capacity_exceeded: { status: 409, title: 'Not enough seats left' },
+  already_canceled: { status: 409, title: 'The order is already canceled' },
+  capacity_below_reserved: { status: 409, title: 'Capacity below the seats reserved' },
+  idempotency_in_progress: {
+    status: 409,
+    title: 'The first request with this key is still running',
+  },
+  // 422
+  idempotency_key_reused: { status: 422, title: 'Idempotency-Key reused for another request' },
   // 413, 414, 415, 429
   payload_too_large: { status: 413, title: 'Body too large' },
   uri_too_long: { status: 414, title: 'URL too long' },

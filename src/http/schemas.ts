@@ -2,7 +2,7 @@
  * Schemas shared by every route: ids, references, the problem body, and the error
  * responses a route documents.
  */
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { ID_PATTERN } from '../db/ids.js';
 import type { ErrorCode } from './error-codes.js';
 import { errorCodes } from './error-codes.js';
@@ -61,11 +61,11 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
 }
 
 /** A value that may be null, in the form fast-json-stringify serializes fastest. */
-export function Nullable<T extends TSchema>(schema: T): TSchema {
+export function Nullable<T extends TSchema>(schema: T) {
   const type = (schema as { type?: string }).type;
-  return type
-    ? Type.Unsafe({ ...schema, type: [type, 'null'] })
-    : Type.Union([schema, Type.Null()]);
+  return Type.Unsafe<Static<T> | null>(
+    type ? { ...schema, type: [type, 'null'] } : Type.Union([schema, Type.Null()]),
+  );
 }
 
 /** The envelope of every list: `{data, paging: {next, total?}}`. */

@@ -138,6 +138,7 @@ export async function insertOrder(db: Db, f: OrderFields): Promise<string> {
       id: newId(),
       order_id: id,
       seller_id: f.sellerId,
+      customer_id: f.customerId ?? null,
       experience_id: item.experienceId,
       event_id: item.eventId,
       name: item.name ?? 'Sunset Kayak Tour',

@@ -11,7 +11,8 @@
  *   work (turning it off costs ~0.3 ms per order insert) and a search pays at most ~1 ms.
  * - `seller_id` is copied onto order items, and items are indexed on
  *   `(seller_id, arrival, order_id)`: a seller's "orders arriving between d1 and d3" is then
- *   one index range scan instead of probing the items of every order.
+ *   one index range scan instead of probing the items of every order. `customer_id` is
+ *   copied too, so a seller's own scope (seller OR customer) still reaches items by index.
  * - Sortable and filterable text is `collate "C"`: byte order, the same on every server.
  * - Timestamps have millisecond precision, so a value a client read back filters exactly.
  * - `events.reserved <= max` is a constraint: even a bug cannot oversell.
@@ -120,6 +121,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       id ${ID} primary key,
       order_id text collate "C" not null references orders (id) on delete cascade,
       seller_id text collate "C" not null,
+      customer_id text collate "C",
       experience_id text collate "C" not null references experiences (id),
       event_id text collate "C" not null references events (id),
       name text not null,
@@ -135,6 +137,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await run(sql`create index order_items_order_id on order_items (order_id)`);
   await run(
     sql`create index order_items_seller_arrival on order_items (seller_id, arrival, order_id)`,
+  );
+  await run(
+    sql`create index order_items_customer_arrival on order_items (customer_id, arrival, order_id)`,
   );
   await run(sql`create index order_items_arrival on order_items (arrival, order_id)`);
   await run(sql`create index order_items_arrival_time on order_items (arrival_time, order_id)`);

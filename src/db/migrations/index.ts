@@ -6,9 +6,11 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001_users.js';
 import * as m0002 from './0002_booking.js';
 import * as m0003 from './0003_delegates_idempotency.js';
+import * as m0004 from './0004_outbox.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': m0001,
   '0002_booking': m0002,
   '0003_delegates_idempotency': m0003,
+  '0004_outbox': m0004,
 };

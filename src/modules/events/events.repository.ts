@@ -1,5 +1,5 @@
 /** All SQL on events. */
-import type { Kysely, RawBuilder, SqlBool } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../../db/types.js';
 import type { CompiledList } from '../../query/compile.js';
 import type { ListSource } from '../../query/run.js';
@@ -16,14 +16,134 @@ export function eventsRepository(db: Kysely<DB>) {
 
   return {
     withExperience,
+
+    async findById(id: string): Promise<EventRow | undefined> {
+      return withExperience().where('e.id', '=', id).executeTakeFirst();
+    },
+
+    /**
+     * Creates the event of an experience at `start`, or updates it (Xola's upsert). `max`
+     * undefined keeps an existing event's capacity; the events_no_oversell constraint
+     * refuses a max below the seats already reserved.
+     */
+    async upsert(
+      row: {
+        id: string;
+        experience_id: string;
+        seller_id: string;
+        starts_at: Date;
+        ends_at: Date;
+        max: number | null;
+      },
+      changeMax: boolean,
+    ): Promise<string> {
+      const result = await db
+        .insertInto('events')
+        .values(row)
+        .onConflict((oc) =>
+          oc.constraint('events_experience_start').doUpdateSet((eb) => ({
+            ends_at: eb.ref('excluded.ends_at'),
+            max: changeMax ? eb.ref('excluded.max') : eb.ref('events.max'),
+            updated_at: new Date(),
+          })),
+        )
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return result.id;
+    },
+
+    /**
+     * The id of the event at `start`, creating it if needed. Safe under concurrency: a
+     * racing insert waits on the unique index, then finds the winner's row.
+     */
+    async findOrCreate(row: {
+      id: string;
+      experience_id: string;
+      seller_id: string;
+      starts_at: Date;
+      ends_at: Date;
+      max: number | null;
+    }): Promise<string> {
+      const inserted = await db
+        .insertInto('events')
+        .values(row)
+        .onConflict((oc) => oc.constraint('events_experience_start').doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (inserted) return inserted.id;
+      const existing = await db
+        .selectFrom('events')
+        .select('id')
+        .where('experience_id', '=', row.experience_id)
+        .where('starts_at', '=', row.starts_at)
+        .executeTakeFirstOrThrow();
+      return existing.id;
+    },
+
+    /**
+     * Takes `quantity` seats in one conditional statement: the row lock and the re-check of
+     * the condition happen together, so concurrent bookings can never oversell. Returns
+     * false when there is no room.
+     */
+    async reserve(id: string, quantity: number): Promise<boolean> {
+      const result = await db
+        .updateTable('events')
+        .set({ reserved: sql`reserved + ${quantity}`, updated_at: new Date() })
+        .where('id', '=', id)
+        .where((eb) =>
+          eb.or([eb('max', 'is', null), eb(sql`reserved + ${quantity}`, '<=', eb.ref('max'))]),
+        )
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    async release(id: string, quantity: number): Promise<void> {
+      await db
+        .updateTable('events')
+        .set({ reserved: sql`reserved - ${quantity}`, updated_at: new Date() })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async seatsLeft(id: string): Promise<number | null> {
+      const row = await db
+        .selectFrom('events')
+        .select(['max', 'reserved'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      return row.max === null ? null : row.max - row.reserved;
+    },
+
+    /** The events of an experience that start at any of these instants. */
+    async startingAt(experienceId: string, instants: readonly Date[]) {
+      const rows = await db
+        .selectFrom('events')
+        .select(['starts_at', 'max', 'reserved'])
+        .where('experience_id', '=', experienceId)
+        .where('starts_at', 'in', instants)
+        .execute();
+      return rows.map((r) => ({ start: r.starts_at, max: r.max, reserved: r.reserved }));
+    },
     listSource(): ListSource<EventRow> {
       return {
+        // The page of events first, then their experiences: joining before the limit joins
+        // every matching event (and the planner may then hash-join all experiences).
         rows: (q: CompiledList) =>
-          withExperience()
-            .where(q.where)
+          db
+            .selectFrom(
+              db
+                .selectFrom('events as e')
+                .selectAll('e')
+                .where(q.where)
+                .orderBy(q.orderBy)
+                .limit(q.limit)
+                .offset(q.offset)
+                .as('e'),
+            )
+            .innerJoin('experiences as x', 'x.id', 'e.experience_id')
+            .selectAll('e')
+            .select(['x.name as title', 'x.timezone as timezone'])
             .orderBy(q.orderBy)
-            .limit(q.limit)
-            .offset(q.offset)
             .execute(),
         count: async (where: RawBuilder<SqlBool>) => {
           const row = await db

@@ -2,7 +2,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
+import { idempotencyKey, sendOutcome } from '../../http/idempotent-reply.js';
 import {
+  IdParams,
   ListOf,
   ListQuery,
   authenticated,
@@ -10,17 +12,19 @@ import {
   listErrors,
 } from '../../http/schemas.js';
 import { describeList } from '../../query/describe.js';
+import type { IdempotencyService } from '../idempotency/idempotency.service.js';
 import { eventSpec } from './events.query.js';
-import { Event } from './events.schemas.js';
+import { CreateEventBody, Event } from './events.schemas.js';
 import type { EventsService } from './events.service.js';
 
 const tags = ['events'];
 const EventRef = Type.Unsafe({ $ref: 'Event#' });
+const readErrors = errorResponses('authentication_required', 'invalid_credentials', 'not_found');
 
-export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> = async (
-  app,
-  { events },
-) => {
+export const eventsRoutes: FastifyPluginAsyncTypebox<{
+  events: EventsService;
+  idempotency: IdempotencyService;
+}> = async (app, { events, idempotency }) => {
   app.addSchema(Event);
 
   app.get(
@@ -28,7 +32,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
     {
       schema: {
         tags,
-        summary: 'List events of the caller’s experiences (all for admins)',
+        summary: 'List events of the sellers the caller works for (all for admins)',
         description: describeList(eventSpec),
         security: authenticated,
         querystring: ListQuery,
@@ -40,5 +44,62 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
       },
     },
     async (request) => events.list(requireCaller(request), request.query),
+  );
+
+  app.post(
+    '/events',
+    {
+      schema: {
+        tags,
+        summary:
+          'Create an event, or update the one of the same experience and start (201 both ways)',
+        description: 'Accepts an Idempotency-Key header.',
+        security: authenticated,
+        body: CreateEventBody,
+        response: {
+          201: EventRef,
+          ...readErrors,
+          ...errorResponses(
+            'validation_failed',
+            'forbidden',
+            'capacity_below_reserved',
+            'invalid_idempotency_key',
+            'idempotency_key_reused',
+            'idempotency_in_progress',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      const outcome = await idempotency.run(
+        {
+          userId: caller.id,
+          key: idempotencyKey(request),
+          method: 'POST',
+          path: '/api/events',
+          body: request.body,
+        },
+        async (record) => ({
+          status: 201,
+          body: await events.upsert(caller, request.body, record),
+        }),
+      );
+      return sendOutcome(reply, outcome);
+    },
+  );
+
+  app.get(
+    '/events/:id',
+    {
+      schema: {
+        tags,
+        summary: 'An event',
+        security: authenticated,
+        params: IdParams,
+        response: { 200: EventRef, ...readErrors },
+      },
+    },
+    async (request) => events.get(requireCaller(request), request.params.id),
   );
 };

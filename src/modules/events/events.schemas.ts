@@ -20,3 +20,21 @@ export const Event = Type.Object(
   },
   { $id: 'Event' },
 );
+
+export const CreateEventBody = Type.Object(
+  {
+    experience: Type.Object({ id: Id }, { additionalProperties: false }),
+    start: Type.String({
+      minLength: 16,
+      maxLength: 40,
+      description: "ISO 8601; without an offset it is read in the experience's time zone",
+      examples: ['2019-11-08T10:00:00+01:00'],
+    }),
+    max: Type.Optional(
+      Nullable(
+        Type.Integer({ minimum: 0, description: "Seats; default the experience's outingMax" }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);

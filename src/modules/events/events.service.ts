@@ -1,15 +1,31 @@
-/** Events: listing for now (creation and booking arrive with the booking rules). */
+/**
+ * Events: one departure of an experience, with its capacity. Created or updated by the
+ * seller's staff (Xola's upsert on experience and start), or on demand by bookings.
+ */
 import type { Db } from '../../db/database.js';
+import { isCheckViolation } from '../../db/errors.js';
+import { newId } from '../../db/ids.js';
+import { ApiError, invalid, notFound } from '../../http/errors.js';
 import { runList } from '../../query/run.js';
 import { accessFor } from '../access/access.js';
 import { listScopes } from '../access/list-scopes.js';
+import { experiencesRepository } from '../experiences/experiences.repository.js';
+import type { Recorder } from '../idempotency/idempotency.service.js';
+import { parseStart } from '../schedules/local-time.js';
 import type { Caller } from '../users/caller.js';
-import { toEventView } from './events.mapper.js';
+import { toEventView, type EventView } from './events.mapper.js';
 import { eventSpec } from './events.query.js';
 import { eventsRepository } from './events.repository.js';
 
+export interface EventInput {
+  experience: { id: string };
+  start: string;
+  max?: number | null;
+}
+
 export function eventsService({ db }: { db: Db }) {
   const repo = eventsRepository(db);
+
   return {
     list: async (caller: Caller, query: Record<string, unknown>) =>
       runList(
@@ -18,6 +34,69 @@ export function eventsService({ db }: { db: Db }) {
         repo.listSource(),
         (rows) => rows.map(toEventView),
       ),
+
+    async get(caller: Caller, id: string): Promise<EventView> {
+      const row = await repo.findById(id);
+      if (!row || !(await accessFor(db, caller).can('events', row.seller_id)))
+        throw notFound(`Event ${id}`);
+      return toEventView(row);
+    },
+
+    /** Creates the event, or updates the one at the same start (201 both ways). */
+    async upsert(caller: Caller, input: EventInput, record: Recorder): Promise<EventView> {
+      const access = accessFor(db, caller);
+      const experience = await experiencesRepository(db).findById(input.experience.id);
+      const mayManage =
+        experience !== undefined && (await access.can('events', experience.seller_id));
+      if (!experience || (!experience.visible && !mayManage))
+        throw notFound(`Experience ${input.experience.id}`);
+      await access.require(
+        'events',
+        experience.seller_id,
+        `the events of experience ${experience.id}`,
+      );
+      const start = parseStart(input.start, experience.timezone);
+      if (!start) {
+        throw invalid(
+          'body',
+          'start',
+          `must be an ISO 8601 date-time (with an offset, or local to ${experience.timezone}) that exists`,
+        );
+      }
+      return db.transaction().execute(async (trx) => {
+        const events = eventsRepository(trx);
+        let id: string;
+        try {
+          id = await events.upsert(
+            {
+              id: newId(),
+              experience_id: experience.id,
+              seller_id: experience.seller_id,
+              starts_at: start,
+              ends_at: new Date(start.getTime() + experience.duration * 60_000),
+              max: input.max === undefined ? experience.outing_max : input.max,
+            },
+            input.max !== undefined,
+          );
+        } catch (error) {
+          if (isCheckViolation(error, 'events_no_oversell')) {
+            throw new ApiError(
+              'capacity_below_reserved',
+              'max is below the seats already reserved on this event.',
+              {
+                errors: [
+                  { in: 'body', name: 'max', detail: 'is below the seats already reserved' },
+                ],
+              },
+            );
+          }
+          throw error;
+        }
+        const view = toEventView((await events.findById(id))!);
+        await record(trx, { status: 201, body: view });
+        return view;
+      });
+    },
   };
 }
 

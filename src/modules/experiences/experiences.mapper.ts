@@ -1,9 +1,14 @@
 /** Turns experience rows into the API's Experience object. */
 import type { Selectable } from 'kysely';
 import type { ExperiencesTable } from '../../db/types.js';
+import type { Schedule } from '../schedules/schedule.rules.js';
 import { iso, ref, type Ref } from '../shared/views.js';
 
 export type ExperienceRow = Selectable<ExperiencesTable>;
+
+/** The stored schedules, which were validated on their way in. */
+export const schedulesOf = (row: Pick<ExperienceRow, 'schedules'>): Schedule[] =>
+  row.schedules as unknown as Schedule[];
 
 export interface ExperienceView {
   object: 'experience';

@@ -1,6 +1,6 @@
 /** All SQL on experiences. */
-import type { Kysely, RawBuilder, SqlBool } from 'kysely';
-import type { DB } from '../../db/types.js';
+import type { Insertable, Kysely, RawBuilder, SqlBool, Updateable } from 'kysely';
+import type { DB, ExperiencesTable } from '../../db/types.js';
 import type { CompiledList } from '../../query/compile.js';
 import type { ListSource } from '../../query/run.js';
 import type { ExperienceRow } from './experiences.mapper.js';
@@ -27,6 +27,45 @@ export function experiencesRepository(db: Kysely<DB>) {
           return Number(row.n);
         },
       };
+    },
+
+    async findById(id: string): Promise<ExperienceRow | undefined> {
+      return db.selectFrom('experiences').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async findMany(ids: readonly string[]): Promise<ExperienceRow[]> {
+      if (ids.length === 0) return [];
+      return db.selectFrom('experiences').selectAll().where('id', 'in', ids).execute();
+    },
+
+    async insert(row: Insertable<ExperiencesTable>): Promise<ExperienceRow> {
+      return db.insertInto('experiences').values(row).returningAll().executeTakeFirstOrThrow();
+    },
+
+    async update(id: string, changes: Updateable<ExperiencesTable>): Promise<ExperienceRow> {
+      return db
+        .updateTable('experiences')
+        .set({ ...changes, updated_at: new Date() })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    /** Whether any order was ever booked on it (then it is hidden, not deleted). */
+    async hasBookings(id: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('order_items')
+        .select('id')
+        .where('experience_id', '=', id)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** Deletes an experience and its (unbooked) events. */
+    async remove(id: string): Promise<void> {
+      await db.deleteFrom('events').where('experience_id', '=', id).execute();
+      await db.deleteFrom('experiences').where('id', '=', id).execute();
     },
   };
 }

@@ -1,6 +1,7 @@
 /** Request and response schemas of the experiences endpoints. */
 import { Type } from 'typebox';
 import { Id, Nullable, Ref, Timestamp } from '../../http/schemas.js';
+import { DateString, ScheduleFields } from '../shared/schedule.schemas.js';
 
 export const Experience = Type.Object(
   {
@@ -32,4 +33,81 @@ export const Experience = Type.Object(
     updatedAt: Timestamp,
   },
   { $id: 'Experience' },
+);
+
+const ScheduleBody = Type.Object(
+  { id: Type.Optional(Id), ...ScheduleFields },
+  { additionalProperties: false },
+);
+
+const Group = Type.Object(
+  {
+    orderMin: Type.Optional(
+      Nullable(Type.Integer({ minimum: 1, description: 'Fewest seats one item may book' })),
+    ),
+    orderMax: Type.Optional(
+      Nullable(Type.Integer({ minimum: 1, description: 'Most seats one item may book' })),
+    ),
+    outingMax: Type.Optional(
+      Nullable(Type.Integer({ minimum: 0, description: 'Seats per event; null = unlimited' })),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const experienceFields = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  desc: Type.Optional(Type.String({ maxLength: 10_000 })),
+  price: Type.Number({ minimum: 0, maximum: 9_999_999_999.99 }),
+  priceType: Type.Enum(['person', 'outing'], {
+    description: 'person: price per seat; outing: per booking',
+  }),
+  currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217, e.g. USD' }),
+  duration: Type.Integer({ minimum: 1, maximum: 10_080, description: 'Minutes' }),
+  timezone: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'IANA, default UTC' }),
+  ),
+  group: Type.Optional(Group),
+  schedules: Type.Optional(Type.Array(ScheduleBody, { maxItems: 50 })),
+  visible: Type.Optional(Type.Boolean()),
+};
+
+export const CreateExperienceBody = Type.Object(
+  {
+    seller: Type.Optional(
+      Type.Object({ id: Id }, { additionalProperties: false, description: 'Default: the caller' }),
+    ),
+    ...experienceFields,
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateExperienceBody = Type.Object(
+  {
+    name: Type.Optional(experienceFields.name),
+    desc: experienceFields.desc,
+    price: Type.Optional(experienceFields.price),
+    priceType: Type.Optional(experienceFields.priceType),
+    currency: Type.Optional(experienceFields.currency),
+    duration: Type.Optional(experienceFields.duration),
+    timezone: experienceFields.timezone,
+    group: experienceFields.group,
+    schedules: experienceFields.schedules,
+    visible: experienceFields.visible,
+  },
+  { additionalProperties: false, minProperties: 1, description: 'The fields to change' },
+);
+
+export const AvailabilityQuery = Type.Object({
+  start: DateString,
+  end: DateString,
+});
+
+export const Availability = Type.Record(
+  Type.String({ description: 'YYYY-MM-DD' }),
+  Type.Record(
+    Type.String({ description: 'HHMM' }),
+    Nullable(Type.Integer({ description: 'Open seats; null = unlimited' })),
+  ),
+  { description: '{"YYYY-MM-DD": {"HHMM": openSeats}}' },
 );

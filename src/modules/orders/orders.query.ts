@@ -17,7 +17,13 @@ export const orderSpec: ResourceSpec = {
       itemSql: 'seller_id',
       read: (o: O) => refId(o.seller),
     },
-    { name: 'customer', type: 'id', sql: 'customer_id', read: (o: O) => refId(o.customer) },
+    {
+      name: 'customer',
+      type: 'id',
+      sql: 'customer_id',
+      itemSql: 'customer_id',
+      read: (o: O) => refId(o.customer),
+    },
     {
       name: 'customerName',
       type: 'string',

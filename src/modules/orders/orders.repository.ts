@@ -1,6 +1,6 @@
 /** All SQL on orders and order items. */
-import type { Kysely, RawBuilder, SqlBool } from 'kysely';
-import type { DB } from '../../db/types.js';
+import type { Insertable, Kysely, RawBuilder, SqlBool } from 'kysely';
+import type { DB, OrderItemsTable, OrdersTable } from '../../db/types.js';
 import type { CompiledList } from '../../query/compile.js';
 import type { ListSource } from '../../query/run.js';
 import type { OrderItemRow, OrderRow } from './orders.mapper.js';
@@ -27,6 +27,37 @@ export function ordersRepository(db: Kysely<DB>) {
           return Number(row.n);
         },
       };
+    },
+
+    async insert(
+      order: Insertable<OrdersTable>,
+      items: Insertable<OrderItemsTable>[],
+    ): Promise<void> {
+      await db.insertInto('orders').values(order).execute();
+      await db.insertInto('order_items').values(items).execute();
+    },
+
+    async findById(id: string): Promise<OrderRow | undefined> {
+      return db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /** Reads an order and locks it until the transaction ends (cancel takes this lock). */
+    async lock(id: string): Promise<OrderRow | undefined> {
+      return db
+        .selectFrom('orders')
+        .selectAll()
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+    },
+
+    async markCanceled(id: string): Promise<void> {
+      await db
+        .updateTable('orders')
+        .set({ status: 'canceled', updated_at: new Date() })
+        .where('id', '=', id)
+        .execute();
+      await db.updateTable('order_items').set({ status: 700 }).where('order_id', '=', id).execute();
     },
 
     /** Items of several orders at once, grouped by order id, in a stable order. */

@@ -2,7 +2,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
+import { idempotencyKey, sendOutcome } from '../../http/idempotent-reply.js';
 import {
+  IdParams,
   ListOf,
   ListQuery,
   authenticated,
@@ -10,17 +12,19 @@ import {
   listErrors,
 } from '../../http/schemas.js';
 import { describeList } from '../../query/describe.js';
+import type { IdempotencyService } from '../idempotency/idempotency.service.js';
 import { orderSpec } from './orders.query.js';
-import { Order } from './orders.schemas.js';
+import { CreateOrderBody, Order } from './orders.schemas.js';
 import type { OrdersService } from './orders.service.js';
 
 const tags = ['orders'];
 const OrderRef = Type.Unsafe({ $ref: 'Order#' });
+const readErrors = errorResponses('authentication_required', 'invalid_credentials', 'not_found');
 
-export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> = async (
-  app,
-  { orders },
-) => {
+export const ordersRoutes: FastifyPluginAsyncTypebox<{
+  orders: OrdersService;
+  idempotency: IdempotencyService;
+}> = async (app, { orders, idempotency }) => {
   app.addSchema(Order);
 
   app.get(
@@ -28,7 +32,8 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
     {
       schema: {
         tags,
-        summary: 'List orders: the seller’s, the customer’s own, or all for admins',
+        summary:
+          'List orders: those booked by the caller, those of sellers it works for, or all for admins',
         description: describeList(orderSpec),
         security: authenticated,
         querystring: ListQuery,
@@ -40,5 +45,76 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
       },
     },
     async (request) => orders.list(requireCaller(request), request.query),
+  );
+
+  app.post(
+    '/orders',
+    {
+      schema: {
+        tags,
+        summary: 'Book: every item or none; 409 when a departure is not scheduled or full',
+        description:
+          'Customers book for themselves; the seller and its reservation delegates book for customers. Accepts an Idempotency-Key header.',
+        security: authenticated,
+        body: CreateOrderBody,
+        response: {
+          201: OrderRef,
+          ...readErrors,
+          ...errorResponses(
+            'validation_failed',
+            'forbidden',
+            'not_scheduled',
+            'departure_started',
+            'capacity_exceeded',
+            'invalid_idempotency_key',
+            'idempotency_key_reused',
+            'idempotency_in_progress',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      const outcome = await idempotency.run(
+        {
+          userId: caller.id,
+          key: idempotencyKey(request),
+          method: 'POST',
+          path: '/api/orders',
+          body: request.body,
+        },
+        async (record) => ({ status: 201, body: await orders.book(caller, request.body, record) }),
+      );
+      return sendOutcome(reply, outcome);
+    },
+  );
+
+  app.get(
+    '/orders/:id',
+    {
+      schema: {
+        tags,
+        summary: 'An order',
+        security: authenticated,
+        params: IdParams,
+        response: { 200: OrderRef, ...readErrors },
+      },
+    },
+    async (request) => orders.get(requireCaller(request), request.params.id),
+  );
+
+  app.post(
+    '/orders/:id/cancel',
+    {
+      schema: {
+        tags,
+        summary:
+          'Cancel an order and give its seats back (the customer, the seller or its reservation staff)',
+        security: authenticated,
+        params: IdParams,
+        response: { 200: OrderRef, ...readErrors, ...errorResponses('already_canceled') },
+      },
+    },
+    async (request) => orders.cancel(requireCaller(request), request.params.id),
   );
 };

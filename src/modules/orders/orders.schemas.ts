@@ -1,6 +1,7 @@
 /** Request and response schemas of the orders endpoints. */
 import { Type } from 'typebox';
 import { Id, Nullable, Ref, Timestamp } from '../../http/schemas.js';
+import { DateString, Hhmm } from '../shared/schedule.schemas.js';
 
 export const OrderItem = Type.Object({
   id: Id,
@@ -33,4 +34,40 @@ export const Order = Type.Object(
     updatedAt: Timestamp,
   },
   { $id: 'Order' },
+);
+
+export const CreateOrderBody = Type.Object(
+  {
+    customer: Type.Optional(
+      Type.Object(
+        { id: Id },
+        { additionalProperties: false, description: 'Staff only: the customer booked for' },
+      ),
+    ),
+    customerName: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: "Default: the customer's name" }),
+    ),
+    customerEmail: Type.Optional(
+      Nullable(
+        Type.String({
+          format: 'email',
+          maxLength: 254,
+          description: "Default: the customer's email",
+        }),
+      ),
+    ),
+    items: Type.Array(
+      Type.Object(
+        {
+          experience: Type.Object({ id: Id }, { additionalProperties: false }),
+          arrival: DateString,
+          arrivalTime: Hhmm,
+          quantity: Type.Integer({ minimum: 1, maximum: 10_000 }),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 20 },
+    ),
+  },
+  { additionalProperties: false },
 );

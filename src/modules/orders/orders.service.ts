@@ -1,19 +1,145 @@
-/** Orders: listing for now (booking and cancelling arrive with the booking rules). */
+/**
+ * Orders: booking (every item or none, never more seats than an event has), cancelling
+ * (which gives the seats back), reading and listing. Confirmation emails are queued in the
+ * booking's own transaction.
+ */
 import type { Db } from '../../db/database.js';
+import { newId } from '../../db/ids.js';
+import { ApiError, notFound } from '../../http/errors.js';
 import { runList } from '../../query/run.js';
-import { accessFor } from '../access/access.js';
+import { accessFor, type Access } from '../access/access.js';
 import { listScopes } from '../access/list-scopes.js';
+import { eventsRepository } from '../events/events.repository.js';
+import { experiencesRepository } from '../experiences/experiences.repository.js';
+import type { Recorder } from '../idempotency/idempotency.service.js';
 import type { Caller } from '../users/caller.js';
-import { toOrderView, type OrderRow, type OrderView } from './orders.mapper.js';
+import { usersRepository } from '../users/users.repository.js';
+import { planBooking, type BookingInput, type PlannedBooking } from './booking.js';
+import {
+  ITEM_STATUS,
+  toOrderView,
+  type OrderItemRow,
+  type OrderRow,
+  type OrderView,
+} from './orders.mapper.js';
 import { orderSpec } from './orders.query.js';
 import { ordersRepository } from './orders.repository.js';
+import { roundCents } from './orders.rules.js';
+import { withRetry } from './retry.js';
 
-export function ordersService({ db }: { db: Db }) {
+/** Where a booking's confirmation email goes: written in the booking's transaction. */
+export interface ConfirmationQueue {
+  enqueue(trx: Db, message: { orderId: string; recipient: string }): Promise<void>;
+}
+
+export interface OrdersServiceDeps {
+  db: Db;
+  confirmations: ConfirmationQueue;
+  now?: () => Date;
+}
+
+export function ordersService({ db, confirmations, now = () => new Date() }: OrdersServiceDeps) {
   const repo = ordersRepository(db);
 
   async function views(rows: OrderRow[]): Promise<OrderView[]> {
     const items = await repo.itemsOf(rows.map((r) => r.id));
     return rows.map((row) => toOrderView(row, items.get(row.id) ?? []));
+  }
+
+  /** Customers see the orders they booked; sellers and their reservation staff, the seller's. */
+  async function maySee(access: Access, order: OrderRow): Promise<boolean> {
+    return order.customer_id === access.caller.id || (await access.can('orders', order.seller_id));
+  }
+
+  /** Writes a checked booking: events found or made, seats taken, order and email stored. */
+  async function write(trx: Db, plan: PlannedBooking): Promise<OrderView> {
+    const events = eventsRepository(trx);
+    // Events are created in one fixed order and seats taken in another fixed order (by
+    // id): two bookings can then never wait on each other in a cycle.
+    const eventOf = new Map<number, string>();
+    const byStart = [...plan.items].sort(
+      (a, b) =>
+        a.experience.id.localeCompare(b.experience.id) || a.start.getTime() - b.start.getTime(),
+    );
+    for (const item of byStart) {
+      eventOf.set(
+        item.index,
+        await events.findOrCreate({
+          id: newId(),
+          experience_id: item.experience.id,
+          seller_id: plan.sellerId,
+          starts_at: item.start,
+          ends_at: new Date(item.start.getTime() + item.experience.duration * 60_000),
+          max: item.experience.outing_max,
+        }),
+      );
+    }
+    const seats = new Map<string, { quantity: number; firstItem: number }>();
+    for (const item of plan.items) {
+      const eventId = eventOf.get(item.index)!;
+      const entry = seats.get(eventId) ?? { quantity: 0, firstItem: item.index };
+      entry.quantity += item.quantity;
+      seats.set(eventId, entry);
+    }
+    for (const eventId of [...seats.keys()].sort()) {
+      const { quantity, firstItem } = seats.get(eventId)!;
+      if (!(await events.reserve(eventId, quantity))) {
+        const seatsLeft = await events.seatsLeft(eventId);
+        throw new ApiError(
+          'capacity_exceeded',
+          `Only ${seatsLeft} seats are left on this departure; ${quantity} were asked for.`,
+          {
+            item: firstItem,
+            event: { id: eventId },
+            seatsLeft,
+            errors: [
+              {
+                in: 'body',
+                name: `items.${firstItem}.quantity`,
+                detail: `only ${seatsLeft} seats are left`,
+              },
+            ],
+          },
+        );
+      }
+    }
+
+    const orderId = newId();
+    const items: OrderItemRow[] = plan.items.map((item) => ({
+      id: newId(),
+      order_id: orderId,
+      seller_id: plan.sellerId,
+      customer_id: plan.customerId,
+      experience_id: item.experience.id,
+      event_id: eventOf.get(item.index)!,
+      name: item.experience.name,
+      arrival: item.arrival,
+      arrival_time: item.arrivalTime,
+      arrival_datetime: item.start,
+      timezone: item.experience.timezone,
+      quantity: item.quantity,
+      price: item.price,
+      amount: item.amount,
+      status: ITEM_STATUS.confirmed,
+    }));
+    const stamp = now();
+    const order: OrderRow = {
+      id: orderId,
+      seller_id: plan.sellerId,
+      customer_id: plan.customerId,
+      customer_name: plan.customerName,
+      customer_email: plan.customerEmail,
+      status: 'confirmed',
+      arrival: items.map((i) => i.arrival).sort()[0]!,
+      amount: roundCents(items.reduce((sum, i) => sum + i.amount, 0)),
+      currency: plan.currency,
+      created_at: stamp,
+      updated_at: stamp,
+    };
+    await ordersRepository(trx).insert(order, items);
+    if (plan.customerEmail)
+      await confirmations.enqueue(trx, { orderId, recipient: plan.customerEmail });
+    return toOrderView(order, items);
   }
 
   return {
@@ -24,6 +150,59 @@ export function ordersService({ db }: { db: Db }) {
         repo.listSource(),
         views,
       ),
+
+    async get(caller: Caller, id: string): Promise<OrderView> {
+      const order = await repo.findById(id);
+      if (!order || !(await maySee(accessFor(db, caller), order))) throw notFound(`Order ${id}`);
+      return (await views([order]))[0]!;
+    },
+
+    async book(caller: Caller, input: BookingInput, record: Recorder): Promise<OrderView> {
+      const users = usersRepository(db);
+      const ids = [...new Set(input.items.map((i) => i.experience.id))];
+      const [account, experiences, customer] = await Promise.all([
+        users.findById(caller.id),
+        experiencesRepository(db).findMany(ids),
+        input.customer ? users.findById(input.customer.id) : Promise.resolve(undefined),
+      ]);
+      const plan = await planBooking(input, {
+        access: accessFor(db, caller),
+        caller: account!,
+        experiences: new Map(experiences.map((e) => [e.id, e])),
+        customer,
+        now: now(),
+      });
+      return withRetry(() =>
+        db.transaction().execute(async (trx) => {
+          const view = await write(trx, plan);
+          await record(trx, { status: 201, body: view });
+          return view;
+        }),
+      );
+    },
+
+    async cancel(caller: Caller, id: string): Promise<OrderView> {
+      const access = accessFor(db, caller);
+      return withRetry(() =>
+        db.transaction().execute(async (trx) => {
+          const orders = ordersRepository(trx);
+          const order = await orders.lock(id);
+          if (!order || !(await maySee(access, order))) throw notFound(`Order ${id}`);
+          if (order.status === 'canceled')
+            throw new ApiError('already_canceled', `Order ${id} is already canceled.`);
+          const items = (await orders.itemsOf([id])).get(id) ?? [];
+          const seats = new Map<string, number>();
+          for (const item of items)
+            seats.set(item.event_id, (seats.get(item.event_id) ?? 0) + item.quantity);
+          await orders.markCanceled(id);
+          const events = eventsRepository(trx);
+          for (const eventId of [...seats.keys()].sort())
+            await events.release(eventId, seats.get(eventId)!);
+          const canceled = (await orders.findById(id))!;
+          return toOrderView(canceled, (await orders.itemsOf([id])).get(id) ?? []);
+        }),
+      );
+    },
   };
 }
 

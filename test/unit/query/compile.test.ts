@@ -99,7 +99,7 @@ describe('compile', () => {
     expect(parameters).toEqual([SELLER, SELLER, '2019-11-08', '2019-11-10', SELLER, SELLER, 21, 0]);
   });
 
-  it('does not push a scope into items when an alternative has no item column', () => {
+  it('pushes a seller-or-customer scope into items through the copied columns', () => {
     const { sql } = ordersSql(
       { 'items.quantity[gt]': '2' },
       {
@@ -110,6 +110,21 @@ describe('compile', () => {
       },
     );
     expect(sql).toContain('("o"."seller_id" in ($1) or "o"."customer_id" in ($2))');
+    expect(sql).toContain(
+      'where "i"."order_id" = "o"."id" and ("i"."quantity" > $3 and ("i"."seller_id" in ($4) or "i"."customer_id" in ($5))))',
+    );
+  });
+
+  it('does not push a scope into items when an alternative has no item column', () => {
+    const { sql } = ordersSql(
+      { 'items.quantity[gt]': '2' },
+      {
+        anyOf: [
+          { field: 'seller', in: [SELLER] },
+          { field: 'amount', in: [5] },
+        ],
+      },
+    );
     expect(sql).toContain('where "i"."order_id" = "o"."id" and ("i"."quantity" > $3))');
   });
 

@@ -1,0 +1,150 @@
+/**
+ * All SQL on the outbox table: enqueueing (inside the caller's transaction), claiming due
+ * messages with a lease, recording the outcome, and listing what has not been sent.
+ *
+ * Every time comparison uses the database's clock (`now()`), never the process's: it is the
+ * one clock that all instances sharing the database agree on.
+ */
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { newId } from '../db/ids.js';
+import type { DB, OutboxTable } from '../db/types.js';
+
+export type OutboxRow = Selectable<OutboxTable>;
+
+/** What a claim hands back: the row, with `attempts` already counting this attempt. */
+export type ClaimedMessage = OutboxRow;
+
+/** Outcome records are fenced by the attempt that claimed the row (see markFailed). */
+export type ClaimRef = Pick<OutboxRow, 'id' | 'attempts'>;
+
+const MAX_ERROR_LENGTH = 1000;
+
+/** `now() + ms`, computed by the database. */
+const fromNow = (ms: number) =>
+  sql<Date>`now() + cast(${Math.max(0, Math.round(ms))} as double precision) * interval '1 millisecond'`;
+
+/**
+ * Queues an order's confirmation email. Pass the booking's transaction: the row then exists
+ * exactly when the order does. Idempotent per order (a unique index): a second call returns
+ * the id of the message already queued instead of queueing another.
+ */
+export async function enqueue(
+  db: Kysely<DB>,
+  message: { orderId: string; recipient: string },
+): Promise<string> {
+  const inserted = await db
+    .insertInto('outbox')
+    .values({
+      id: newId(),
+      kind: 'order_confirmation',
+      order_id: message.orderId,
+      recipient: message.recipient,
+    })
+    .onConflict((oc) => oc.columns(['order_id', 'kind']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (inserted) return inserted.id;
+  const existing = await db
+    .selectFrom('outbox')
+    .select('id')
+    .where('order_id', '=', message.orderId)
+    .where('kind', '=', 'order_confirmation')
+    .executeTakeFirstOrThrow();
+  return existing.id;
+}
+
+export function outboxRepository(db: Kysely<DB>) {
+  return {
+    /**
+     * Claims up to `limit` due messages for `leaseMs`: counts the attempt and sets the lease
+     * in the same statement. `SKIP LOCKED` makes concurrent claimers (other instances) pass
+     * over rows being claimed instead of waiting for them or taking them twice; a row
+     * claimed and committed by another is excluded by its lease, which PostgreSQL re-checks
+     * on the newest row version before locking.
+     */
+    async claimDue(limit: number, leaseMs: number): Promise<ClaimedMessage[]> {
+      return db
+        .updateTable('outbox')
+        .set((eb) => ({
+          attempts: eb('attempts', '+', 1),
+          locked_until: fromNow(leaseMs),
+        }))
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('outbox')
+            .select('id')
+            .where('status', '=', 'pending')
+            .where('next_attempt_at', '<=', sql<Date>`now()`)
+            .where((w) =>
+              w.or([w('locked_until', 'is', null), w('locked_until', '<=', sql<Date>`now()`)]),
+            )
+            .orderBy('next_attempt_at')
+            .orderBy('id')
+            .limit(limit)
+            .forUpdate()
+            .skipLocked(),
+        )
+        .returningAll()
+        .execute();
+    },
+
+    /**
+     * Records a successful send. Not fenced by the attempt: once the SMTP server accepted the
+     * message it has been sent, whichever claim did it, and a later claim's failure must not
+     * turn it back into "pending".
+     */
+    async markSent(id: string): Promise<boolean> {
+      const result = await db
+        .updateTable('outbox')
+        .set({
+          status: 'sent',
+          sent_at: sql<Date>`now()`,
+          locked_until: null,
+          last_error: null,
+        })
+        .where('id', '=', id)
+        .where('status', '<>', 'sent')
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /**
+     * Records a failed attempt: retry after `retryInMs` (database time), or give up. Fenced by
+     * the claiming attempt, so a claimer whose lease ran out cannot overwrite the schedule of
+     * the claim that took over, nor revive a message that has been sent meanwhile.
+     */
+    async markFailed(
+      claim: ClaimRef,
+      error: string,
+      retryInMs: number | 'give-up',
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('outbox')
+        .set({
+          status: retryInMs === 'give-up' ? 'failed' : 'pending',
+          last_error: error.slice(0, MAX_ERROR_LENGTH),
+          locked_until: null,
+          ...(retryInMs === 'give-up' ? {} : { next_attempt_at: fromNow(retryInMs) }),
+        })
+        .where('id', '=', claim.id)
+        .where('attempts', '=', claim.attempts)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** Pending and failed messages, oldest first (for `cli outbox`). */
+    async listUnsent(limit = 1000): Promise<OutboxRow[]> {
+      return db
+        .selectFrom('outbox')
+        .selectAll()
+        .where('status', '<>', 'sent')
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+    },
+  };
+}
+
+export type OutboxRepository = ReturnType<typeof outboxRepository>;

@@ -1,0 +1,37 @@
+/** Request and response schemas of the delegates endpoints. */
+import { Type } from 'typebox';
+import { Id, Ref, Timestamp } from '../../http/schemas.js';
+import { DELEGATE_ROLES } from '../access/roles.js';
+
+export const DelegateRoles = Type.Array(Type.Enum([...DELEGATE_ROLES]), {
+  minItems: 1,
+  maxItems: DELEGATE_ROLES.length,
+  uniqueItems: true,
+});
+
+export const Delegate = Type.Object(
+  {
+    object: Type.Literal('delegate'),
+    id: Id,
+    seller: Ref,
+    user: Type.Object({ id: Id, name: Type.String(), email: Type.String() }),
+    roles: Type.Array(Type.String()),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { $id: 'Delegate' },
+);
+
+export const CreateDelegateBody = Type.Object(
+  {
+    email: Type.Optional(
+      Type.String({ format: 'email', maxLength: 254, description: 'An existing user, by email' }),
+    ),
+    user: Type.Optional(Ref),
+    roles: DelegateRoles,
+  },
+  { additionalProperties: false, description: 'Give exactly one of email or user' },
+);
+
+export const SellerParams = Type.Object({ id: Id });
+export const DelegateParams = Type.Object({ id: Id, delegateId: Id });

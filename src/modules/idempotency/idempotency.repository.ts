@@ -1,0 +1,68 @@
+/** All SQL on idempotency keys. */
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { DB, IdempotencyKeysTable } from '../../db/types.js';
+
+export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
+
+export function idempotencyRepository(db: Kysely<DB>) {
+  const where = (userId: string, key: string) =>
+    db.updateTable('idempotency_keys').where('user_id', '=', userId).where('key', '=', key);
+
+  return {
+    /** Claims the key for a new request; false when a row for it already exists. */
+    async claim(userId: string, key: string, fingerprint: string): Promise<boolean> {
+      const row = await db
+        .insertInto('idempotency_keys')
+        .values({ user_id: userId, key, fingerprint, status: 'running' })
+        .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
+        .returning('key')
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async find(userId: string, key: string): Promise<IdempotencyRow | undefined> {
+      return db
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('key', '=', key)
+        .executeTakeFirst();
+    },
+
+    /** Takes over a request whose process died mid-way (still running after `staleMs`). */
+    async takeOver(userId: string, key: string, staleMs: number): Promise<boolean> {
+      const result = await where(userId, key)
+        .set({ locked_at: new Date() })
+        .where('status', '=', 'running')
+        .where('locked_at', '<', sql<Date>`now() - ${`${staleMs} milliseconds`}::interval`)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** Stores the response; called inside the transaction that made it, when there is one. */
+    async complete(userId: string, key: string, status: number, body: unknown): Promise<void> {
+      await where(userId, key)
+        .set({ status: 'done', response_status: status, response_body: JSON.stringify(body) })
+        .execute();
+    },
+
+    async forget(userId: string, key: string): Promise<void> {
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('user_id', '=', userId)
+        .where('key', '=', key)
+        .execute();
+    },
+
+    /** Removes one expired key so it can be used afresh. */
+    async expire(userId: string, key: string, olderThanMs: number): Promise<boolean> {
+      const result = await db
+        .deleteFrom('idempotency_keys')
+        .where('user_id', '=', userId)
+        .where('key', '=', key)
+        .where('created_at', '<', sql<Date>`now() - ${`${olderThanMs} milliseconds`}::interval`)
+        .executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+  };
+}

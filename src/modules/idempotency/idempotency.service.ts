@@ -1,0 +1,124 @@
+/**
+ * Idempotency-Key for POSTs (DESIGN.md section 4), stored in the database so it holds
+ * across instances. The same key from the same account within 24 h replays the first
+ * response (errors included); the same key with a different request is 422; a retry while
+ * the first is still running is 409. The response of a successful write is stored inside
+ * that write's own transaction, so a booking and its replay record commit together.
+ */
+import { createHash } from 'node:crypto';
+import type { Db } from '../../db/database.js';
+import { ApiError } from '../../http/errors.js';
+import { idempotencyRepository } from './idempotency.repository.js';
+
+const KEY = /^[\x21-\x7e]{1,255}$/;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** A request still "running" this long after it started belongs to a process that died. */
+const STALE_MS = 60_000;
+
+export interface Outcome {
+  status: number;
+  body: unknown;
+}
+
+export interface IdempotentOutcome extends Outcome {
+  /** True when this is the stored answer to an earlier request. */
+  replayed: boolean;
+}
+
+/** Stores the outcome inside the caller's transaction; a no-op without a key. */
+export type Recorder = (trx: Db, outcome: Outcome) => Promise<void>;
+
+export interface IdempotentRequest {
+  userId: string;
+  key: string | undefined;
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+export function idempotencyService({ db }: { db: Db }) {
+  const repo = idempotencyRepository(db);
+
+  async function claim(
+    userId: string,
+    key: string,
+    fingerprint: string,
+  ): Promise<IdempotentOutcome | undefined> {
+    if (await repo.claim(userId, key, fingerprint)) return undefined;
+    const existing = await repo.find(userId, key);
+    if (!existing || (await repo.expire(userId, key, DAY_MS))) {
+      // Gone or expired meanwhile: claim afresh (a concurrent claimant may win; then replay).
+      if (await repo.claim(userId, key, fingerprint)) return undefined;
+      return claim(userId, key, fingerprint);
+    }
+    if (existing.fingerprint !== fingerprint) {
+      throw new ApiError(
+        'idempotency_key_reused',
+        'This Idempotency-Key was used for a different request.',
+      );
+    }
+    if (existing.status === 'done') {
+      return {
+        status: existing.response_status ?? 200,
+        body: existing.response_body,
+        replayed: true,
+      };
+    }
+    if (await repo.takeOver(userId, key, STALE_MS)) return undefined;
+    throw new ApiError(
+      'idempotency_in_progress',
+      'A request with this Idempotency-Key is still being processed; retry shortly.',
+    );
+  }
+
+  return {
+    /**
+     * Runs `perform` once per key. `perform` receives a recorder to call inside its
+     * transaction with the response it is about to return.
+     */
+    async run(
+      request: IdempotentRequest,
+      perform: (record: Recorder) => Promise<Outcome>,
+    ): Promise<IdempotentOutcome> {
+      const { userId, key } = request;
+      if (key === undefined) return { ...(await perform(async () => undefined)), replayed: false };
+      if (!KEY.test(key)) {
+        throw new ApiError(
+          'invalid_idempotency_key',
+          'Idempotency-Key must be 1-255 visible ASCII characters.',
+          {
+            errors: [
+              {
+                in: 'header',
+                name: 'Idempotency-Key',
+                detail: 'must be 1-255 visible ASCII characters',
+              },
+            ],
+          },
+        );
+      }
+      const fingerprint = createHash('sha256')
+        .update(`${request.method} ${request.path}\n${JSON.stringify(request.body ?? null)}`)
+        .digest('base64url');
+      const replay = await claim(userId, key, fingerprint);
+      if (replay) return replay;
+      try {
+        const outcome = await perform((trx, result) =>
+          idempotencyRepository(trx).complete(userId, key, result.status, result.body),
+        );
+        await repo.complete(userId, key, outcome.status, outcome.body);
+        return { ...outcome, replayed: false };
+      } catch (error) {
+        if (error instanceof ApiError && error.status < 500) {
+          // A refusal is an answer too: the retry gets the same one.
+          await repo.complete(userId, key, error.status, error.toProblem());
+        } else {
+          await repo.forget(userId, key);
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+export type IdempotencyService = ReturnType<typeof idempotencyService>;

@@ -1,0 +1,158 @@
+/**
+ * Checking a booking request before anything is written: who books for whom, which
+ * experiences, whether each arrival is a scheduled departure and the group size is allowed.
+ * Produces the priced items to write, or throws the 4xx the client should see.
+ */
+import { ApiError, forbidden, invalid, notFound } from '../../http/errors.js';
+import type { Access } from '../access/access.js';
+import { schedulesOf, type ExperienceRow } from '../experiences/experiences.mapper.js';
+import { isScheduled } from '../schedules/departures.js';
+import { localToInstant } from '../schedules/local-time.js';
+import { isDate, isHhmm } from '../schedules/schedule.rules.js';
+import type { UserRow } from '../users/users.repository.js';
+import { groupSizeError, itemAmount } from './orders.rules.js';
+
+export interface BookingItemInput {
+  experience: { id: string };
+  arrival: string;
+  arrivalTime: number;
+  quantity: number;
+}
+
+export interface BookingInput {
+  customer?: { id: string };
+  customerName?: string;
+  customerEmail?: string | null;
+  items: BookingItemInput[];
+}
+
+export interface PlannedItem {
+  index: number;
+  experience: ExperienceRow;
+  arrival: string;
+  arrivalTime: number;
+  start: Date;
+  quantity: number;
+  price: number;
+  amount: number;
+}
+
+export interface PlannedBooking {
+  sellerId: string;
+  customerId: string | null;
+  customerName: string;
+  customerEmail: string | null;
+  currency: string;
+  items: PlannedItem[];
+}
+
+export interface BookingContext {
+  access: Access;
+  /** The caller's account (defaults for a customer booking for itself). */
+  caller: UserRow;
+  experiences: ReadonlyMap<string, ExperienceRow>;
+  /** The customer account named in the request, when there is one. */
+  customer: UserRow | undefined;
+  now: Date;
+}
+
+const itemError = (index: number, field: string, detail: string) =>
+  invalid('body', `items.${index}.${field}`, detail);
+
+export async function planBooking(
+  input: BookingInput,
+  ctx: BookingContext,
+): Promise<PlannedBooking> {
+  const first = ctx.experiences.get(input.items[0]!.experience.id);
+  // Experiences the caller may not see do not exist, as far as it is concerned.
+  const staffOf = new Map<string, boolean>();
+  for (const [index, item] of input.items.entries()) {
+    const experience = ctx.experiences.get(item.experience.id);
+    const staff = experience
+      ? (staffOf.get(experience.seller_id) ??
+        (await ctx.access.can('orders', experience.seller_id)))
+      : false;
+    if (experience) staffOf.set(experience.seller_id, staff);
+    if (!experience || (!experience.visible && !staff)) {
+      throw new ApiError('not_found', `Experience ${item.experience.id} was not found.`, {
+        errors: [
+          { in: 'body', name: `items.${index}.experience.id`, detail: 'no such experience' },
+        ],
+      });
+    }
+    if (experience.seller_id !== first!.seller_id)
+      throw itemError(index, 'experience.id', 'all items of an order must belong to one seller');
+    if (experience.currency !== first!.currency)
+      throw itemError(index, 'experience.id', 'all items of an order must share one currency');
+  }
+  const sellerId = first!.seller_id;
+  const staff = staffOf.get(sellerId) ?? false;
+
+  if (input.customer && input.customer.id !== ctx.caller.id && !staff) {
+    throw forbidden('Only the seller and its reservation staff book for someone else.');
+  }
+  if (input.customer && !ctx.customer) throw notFound(`Customer ${input.customer.id}`);
+  const customer = ctx.customer ?? (staff ? undefined : ctx.caller);
+  const customerName = input.customerName?.trim() || customer?.name;
+  if (!customerName)
+    throw invalid('body', 'customerName', 'is required when booking without a customer account');
+  const customerEmail =
+    input.customerEmail === undefined ? (customer?.email ?? null) : input.customerEmail;
+
+  const items = input.items.map((item, index): PlannedItem => {
+    const experience = ctx.experiences.get(item.experience.id)!;
+    if (!isDate(item.arrival)) throw itemError(index, 'arrival', 'must be a real date YYYY-MM-DD');
+    if (!isHhmm(item.arrivalTime))
+      throw itemError(index, 'arrivalTime', 'must be a time HHMM with minutes below 60');
+    const sizeError = groupSizeError(experience, item.quantity);
+    if (sizeError) throw itemError(index, 'quantity', `${experience.name} ${sizeError}`);
+    const start = isScheduled(schedulesOf(experience), item.arrival, item.arrivalTime)
+      ? localToInstant(item.arrival, item.arrivalTime, experience.timezone)
+      : undefined;
+    if (!start) {
+      throw new ApiError(
+        'not_scheduled',
+        `${experience.name} does not depart on ${item.arrival} at ${String(item.arrivalTime).padStart(4, '0')}.`,
+        {
+          item: index,
+          errors: [
+            {
+              in: 'body',
+              name: `items.${index}.arrivalTime`,
+              detail: 'is not a scheduled departure on that date',
+            },
+          ],
+        },
+      );
+    }
+    if (!staff && start.getTime() <= ctx.now.getTime()) {
+      throw new ApiError(
+        'departure_started',
+        `This departure of ${experience.name} has already started.`,
+        {
+          item: index,
+          errors: [{ in: 'body', name: `items.${index}.arrival`, detail: 'is in the past' }],
+        },
+      );
+    }
+    return {
+      index,
+      experience,
+      arrival: item.arrival,
+      arrivalTime: item.arrivalTime,
+      start,
+      quantity: item.quantity,
+      price: experience.price,
+      amount: itemAmount(experience.price_type, experience.price, item.quantity),
+    };
+  });
+
+  return {
+    sellerId,
+    customerId: customer?.id ?? null,
+    customerName,
+    customerEmail,
+    currency: first!.currency,
+    items,
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * When an experience departs, from its schedules (pure functions): the departures of a
+ * local date are the times of every available schedule that applies that day, minus those
+ * an unavailable schedule removes (its listed times, or the whole day when it lists none).
+ * An experience with no available schedule never departs.
+ */
+import { appliesOn, type ScheduleInput } from './schedule.rules.js';
+
+export function departuresOn(schedules: readonly ScheduleInput[], date: string): number[] {
+  const times = new Set<number>();
+  for (const s of schedules) {
+    if (s.type === 'available' && appliesOn(s, date)) for (const t of s.times ?? []) times.add(t);
+  }
+  for (const s of schedules) {
+    if (s.type !== 'unavailable' || !appliesOn(s, date)) continue;
+    if (!s.times || s.times.length === 0) return [];
+    for (const t of s.times) times.delete(t);
+  }
+  return [...times].sort((a, b) => a - b);
+}
+
+export function isScheduled(
+  schedules: readonly ScheduleInput[],
+  date: string,
+  time: number,
+): boolean {
+  return departuresOn(schedules, date).includes(time);
+}
+
+/** `930` -> `"0930"`, the key format of availability answers. */
+export const hhmmKey = (time: number): string => String(time).padStart(4, '0');

@@ -1,0 +1,122 @@
+/**
+ * Rules shared by every schedule (experience departures and guide hours), as pure
+ * functions: which schedules are well formed, and on which local dates a schedule applies.
+ * Dates here are local calendar dates (`YYYY-MM-DD`) of the experience or event; time zones
+ * are resolved by the callers.
+ */
+import type { FieldError } from '../../http/errors.js';
+import { isCalendarDate } from '../../query/values.js';
+
+export interface TimeRange {
+  startTime: number;
+  endTime: number;
+}
+
+export interface ScheduleInput {
+  id?: string;
+  name?: string;
+  type: 'available' | 'unavailable';
+  repeat: 'weekly' | 'custom';
+  days?: number[];
+  dates?: string[];
+  times?: number[];
+  timeRanges?: TimeRange[];
+  start?: string;
+  end?: string;
+}
+
+export type Schedule = ScheduleInput & { id: string };
+
+/** An HHMM integer with minutes below 60 (930 = 09:30; 2400 is not a time). */
+export const isHhmm = (value: number): boolean =>
+  Number.isInteger(value) && value >= 0 && value <= 2359 && value % 100 < 60;
+
+export const hhmmToMinutes = (value: number): number =>
+  Math.floor(value / 100) * 60 + (value % 100);
+
+export function isDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  return match !== null && isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
+}
+
+/** 0 = Sunday, as schedules count weekdays. */
+export function weekday(date: string): number {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+}
+
+/** The date `days` after `date` (negative goes back). */
+export function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
+/** Whether a schedule covers a local date: within start..end, on its weekdays or dates. */
+export function appliesOn(schedule: ScheduleInput, date: string): boolean {
+  if (schedule.start !== undefined && date < schedule.start) return false;
+  if (schedule.end !== undefined && date > schedule.end) return false;
+  return schedule.repeat === 'weekly'
+    ? (schedule.days ?? []).includes(weekday(date))
+    : (schedule.dates ?? []).includes(date);
+}
+
+/**
+ * Problems with one schedule, named by JSON path under `path` (e.g. `schedules.0.days`).
+ * `kind` says which hour fields apply: experiences list departure `times`, guides list
+ * working `timeRanges`.
+ */
+export function scheduleErrors(
+  schedule: ScheduleInput,
+  path: string,
+  kind: 'experience' | 'guide',
+): FieldError[] {
+  const errors: FieldError[] = [];
+  const add = (name: string, detail: string) =>
+    errors.push({ in: 'body', name: `${path}${name}`, detail });
+  if (schedule.repeat === 'weekly' && (schedule.days ?? []).length === 0)
+    add('days', 'a weekly schedule needs days (0 = Sunday .. 6)');
+  if (schedule.repeat === 'weekly' && schedule.dates !== undefined)
+    add('dates', 'dates belong to custom schedules');
+  if (schedule.repeat === 'custom' && (schedule.dates ?? []).length === 0)
+    add('dates', 'a custom schedule needs dates');
+  if (schedule.repeat === 'custom' && schedule.days !== undefined)
+    add('days', 'days belong to weekly schedules');
+  (schedule.dates ?? []).forEach((d, i) => {
+    if (!isDate(d)) add(`dates.${i}`, 'must be a real date YYYY-MM-DD');
+  });
+  for (const bound of ['start', 'end'] as const) {
+    const value = schedule[bound];
+    if (value !== undefined && !isDate(value)) add(bound, 'must be a real date YYYY-MM-DD');
+  }
+  if (
+    schedule.start &&
+    schedule.end &&
+    isDate(schedule.start) &&
+    isDate(schedule.end) &&
+    schedule.end < schedule.start
+  ) {
+    add('end', 'must not be before start');
+  }
+  if (kind === 'experience') {
+    if (schedule.timeRanges !== undefined)
+      add('timeRanges', 'experience schedules list departure times');
+    if (schedule.type === 'available' && (schedule.times ?? []).length === 0)
+      add('times', 'an available schedule needs departure times');
+    (schedule.times ?? []).forEach((t, i) => {
+      if (!isHhmm(t)) add(`times.${i}`, 'must be a time HHMM with minutes below 60');
+    });
+  } else {
+    if (schedule.times !== undefined) add('times', 'guide schedules list timeRanges');
+    (schedule.timeRanges ?? []).forEach((r, i) => {
+      if (!isHhmm(r.startTime))
+        add(`timeRanges.${i}.startTime`, 'must be a time HHMM with minutes below 60');
+      if (!isHhmm(r.endTime) && r.endTime !== 2400)
+        add(
+          `timeRanges.${i}.endTime`,
+          'must be a time HHMM with minutes below 60 (or 2400 for midnight)',
+        );
+      if (r.startTime >= r.endTime) add(`timeRanges.${i}`, 'startTime must be before endTime');
+    });
+  }
+  return errors;
+}
