@@ -13,6 +13,7 @@ import { registerErrorHandling, sendProblem, toProblem } from './http/error-hand
 import { healthRoutes } from './http/health.routes.js';
 import { loggerOptions } from './http/logging.js';
 import { registerOpenApi } from './http/openapi.js';
+import { createDispatcher } from './mail/dispatcher.js';
 import { enqueue } from './mail/outbox.repository.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { echoRequestId, genReqId } from './http/request-id.js';
@@ -132,5 +133,20 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
 
   if (!deps.database) app.addHook('onClose', () => database.close());
+
+  // Email goes out only with a relay configured; without one it stays queued (`cli outbox`).
+  // Registered after the database's onClose on purpose: onClose hooks run last-registered
+  // first, so stop() lets in-flight sends finish while the database is still open.
+  if (config.smtpUrl) {
+    const dispatcher = createDispatcher({
+      db,
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      logger: app.log.child({ component: 'mail' }),
+      ...config.outbox,
+    });
+    app.addHook('onReady', async () => dispatcher.start());
+    app.addHook('onClose', () => dispatcher.stop());
+  }
   return app;
 }

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { openAppDatabase } from './app.js';
+import { printOutbox } from './cli/outbox.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -17,6 +18,7 @@ import { versionRegistry } from './versions/index.js';
 const USAGE = `Usage: cli <command>
   serve                         start the HTTP server (same as npm start)
   migrate                       apply pending database migrations
+  outbox                        list email not sent yet (pending or failed)
   users create --email E --name N [--password P] [--admin] [--seller]
                                 create an account; prints its id, API key and password`;
 
@@ -86,6 +88,8 @@ async function main(argv: string[]): Promise<void> {
       return;
     case 'migrate':
       return migrate(config);
+    case 'outbox':
+      return printOutbox(config);
     case 'users':
       if (sub === 'create') return createUser(config, rest);
       throw new UsageError(`unknown users command ${sub ?? ''}`);

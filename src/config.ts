@@ -31,6 +31,22 @@ const EnvSchema = Type.Object({
   ),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   MAIL_FROM: Type.String({ minLength: 3, default: 'Bookings <bookings@localhost>' }),
+  OUTBOX_POLL_MS: Type.Integer({
+    minimum: 10,
+    default: 1000,
+    description: 'Mail dispatcher poll interval',
+  }),
+  OUTBOX_RETRY_BASE_MS: Type.Integer({
+    minimum: 1,
+    default: 5000,
+    description: 'First retry delay of a failed email; doubles per attempt up to 1 h',
+  }),
+  OUTBOX_MAX_ATTEMPTS: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: 10,
+    description: 'Attempts before an email is marked failed',
+  }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     default: 'info',
   }),
@@ -62,6 +78,11 @@ export interface Config {
   readonly secret: string | undefined;
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
+  readonly outbox: {
+    readonly pollMs: number;
+    readonly retryBaseMs: number;
+    readonly maxAttempts: number;
+  };
   readonly logLevel: LogLevel;
   readonly rateLimit: { readonly max: number; readonly windowMs: number };
   readonly redisUrl: string | undefined;
@@ -104,6 +125,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secret: converted.BOOKING_SECRET,
     smtpUrl: converted.SMTP_URL,
     mailFrom: converted.MAIL_FROM,
+    outbox: Object.freeze({
+      pollMs: converted.OUTBOX_POLL_MS,
+      retryBaseMs: converted.OUTBOX_RETRY_BASE_MS,
+      maxAttempts: converted.OUTBOX_MAX_ATTEMPTS,
+    }),
     logLevel: converted.LOG_LEVEL,
     rateLimit: Object.freeze({
       max: converted.RATE_LIMIT_MAX,

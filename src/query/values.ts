@@ -28,8 +28,17 @@ const EXPECTED: Record<FieldType, string> = {
   'id-array': 'an id of 24 lowercase hex characters',
 };
 
+/** Years PostgreSQL dates and ISO 8601 share (there is no year 0; 10000 needs a sign). */
+const MIN_YEAR = 1;
+const MAX_YEAR = 9999;
+const MAX_INSTANT = Date.UTC(MAX_YEAR, 11, 31, 23, 59, 59, 999);
+const MIN_INSTANT = new Date(0).setUTCFullYear(MIN_YEAR, 0, 1);
+
 export function isCalendarDate(y: number, m: number, d: number): boolean {
-  const date = new Date(Date.UTC(y, m - 1, d));
+  if (y < MIN_YEAR || y > MAX_YEAR) return false;
+  // setUTCFullYear, unlike Date.UTC, does not read years 0-99 as 1900-1999.
+  const date = new Date(0);
+  date.setUTCFullYear(y, m - 1, d);
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
@@ -57,8 +66,12 @@ function parseDatetime(raw: string): number | undefined {
     offsetMinutes = (zone[0] === '-' ? -1 : 1) * (oh * 60 + om);
   }
   const ms = Number(frac.padEnd(3, '0').slice(0, 3));
-  const utc = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms);
-  return utc - offsetMinutes * 60_000;
+  const local = new Date(0);
+  local.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
+  local.setUTCHours(Number(h), Number(mi), Number(s), ms);
+  const instant = local.getTime() - offsetMinutes * 60_000;
+  // An offset can push 9999-12-31 past the last instant both ends can write.
+  return instant >= MIN_INSTANT && instant <= MAX_INSTANT ? instant : undefined;
 }
 
 /** Coerces one raw value for `field`; throws `invalid_value` naming `parameter`. */

@@ -183,6 +183,9 @@ export function ordersService({ db, confirmations, now = () => new Date() }: Ord
 
     async cancel(caller: Caller, id: string): Promise<OrderView> {
       const access = accessFor(db, caller);
+      // Read the caller's delegations before the transaction: inside it, a query on `db`
+      // would wait for a second connection, and the embedded database has only one.
+      await access.delegations();
       return withRetry(() =>
         db.transaction().execute(async (trx) => {
           const orders = ordersRepository(trx);

@@ -238,3 +238,17 @@ describe('plan: fields, items, paging and sort', () => {
     expect(error({ count: '1' }).code).toBe('invalid_parameter');
   });
 });
+
+describe('plan: the ends of the calendar', () => {
+  it('accepts years 1 to 9999, including 0001-0099, and nothing beyond', () => {
+    expect(planOf({ day: '0050-01-01' }).filters[0]!.values).toEqual(['0050-01-01']);
+    expect(planOf({ day: '9999-12-31' }).filters[0]!.values).toEqual(['9999-12-31']);
+    expect(planOf({ at: '0099-12-31' }).filters[0]!.values).toEqual([
+      new Date('0099-12-31T00:00:00Z').getTime(),
+    ]);
+    expect(error({ day: '0000-01-01' }).code).toBe('invalid_value');
+    // 23:00 at -02:00 is 10000-01-01T01:00Z: not writable as ISO 8601 without a sign.
+    expect(error({ 'at[lt]': '9999-12-31T23:00:00-02:00' }).code).toBe('invalid_value');
+    expect(planOf({ 'at[lt]': '9999-12-31T23:00:00+02:00' }).filters).toHaveLength(1);
+  });
+});
