@@ -5,7 +5,7 @@
  */
 import { departuresOn, hhmmKey } from '../schedules/departures.js';
 import { localToInstant } from '../schedules/local-time.js';
-import { addDays, type ScheduleInput } from '../schedules/schedule.rules.js';
+import { addDays, dayNumber, type ScheduleInput } from '../schedules/schedule.rules.js';
 
 export const MAX_AVAILABILITY_DAYS = 62;
 
@@ -24,11 +24,14 @@ export interface AvailabilityInput {
   end: string;
 }
 
+/** How many dates from start to end, inclusive (0 when end is before start). */
+export function daysBetween(start: string, end: string): number {
+  return Math.max(0, dayNumber(end) - dayNumber(start) + 1);
+}
+
 /** Every date from start to end, inclusive. */
 export function datesBetween(start: string, end: string): string[] {
-  const dates: string[] = [];
-  for (let d = start; d <= end; d = addDays(d, 1)) dates.push(d);
-  return dates;
+  return Array.from({ length: daysBetween(start, end) }, (_, i) => addDays(start, i));
 }
 
 /** The departures of the range as instants, for fetching their events in one query. */

@@ -9,13 +9,13 @@ import { runList } from '../../query/run.js';
 import { accessFor, type Access } from '../access/access.js';
 import { listScopes } from '../access/list-scopes.js';
 import { eventsRepository } from '../events/events.repository.js';
-import type { ScheduleInput } from '../schedules/schedule.rules.js';
+import { isDate, type ScheduleInput } from '../schedules/schedule.rules.js';
 import type { Caller } from '../users/caller.js';
 import { usersRepository } from '../users/users.repository.js';
 import {
   MAX_AVAILABILITY_DAYS,
   availability,
-  datesBetween,
+  daysBetween,
   departureInstants,
 } from './availability.js';
 import {
@@ -200,8 +200,11 @@ export function experiencesService({ db }: { db: Db }) {
       start: string,
       end: string,
     ): Promise<Record<string, Record<string, number | null>>> {
+      if (!isDate(start)) throw invalid('query', 'start', 'must be a real date YYYY-MM-DD');
+      if (!isDate(end)) throw invalid('query', 'end', 'must be a real date YYYY-MM-DD');
       if (end < start) throw invalid('query', 'end', 'must not be before start');
-      if (datesBetween(start, end).length > MAX_AVAILABILITY_DAYS) {
+      // Counted, not walked: a range of centuries is refused at once.
+      if (daysBetween(start, end) > MAX_AVAILABILITY_DAYS) {
         throw invalid('query', 'end', `at most ${MAX_AVAILABILITY_DAYS} days from start`);
       }
       const { row } = await visible(caller, id);

@@ -32,17 +32,33 @@ export function instantToLocal(instant: Date, zone: string): { date: string; hhm
   return { date: local.toISODate()!, hhmm: local.hour * 100 + local.minute };
 }
 
+const START =
+  /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
 /**
- * Parses an event start: ISO 8601 with an offset or Z, or a local date-time without one,
- * read in `zone`. Undefined when malformed or when the local time does not exist.
+ * Parses an event start: ISO 8601 with an offset (`Z`, `+02`, `+0200`, `+02:00`), or a
+ * local date-time without one, read in `zone`. Undefined when malformed or when the local
+ * time does not exist.
  */
 export function parseStart(text: string, zone: string): Date | undefined {
-  const hasOffset = /(Z|[+-]\d{2}:?\d{2})$/i.test(text);
-  const parsed = DateTime.fromISO(text, { zone, setZone: hasOffset });
-  if (!parsed.isValid || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text)) return undefined;
-  if (!hasOffset) {
-    const wanted = /T(\d{2}):(\d{2})/.exec(text)!;
-    if (parsed.hour !== Number(wanted[1]) || parsed.minute !== Number(wanted[2])) return undefined;
+  const match = START.exec(text);
+  if (!match) return undefined;
+  const [, local, offset] = match as unknown as [string, string, string | undefined];
+  if (offset && offset.toUpperCase() !== 'Z') {
+    const digits = offset.slice(1).replace(':', '');
+    // Real offsets stay within ±18:00 (ISO 8601, java.time); minutes below 60.
+    if (Number(digits.slice(0, 2)) > 18 || Number(digits.slice(2) || '0') > 59) return undefined;
+  }
+  const parsed = offset
+    ? DateTime.fromISO(`${local}${offset.length === 3 ? `${offset}:00` : offset}`, {
+        setZone: true,
+      })
+    : DateTime.fromISO(local, { zone });
+  if (!parsed.isValid) return undefined;
+  if (!offset) {
+    const [hour, minute] = local.slice(11, 16).split(':').map(Number) as [number, number];
+    // Luxon moves a skipped local time forward: a changed wall clock never existed.
+    if (parsed.hour !== hour || parsed.minute !== minute) return undefined;
   }
   return parsed.toJSDate();
 }

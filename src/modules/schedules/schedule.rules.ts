@@ -41,14 +41,25 @@ export function isDate(value: string): boolean {
 
 /** 0 = Sunday, as schedules count weekdays. */
 export function weekday(date: string): number {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+  // 1970-01-01 was a Thursday (4).
+  return (((dayNumber(date) + 4) % 7) + 7) % 7;
 }
 
-/** The date `days` after `date` (negative goes back). */
-export function addDays(date: string, days: number): string {
+/** Days since 1970-01-01 of a date (setUTCFullYear: Date.UTC reads years 0-99 as 19xx). */
+export function dayNumber(date: string): number {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+  const at = new Date(0);
+  at.setUTCFullYear(y, m - 1, d);
+  return Math.round(at.getTime() / 86_400_000);
+}
+
+/** The date `days` after `date` (negative goes back), always written YYYY-MM-DD. */
+export function addDays(date: string, days: number): string {
+  const at = new Date((dayNumber(date) + days) * 86_400_000);
+  const y = String(at.getUTCFullYear()).padStart(4, '0');
+  const m = String(at.getUTCMonth() + 1).padStart(2, '0');
+  const d = String(at.getUTCDate()).padStart(2, '0');
+  return `${y}-${m}-${d}`;
 }
 
 /** Whether a schedule covers a local date: within start..end, on its weekdays or dates. */
