@@ -1,0 +1,247 @@
+/** Delegates through HTTP: who may manage them, the two ways to name the user, and roles. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  as,
+  createAdmin,
+  createTestApp,
+  expectProblem,
+  signUp,
+  type Account,
+  type TestApp,
+} from '../helpers/app.js';
+
+let t: TestApp;
+let seller: Account;
+beforeAll(async () => {
+  t = await createTestApp();
+  seller = await signUp(t.app, { roles: ['ROLE_SELLER'] });
+});
+afterAll(async () => t.close());
+
+const add = (account: Account, sellerId: string, payload: Record<string, unknown>) =>
+  as(t.app, account, { method: 'POST', url: `/api/users/${sellerId}/delegates`, payload });
+
+describe('delegates', () => {
+  it('adds a user by email or by id, lists, reads and removes it', async () => {
+    const ann = await signUp(t.app, { name: 'Ann Clerk' });
+    const bob = await signUp(t.app);
+    const byEmail = await add(seller, seller.id, {
+      email: ann.email.toUpperCase(),
+      roles: ['ROLE_RESERVATION'],
+    });
+    expect(byEmail.statusCode).toBe(201);
+    expect(byEmail.json()).toMatchObject({
+      object: 'delegate',
+      seller: { id: seller.id },
+      user: { id: ann.id, name: 'Ann Clerk', email: ann.email },
+      roles: ['ROLE_RESERVATION'],
+    });
+    const byId = await add(seller, seller.id, {
+      user: { id: bob.id },
+      roles: ['ROLE_CURATOR', 'ROLE_GUIDE'],
+    });
+    expect(byId.statusCode).toBe(201);
+
+    const list = await as(t.app, seller, {
+      method: 'GET',
+      url: `/api/users/${seller.id}/delegates`,
+    });
+    expect(list.json().data.map((d: { user: { id: string } }) => d.user.id)).toEqual([
+      ann.id,
+      bob.id,
+    ]);
+    expect(list.json().paging).toEqual({ next: null });
+
+    const id = byEmail.json().id;
+    const one = await as(t.app, seller, {
+      method: 'GET',
+      url: `/api/users/${seller.id}/delegates/${id}`,
+    });
+    expect(one.json()).toEqual(byEmail.json());
+    // The delegate itself may read its own delegation.
+    expect(
+      (await as(t.app, ann, { method: 'GET', url: `/api/users/${seller.id}/delegates/${id}` }))
+        .statusCode,
+    ).toBe(200);
+
+    const removed = await as(t.app, seller, {
+      method: 'DELETE',
+      url: `/api/users/${seller.id}/delegates/${id}`,
+    });
+    expect(removed.statusCode).toBe(204);
+    expectProblem(
+      await as(t.app, seller, { method: 'GET', url: `/api/users/${seller.id}/delegates/${id}` }),
+      404,
+      'not_found',
+    );
+    expectProblem(
+      await as(t.app, seller, { method: 'DELETE', url: `/api/users/${seller.id}/delegates/${id}` }),
+      404,
+      'not_found',
+    );
+  });
+
+  it('replaces the roles when the user is added again (200)', async () => {
+    const ann = await signUp(t.app);
+    const first = await add(seller, seller.id, { email: ann.email, roles: ['ROLE_GUIDE'] });
+    const again = await add(seller, seller.id, {
+      email: ann.email,
+      roles: ['ROLE_RESERVATION', 'ROLE_GUIDE_MANAGER'],
+    });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({
+      id: first.json().id,
+      roles: ['ROLE_RESERVATION', 'ROLE_GUIDE_MANAGER'],
+    });
+  });
+
+  it('lets the seller, its seller-admins and admins manage delegates; nobody else', async () => {
+    const boss = await signUp(t.app);
+    await add(seller, seller.id, { email: boss.email, roles: ['ROLE_SELLER_ADMIN'] });
+    const clerk = await signUp(t.app);
+    await add(seller, seller.id, { email: clerk.email, roles: ['ROLE_RESERVATION'] });
+    const newcomer = await signUp(t.app);
+    expect(
+      (await add(boss, seller.id, { email: newcomer.email, roles: ['ROLE_GUIDE'] })).statusCode,
+    ).toBe(201);
+    const admin = await createAdmin(t);
+    expect(
+      (await as(t.app, admin, { method: 'GET', url: `/api/users/${seller.id}/delegates` }))
+        .statusCode,
+    ).toBe(200);
+    expectProblem(
+      await add(clerk, seller.id, { email: newcomer.email, roles: ['ROLE_SELLER_ADMIN'] }),
+      403,
+      'forbidden',
+    );
+    expectProblem(
+      await as(t.app, clerk, { method: 'GET', url: `/api/users/${seller.id}/delegates` }),
+      403,
+      'forbidden',
+    );
+    const stranger = await signUp(t.app);
+    expectProblem(
+      await add(stranger, seller.id, { email: stranger.email, roles: ['ROLE_SELLER_ADMIN'] }),
+      403,
+      'forbidden',
+    );
+    expectProblem(
+      await t.app.inject({ method: 'GET', url: `/api/users/${seller.id}/delegates` }),
+      401,
+      'authentication_required',
+    );
+  });
+
+  it('refuses bad requests with 4xx and adds nothing', async () => {
+    const ann = await signUp(t.app);
+    const countOf = async () =>
+      Number(
+        (
+          await t.database.db
+            .selectFrom('delegates')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await countOf();
+    const cases: [Record<string, unknown>, number, string, string?][] = [
+      [{ roles: ['ROLE_GUIDE'] }, 400, 'validation_failed', 'email'],
+      [
+        { email: ann.email, user: { id: ann.id }, roles: ['ROLE_GUIDE'] },
+        400,
+        'validation_failed',
+        'email',
+      ],
+      [{ email: ann.email, roles: [] }, 400, 'validation_failed', 'roles'],
+      [{ email: ann.email, roles: ['ROLE_KING'] }, 400, 'validation_failed', 'roles.0'],
+      [
+        { email: ann.email, roles: ['ROLE_GUIDE', 'ROLE_GUIDE'] },
+        400,
+        'validation_failed',
+        'roles',
+      ],
+      [{ email: ann.email, roles: ['ROLE_GUIDE'], extra: 1 }, 400, 'validation_failed', 'extra'],
+      [{ email: 'nobody@example.com', roles: ['ROLE_GUIDE'] }, 404, 'not_found'],
+      [{ user: { id: '0123456789abcdef01234567' }, roles: ['ROLE_GUIDE'] }, 404, 'not_found'],
+      [{ user: { id: seller.id }, roles: ['ROLE_GUIDE'] }, 400, 'validation_failed', 'user.id'],
+    ];
+    for (const [payload, status, code, field] of cases) {
+      const body = expectProblem(await add(seller, seller.id, payload), status, code);
+      if (field) expect(body.errors?.[0]?.name, JSON.stringify(payload)).toBe(field);
+    }
+    // Not a seller at all: no such seller.
+    expectProblem(
+      await add(ann, ann.id, { email: seller.email, roles: ['ROLE_GUIDE'] }),
+      404,
+      'not_found',
+    );
+    expect(await countOf()).toBe(before);
+  });
+});
+
+describe('what delegate roles allow', () => {
+  it('shows the seller’s events to its staff and orders only to reservation roles', async () => {
+    const clerk = await signUp(t.app);
+    const curator = await signUp(t.app);
+    await add(seller, seller.id, { email: clerk.email, roles: ['ROLE_RESERVATION'] });
+    await add(seller, seller.id, { email: curator.email, roles: ['ROLE_CURATOR'] });
+    const experience = await as(t.app, curator, {
+      method: 'POST',
+      url: '/api/experiences',
+      payload: {
+        seller: { id: seller.id },
+        name: 'Curated',
+        price: 10,
+        priceType: 'person',
+        currency: 'USD',
+        duration: 60,
+        visible: false,
+        schedules: [{ type: 'available', repeat: 'weekly', days: [1], times: [1000] }],
+      },
+    });
+    expect(experience.statusCode).toBe(201);
+    const id = experience.json().id;
+    // Hidden experiences: visible to the seller's curators, not to its reservation staff.
+    expect(
+      (await as(t.app, curator, { method: 'GET', url: `/api/experiences/${id}` })).statusCode,
+    ).toBe(200);
+    expectProblem(
+      await as(t.app, clerk, { method: 'GET', url: `/api/experiences/${id}` }),
+      404,
+      'not_found',
+    );
+    const event = await as(t.app, curator, {
+      method: 'POST',
+      url: '/api/events',
+      payload: { experience: { id }, start: '2030-06-03T10:00:00Z', max: 4 },
+    });
+    expect(event.statusCode).toBe(201);
+    for (const staff of [clerk, curator]) {
+      const listed = await as(t.app, staff, { method: 'GET', url: `/api/events?experience=${id}` });
+      expect(listed.json().data.map((e: { id: string }) => e.id)).toEqual([event.json().id]);
+    }
+    expect(
+      (await as(t.app, clerk, { method: 'GET', url: `/api/events/${event.json().id}` })).statusCode,
+    ).toBe(200);
+    // Removing the delegation removes the access at once.
+    const delegates = (
+      await as(t.app, seller, { method: 'GET', url: `/api/users/${seller.id}/delegates` })
+    ).json().data;
+    const curatorDelegation = delegates.find(
+      (d: { user: { id: string } }) => d.user.id === curator.id,
+    );
+    await as(t.app, seller, {
+      method: 'DELETE',
+      url: `/api/users/${seller.id}/delegates/${curatorDelegation.id}`,
+    });
+    expectProblem(
+      await as(t.app, curator, { method: 'GET', url: `/api/experiences/${id}` }),
+      404,
+      'not_found',
+    );
+    expect(
+      (await as(t.app, curator, { method: 'GET', url: `/api/events?experience=${id}` })).json()
+        .data,
+    ).toEqual([]);
+  });
+});
