@@ -201,12 +201,34 @@ describe('what delegate roles allow', () => {
     });
     expect(experience.statusCode).toBe(201);
     const id = experience.json().id;
-    // Hidden experiences: visible to the seller's curators, not to its reservation staff.
-    expect(
-      (await as(t.app, curator, { method: 'GET', url: `/api/experiences/${id}` })).statusCode,
-    ).toBe(200);
+    // A delegate that is not a seller itself must say which seller it creates for.
+    const unnamed = await as(t.app, curator, {
+      method: 'POST',
+      url: '/api/experiences',
+      payload: { name: 'Whose?', price: 1, priceType: 'person', currency: 'USD', duration: 60 },
+    });
+    expect(expectProblem(unnamed, 400, 'validation_failed').errors?.[0]).toMatchObject({
+      name: 'seller.id',
+    });
+    // Hidden experiences: visible to all the seller's staff (reservation staff book them),
+    // changed only by curators and seller-admins.
+    for (const staff of [curator, clerk]) {
+      expect(
+        (await as(t.app, staff, { method: 'GET', url: `/api/experiences/${id}` })).statusCode,
+      ).toBe(200);
+    }
     expectProblem(
-      await as(t.app, clerk, { method: 'GET', url: `/api/experiences/${id}` }),
+      await as(t.app, clerk, {
+        method: 'PUT',
+        url: `/api/experiences/${id}`,
+        payload: { price: 1 },
+      }),
+      403,
+      'forbidden',
+    );
+    const outsider = await signUp(t.app);
+    expectProblem(
+      await as(t.app, outsider, { method: 'GET', url: `/api/experiences/${id}` }),
       404,
       'not_found',
     );

@@ -20,8 +20,8 @@ export const CAPABILITIES: Record<Capability, readonly DelegateRole[]> = {
   orders: ['ROLE_SELLER_ADMIN', 'ROLE_RESERVATION'],
   // Create, change and delete experiences, and see hidden ones.
   experiences: ['ROLE_SELLER_ADMIN', 'ROLE_CURATOR'],
-  // See and manage events: curators run the schedule, reservation staff books onto it,
-  // guide managers staff it.
+  // See and manage events and the seller's hidden experiences: curators run the schedule,
+  // reservation staff books onto it, guide managers staff it.
   events: ['ROLE_SELLER_ADMIN', 'ROLE_CURATOR', 'ROLE_RESERVATION', 'ROLE_GUIDE_MANAGER'],
   // Guides, their schedules and their assignment to events.
   guides: ['ROLE_SELLER_ADMIN', 'ROLE_GUIDE_MANAGER'],

@@ -9,6 +9,7 @@ import { runList } from '../../query/run.js';
 import { accessFor, type Access } from '../access/access.js';
 import { listScopes } from '../access/list-scopes.js';
 import { eventsRepository } from '../events/events.repository.js';
+import { canonicalZone } from '../schedules/local-time.js';
 import { isDate, type ScheduleInput } from '../schedules/schedule.rules.js';
 import type { Caller } from '../users/caller.js';
 import { usersRepository } from '../users/users.repository.js';
@@ -78,7 +79,7 @@ export function experiencesService({ db }: { db: Db }) {
   ): Promise<{ row: ExperienceRow; access: Access | null }> {
     const row = await repo.findById(id);
     const access = caller && accessFor(db, caller);
-    if (!row || (!row.visible && !(access && (await access.can('experiences', row.seller_id))))) {
+    if (!row || (!row.visible && !(access && (await access.can('events', row.seller_id))))) {
       throw notFound(`Experience ${id}`);
     }
     return { row, access };
@@ -110,6 +111,16 @@ export function experiencesService({ db }: { db: Db }) {
       > &
         ExperienceInput,
     ): Promise<ExperienceView> {
+      if (!input.seller && !caller.roles.includes('ROLE_SELLER')) {
+        const sellers = await accessFor(db, caller).sellersFor('experiences');
+        if (sellers === 'all' || sellers.length > 0) {
+          throw invalid(
+            'body',
+            'seller.id',
+            'is required: you create experiences for a seller you work for',
+          );
+        }
+      }
       const sellerId = input.seller?.id ?? caller.id;
       const seller = await usersRepository(db).findById(sellerId);
       if (!seller || !seller.roles.includes('ROLE_SELLER')) {
@@ -143,6 +154,7 @@ export function experiencesService({ db }: { db: Db }) {
         visible: input.visible ?? true,
       };
       check(row, schedules);
+      row.timezone = canonicalZone(row.timezone);
       return toExperienceView(
         await repo.insert({ ...row, schedules: JSON.stringify(schedules), guide: null }),
       );
@@ -178,6 +190,7 @@ export function experiencesService({ db }: { db: Db }) {
       };
       const schedules = input.schedules ? withIds(input.schedules) : schedulesOf(current);
       check(next, schedules);
+      next.timezone = canonicalZone(next.timezone);
       return toExperienceView(
         await repo.update(id, { ...next, schedules: JSON.stringify(schedules) }),
       );

@@ -9,6 +9,11 @@ export function isTimeZone(zone: string): boolean {
   return IANAZone.isValidZone(zone);
 }
 
+/** The canonical spelling of a valid zone (`europe/paris` -> `Europe/Paris`). */
+export function canonicalZone(zone: string): string {
+  return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+}
+
 /**
  * The instant of a local date and HHMM time in `zone`, or undefined when that local time
  * does not exist (skipped by a daylight-saving change).

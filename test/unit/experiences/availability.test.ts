@@ -3,6 +3,7 @@ import {
   MAX_AVAILABILITY_DAYS,
   availability,
   datesBetween,
+  daysBetween,
   departureInstants,
   type AvailabilityInput,
   type BookedEvent,
@@ -61,6 +62,12 @@ describe('datesBetween', () => {
     expect(dates).toHaveLength(62);
     expect(new Set(dates).size).toBe(62);
     expect(dates.at(-1)).toBe('2020-01-01');
+  });
+
+  it('counts a range of millennia without listing it', () => {
+    // The 62-day limit is checked on this count, so a huge range costs nothing to refuse.
+    expect(daysBetween('1000-01-01', '9999-12-31')).toBe(3_287_182);
+    expect(daysBetween('2019-11-05', '2019-11-04')).toBe(0);
   });
 
   it('reaches the last representable date, 9999-12-31', () => {
