@@ -26,12 +26,17 @@ import { delegatesService } from './modules/delegates/delegates.service.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { eventsService } from './modules/events/events.service.js';
 import { experiencesRoutes } from './modules/experiences/experiences.routes.js';
+import { assignmentRoutes } from './modules/guides/assignment.routes.js';
+import { assignmentService } from './modules/guides/assignment.service.js';
+import { guidesRoutes } from './modules/guides/guides.routes.js';
+import { guidesService } from './modules/guides/guides.service.js';
 import { idempotencyService } from './modules/idempotency/idempotency.service.js';
 import { experiencesService } from './modules/experiences/experiences.service.js';
 import { ordersRoutes } from './modules/orders/orders.routes.js';
 import { ordersService } from './modules/orders/orders.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { usersService } from './modules/users/users.service.js';
+import { registerSchemas } from './schemas.js';
 import { createApiKeyCipher } from './security/api-keys.js';
 import { loadSecret } from './security/secret.js';
 import { versionRegistry } from './versions/index.js';
@@ -97,6 +102,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorateRequest('apiVersion', '');
   registerErrorHandling(app);
   registerBodyParsing(app);
+  registerSchemas(app);
   await registerOpenApi(app);
 
   const cipher = createApiKeyCipher(loadSecret(config));
@@ -116,12 +122,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(healthRoutes, { db });
   await app.register(usersRoutes, { prefix: '/api', users });
   await app.register(delegatesRoutes, { prefix: '/api', delegates: delegatesService({ db }) });
+  await app.register(guidesRoutes, { prefix: '/api', guides: guidesService({ db }) });
   await app.register(experiencesRoutes, {
     prefix: '/api',
     experiences: experiencesService({ db }),
   });
   const idempotency = idempotencyService({ db });
   await app.register(eventsRoutes, { prefix: '/api', events: eventsService({ db }), idempotency });
+  await app.register(assignmentRoutes, { prefix: '/api', assignments: assignmentService({ db }) });
   const confirmations = {
     enqueue: async (trx: typeof db, message: { orderId: string; recipient: string }) =>
       void (await enqueue(trx, message)),

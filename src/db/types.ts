@@ -136,6 +136,21 @@ export interface OutboxTable {
   created_at: Created;
 }
 
+export interface GuidesTable {
+  id: string;
+  seller_id: string;
+  user_id: string | null;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  bio: Generated<string>;
+  picture: string | null;
+  schedules: JsonArray;
+  deleted_at: Date | null;
+  created_at: Created;
+  updated_at: Updated;
+}
+
 export interface DB {
   users: UsersTable;
   experiences: ExperiencesTable;
@@ -144,5 +159,6 @@ export interface DB {
   order_items: OrderItemsTable;
   delegates: DelegatesTable;
   idempotency_keys: IdempotencyKeysTable;
+  guides: GuidesTable;
   outbox: OutboxTable;
 }

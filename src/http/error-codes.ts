@@ -38,6 +38,9 @@ export const errorCodes = {
   capacity_exceeded: { status: 409, title: 'Not enough seats left' },
   already_canceled: { status: 409, title: 'The order is already canceled' },
   capacity_below_reserved: { status: 409, title: 'Capacity below the seats reserved' },
+  guide_unavailable: { status: 409, title: "The guide's schedule does not cover the event" },
+  guide_conflict: { status: 409, title: 'The guide is on an overlapping event' },
+  guide_preferences_exist: { status: 409, title: 'The experience already has guide preferences' },
   idempotency_in_progress: {
     status: 409,
     title: 'The first request with this key is still running',

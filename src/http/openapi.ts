@@ -6,12 +6,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { versionRegistry } from '../versions/index.js';
-import { Schedule } from '../modules/shared/schedule.schemas.js';
-import { Problem } from './schemas.js';
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
-  app.addSchema(Problem);
-  app.addSchema(Schedule);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

@@ -75,3 +75,8 @@ export function versionHooks(registry: VersionRegistry, db: Db) {
     },
   };
 }
+
+/** Gate for behaviour that differs by version: is this request on a version before `date`? */
+export function versionBefore(request: FastifyRequest, date: string): boolean {
+  return request.apiVersion < date;
+}

@@ -7,10 +7,12 @@ import * as m0001 from './0001_users.js';
 import * as m0002 from './0002_booking.js';
 import * as m0003 from './0003_delegates_idempotency.js';
 import * as m0004 from './0004_outbox.js';
+import * as m0005 from './0005_guides.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': m0001,
   '0002_booking': m0002,
   '0003_delegates_idempotency': m0003,
   '0004_outbox': m0004,
+  '0005_guides': m0005,
 };

@@ -6,6 +6,7 @@
  */
 import type { Db } from '../../db/database.js';
 import { ApiError, notFound } from '../../http/errors.js';
+import { guidesRepository } from '../guides/guides.repository.js';
 import { isAdmin, type Caller } from '../users/caller.js';
 import { CAPABILITIES, type Capability, type DelegateRole } from './roles.js';
 
@@ -23,6 +24,8 @@ export interface Access {
   require(capability: Capability, sellerId: string, what: string, visible?: boolean): Promise<void>;
   /** Delegate roles the caller holds at each seller. */
   delegations(): Promise<ReadonlyMap<string, readonly DelegateRole[]>>;
+  /** Guide profiles linked to the caller where it is a ROLE_GUIDE delegate: it sees their events. */
+  guideIds(): Promise<readonly string[]>;
 }
 
 export function accessFor(db: Db, caller: Caller): Access {
@@ -35,9 +38,11 @@ export function accessFor(db: Db, caller: Caller): Access {
       .execute()
       .then((rows) => new Map(rows.map((r) => [r.seller_id, r.roles as DelegateRole[]]))));
 
+  let guides: Promise<string[]> | undefined;
   const access: Access = {
     caller,
     delegations,
+    guideIds: () => (guides ??= guidesRepository(db).idsGuidedBy(caller.id)),
     async sellersFor(capability) {
       if (isAdmin(caller)) return 'all';
       const granted = CAPABILITIES[capability];

@@ -36,6 +36,9 @@ export const listScopes = {
   async events(access: Access): Promise<Scope> {
     const sellers = await access.sellersFor('events');
     if (sellers === 'all') return 'all';
-    return anyOf([{ field: 'seller', in: sellers }]);
+    return anyOf([
+      { field: 'seller', in: sellers },
+      { field: 'guides', in: await access.guideIds() },
+    ]);
   },
 };

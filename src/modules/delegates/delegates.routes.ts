@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
 import { ListOf, authenticated, errorResponses } from '../../http/schemas.js';
-import { CreateDelegateBody, Delegate, DelegateParams, SellerParams } from './delegates.schemas.js';
+import { CreateDelegateBody, DelegateParams, SellerParams } from './delegates.schemas.js';
 import type { DelegatesService } from './delegates.service.js';
 
 const tags = ['delegates'];
@@ -19,8 +19,6 @@ export const delegatesRoutes: FastifyPluginAsyncTypebox<{ delegates: DelegatesSe
   app,
   { delegates },
 ) => {
-  app.addSchema(Delegate);
-
   app.post(
     '/users/:id/delegates',
     {

@@ -105,6 +105,38 @@ export function eventsRepository(db: Kysely<DB>) {
         .execute();
     },
 
+    /** Another event of the guide that overlaps this one (touching ends do not overlap). */
+    async overlappingWithGuide(
+      guideId: string,
+      event: { id: string; starts_at: Date; ends_at: Date },
+    ): Promise<EventRow | undefined> {
+      return withExperience()
+        .where(sql<SqlBool>`e.guide_ids @> array[${guideId}]::text[]`)
+        .where('e.id', '<>', event.id)
+        .where('e.starts_at', '<', event.ends_at)
+        .where('e.ends_at', '>', event.starts_at)
+        .orderBy('e.starts_at')
+        .limit(1)
+        .executeTakeFirst();
+    },
+
+    async addGuide(id: string, guideId: string): Promise<void> {
+      await db
+        .updateTable('events')
+        .set({ guide_ids: sql`array_append(guide_ids, ${guideId})`, updated_at: new Date() })
+        .where('id', '=', id)
+        .where(sql<SqlBool>`not guide_ids @> array[${guideId}]::text[]`)
+        .execute();
+    },
+
+    async removeGuide(id: string, guideId: string): Promise<void> {
+      await db
+        .updateTable('events')
+        .set({ guide_ids: sql`array_remove(guide_ids, ${guideId})`, updated_at: new Date() })
+        .where('id', '=', id)
+        .execute();
+    },
+
     async seatsLeft(id: string): Promise<number | null> {
       const row = await db
         .selectFrom('events')

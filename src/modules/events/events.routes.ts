@@ -14,7 +14,7 @@ import {
 import { describeList } from '../../query/describe.js';
 import type { IdempotencyService } from '../idempotency/idempotency.service.js';
 import { eventSpec } from './events.query.js';
-import { CreateEventBody, Event } from './events.schemas.js';
+import { CreateEventBody } from './events.schemas.js';
 import type { EventsService } from './events.service.js';
 
 const tags = ['events'];
@@ -25,8 +25,6 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{
   events: EventsService;
   idempotency: IdempotencyService;
 }> = async (app, { events, idempotency }) => {
-  app.addSchema(Event);
-
   app.get(
     '/events',
     {

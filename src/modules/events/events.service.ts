@@ -7,13 +7,13 @@ import { isCheckViolation } from '../../db/errors.js';
 import { newId } from '../../db/ids.js';
 import { ApiError, invalid, notFound } from '../../http/errors.js';
 import { runList } from '../../query/run.js';
-import { accessFor } from '../access/access.js';
+import { accessFor, type Access } from '../access/access.js';
 import { listScopes } from '../access/list-scopes.js';
 import { experiencesRepository } from '../experiences/experiences.repository.js';
 import type { Recorder } from '../idempotency/idempotency.service.js';
 import { parseStart } from '../schedules/local-time.js';
 import type { Caller } from '../users/caller.js';
-import { toEventView, type EventView } from './events.mapper.js';
+import { toEventView, type EventRow, type EventView } from './events.mapper.js';
 import { eventSpec } from './events.query.js';
 import { eventsRepository } from './events.repository.js';
 
@@ -21,6 +21,16 @@ export interface EventInput {
   experience: { id: string };
   start: string;
   max?: number | null;
+}
+
+/** The seller's staff see its events; a guide sees the events it is assigned to. */
+export async function maySee(
+  access: Access,
+  event: Pick<EventRow, 'seller_id' | 'guide_ids'>,
+): Promise<boolean> {
+  if (await access.can('events', event.seller_id)) return true;
+  const mine = await access.guideIds();
+  return event.guide_ids.some((id) => mine.includes(id));
 }
 
 export function eventsService({ db }: { db: Db }) {
@@ -37,8 +47,7 @@ export function eventsService({ db }: { db: Db }) {
 
     async get(caller: Caller, id: string): Promise<EventView> {
       const row = await repo.findById(id);
-      if (!row || !(await accessFor(db, caller).can('events', row.seller_id)))
-        throw notFound(`Event ${id}`);
+      if (!row || !(await maySee(accessFor(db, caller), row))) throw notFound(`Event ${id}`);
       return toEventView(row);
     },
 

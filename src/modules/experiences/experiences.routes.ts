@@ -16,7 +16,6 @@ import {
   Availability,
   AvailabilityQuery,
   CreateExperienceBody,
-  Experience,
   UpdateExperienceBody,
 } from './experiences.schemas.js';
 import type { ExperiencesService } from './experiences.service.js';
@@ -34,8 +33,6 @@ const writeErrors = errorResponses(
 export const experiencesRoutes: FastifyPluginAsyncTypebox<{
   experiences: ExperiencesService;
 }> = async (app, { experiences }) => {
-  app.addSchema(Experience);
-
   app.get(
     '/experiences',
     {

@@ -14,7 +14,7 @@ import {
 import { describeList } from '../../query/describe.js';
 import type { IdempotencyService } from '../idempotency/idempotency.service.js';
 import { orderSpec } from './orders.query.js';
-import { CreateOrderBody, Order } from './orders.schemas.js';
+import { CreateOrderBody } from './orders.schemas.js';
 import type { OrdersService } from './orders.service.js';
 
 const tags = ['orders'];
@@ -25,8 +25,6 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{
   orders: OrdersService;
   idempotency: IdempotencyService;
 }> = async (app, { orders, idempotency }) => {
-  app.addSchema(Order);
-
   app.get(
     '/orders',
     {

@@ -1,5 +1,6 @@
 /** HTTP routes of users, API keys and metadata: each handler is one service call. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
 import { invalid } from '../../http/errors.js';
 import { IdParams, authenticated, errorResponses } from '../../http/schemas.js';
@@ -11,10 +12,10 @@ import {
   MetadataBody,
   MetadataParams,
   PrivateQuery,
-  User,
 } from './users.schemas.js';
 
 const tags = ['users'];
+const UserRef = Type.Unsafe({ $ref: 'User#' });
 const readErrors = errorResponses(
   'authentication_required',
   'invalid_credentials',
@@ -26,8 +27,6 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
   app,
   { users },
 ) => {
-  app.addSchema(User);
-
   app.post(
     '/users',
     {
@@ -35,7 +34,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
         tags,
         summary: 'Create an account; the response carries its API key',
         body: CreateUserBody,
-        response: { 201: User, ...errorResponses('validation_failed', 'email_taken') },
+        response: { 201: UserRef, ...errorResponses('validation_failed', 'email_taken') },
       },
     },
     async (request, reply) => reply.code(201).send(await users.create(request.body)),
@@ -49,7 +48,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
         summary: 'The authenticated user, with its API key',
         security: authenticated,
         querystring: PrivateQuery,
-        response: { 200: User, ...readErrors },
+        response: { 200: UserRef, ...readErrors },
       },
     },
     async (request) => users.me(requireCaller(request), request.query.private === true),
@@ -64,7 +63,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
         security: authenticated,
         params: IdParams,
         querystring: PrivateQuery,
-        response: { 200: User, ...readErrors },
+        response: { 200: UserRef, ...readErrors },
       },
     },
     async (request) =>

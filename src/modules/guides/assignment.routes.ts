@@ -1,0 +1,85 @@
+/** HTTP routes that put guides on events and take them off: each one service call. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { requireCaller } from '../../http/auth.js';
+import { Id, authenticated, errorResponses } from '../../http/schemas.js';
+import { versionBefore } from '../../http/versioning.js';
+import type { AssignmentService } from './assignment.service.js';
+
+const tags = ['events', 'guides'];
+const EventRef = Type.Unsafe({ $ref: 'Event#' });
+const errors = errorResponses(
+  'authentication_required',
+  'invalid_credentials',
+  'forbidden',
+  'not_found',
+);
+
+const AssignmentBody = Type.Object(
+  {
+    guide: Type.Optional(
+      Type.Object(
+        { id: Id, forceConfirm: Type.Optional(Type.Boolean()) },
+        { additionalProperties: false },
+      ),
+    ),
+    id: Type.Optional(Type.Union([Id, Type.Object({ id: Id }, { additionalProperties: false })])),
+    forceConfirm: Type.Optional(Type.Boolean()),
+  },
+  {
+    additionalProperties: false,
+    description:
+      '{"guide": {"id", "forceConfirm"?}}; {"id": "..."} and {"id": {"id": "..."}} are accepted too',
+  },
+);
+
+export const assignmentRoutes: FastifyPluginAsyncTypebox<{
+  assignments: AssignmentService;
+}> = async (app, { assignments }) => {
+  app.post(
+    '/events/:id/guides',
+    {
+      schema: {
+        tags,
+        summary: 'Assign a guide to an event (201 with the event; assigning twice changes nothing)',
+        description:
+          'The guide must be available by its schedules for the whole event (409 guide_unavailable, never overridden) ' +
+          'and free of overlapping events (409 guide_conflict unless forceConfirm).',
+        security: authenticated,
+        params: Type.Object({ id: Id }),
+        body: AssignmentBody,
+        response: {
+          201: EventRef,
+          ...errors,
+          ...errorResponses('validation_failed', 'guide_unavailable', 'guide_conflict'),
+        },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(
+          await assignments.assign(
+            requireCaller(request),
+            request.params.id,
+            request.body,
+            !versionBefore(request, '2018-02-26'),
+          ),
+        ),
+  );
+
+  app.delete(
+    '/events/:id/guides/:guideId',
+    {
+      schema: {
+        tags,
+        summary: 'Take a guide off an event (200 with the event)',
+        security: authenticated,
+        params: Type.Object({ id: Id, guideId: Id }),
+        response: { 200: EventRef, ...errors },
+      },
+    },
+    async (request) =>
+      assignments.unassign(requireCaller(request), request.params.id, request.params.guideId),
+  );
+};

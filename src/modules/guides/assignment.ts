@@ -1,0 +1,89 @@
+/**
+ * Putting a guide on an event, inside the caller's transaction: the guide's row is locked
+ * first, so two assignments of one guide take turns and cannot both pass the overlap check.
+ * A guide must be available by its schedules for the event's whole local interval (never
+ * overridden), and must not be on an overlapping event (unless forceConfirm).
+ */
+import type { Db } from '../../db/database.js';
+import { ApiError, notFound } from '../../http/errors.js';
+import type { EventRow } from '../events/events.mapper.js';
+import { toEventView } from '../events/events.mapper.js';
+import { eventsRepository } from '../events/events.repository.js';
+import { unavailability } from './guide-availability.js';
+import { guideSchedulesOf } from './guides.mapper.js';
+import { guidesRepository } from './guides.repository.js';
+
+export interface AssignmentOptions {
+  /** Take the guide even when it is on an overlapping event. */
+  forceConfirm: boolean;
+  /** Versions before 2018-02-26 assigned without looking at schedules. */
+  checkSchedule: boolean;
+}
+
+/** Checks and records one guide on `event` (a no-op when it is already there). */
+export async function assignGuide(
+  trx: Db,
+  event: EventRow,
+  guideId: string,
+  options: AssignmentOptions,
+): Promise<void> {
+  const guide = await guidesRepository(trx).lock(guideId);
+  if (!guide || guide.seller_id !== event.seller_id) {
+    throw new ApiError('not_found', `Guide ${guideId} was not found.`, {
+      errors: [{ in: 'body', name: 'guide.id', detail: "no such guide at this event's seller" }],
+    });
+  }
+  const events = eventsRepository(trx);
+  // Re-read under the guide's lock: another assignment may just have committed.
+  const current = (await events.findById(event.id))!;
+  if (current.guide_ids.includes(guideId)) return;
+  if (options.checkSchedule) {
+    const reason = unavailability(guideSchedulesOf(guide), {
+      start: current.starts_at,
+      end: current.ends_at,
+      timezone: current.timezone,
+    });
+    if (reason) {
+      throw new ApiError(
+        'guide_unavailable',
+        `${guide.name} is not available for this event: ${reason}`,
+        {
+          guide: { id: guideId },
+        },
+      );
+    }
+  }
+  if (!options.forceConfirm) {
+    const clash = await events.overlappingWithGuide(guideId, current);
+    if (clash) {
+      throw new ApiError(
+        'guide_conflict',
+        `${guide.name} is already on an overlapping event; send forceConfirm: true to assign anyway.`,
+        {
+          guide: { id: guideId },
+          event: toEventView(clash),
+        },
+      );
+    }
+  }
+  await events.addGuide(event.id, guideId);
+}
+
+/** Sets the guides of an event to exactly `guideIds` (POST /api/events), checking the new ones. */
+export async function setGuides(
+  trx: Db,
+  event: EventRow,
+  guideIds: readonly string[],
+  options: AssignmentOptions,
+): Promise<void> {
+  const wanted = [...new Set(guideIds)];
+  const removed = event.guide_ids.filter((id) => !wanted.includes(id));
+  const events = eventsRepository(trx);
+  for (const id of removed) await events.removeGuide(event.id, id);
+  // Locks are taken in id order, like seats: concurrent requests cannot wait in a cycle.
+  for (const id of [...wanted].sort()) await assignGuide(trx, event, id, options);
+}
+
+export function requireGuideOn(event: EventRow, guideId: string): void {
+  if (!event.guide_ids.includes(guideId)) throw notFound(`Guide ${guideId} on event ${event.id}`);
+}

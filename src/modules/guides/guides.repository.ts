@@ -1,0 +1,106 @@
+/** All SQL on guides (deleted guides are invisible here except through findAny). */
+import {
+  sql,
+  type Insertable,
+  type Kysely,
+  type RawBuilder,
+  type SqlBool,
+  type Updateable,
+} from 'kysely';
+import type { DB, GuidesTable } from '../../db/types.js';
+import type { CompiledList } from '../../query/compile.js';
+import type { ListSource } from '../../query/run.js';
+import type { GuideRow } from './guides.mapper.js';
+
+export function guidesRepository(db: Kysely<DB>) {
+  const live = () => db.selectFrom('guides as g').where('g.deleted_at', 'is', null);
+
+  return {
+    listSource(): ListSource<GuideRow> {
+      return {
+        rows: (q: CompiledList) =>
+          live()
+            .selectAll('g')
+            .where(q.where)
+            .orderBy(q.orderBy)
+            .limit(q.limit)
+            .offset(q.offset)
+            .execute(),
+        count: async (where: RawBuilder<SqlBool>) => {
+          const row = await live()
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where(where)
+            .executeTakeFirstOrThrow();
+          return Number(row.n);
+        },
+      };
+    },
+
+    async find(sellerId: string, id: string): Promise<GuideRow | undefined> {
+      return live()
+        .selectAll('g')
+        .where('g.seller_id', '=', sellerId)
+        .where('g.id', '=', id)
+        .executeTakeFirst();
+    },
+
+    /** Locks a live guide until the transaction ends: assignments of one guide take turns. */
+    async lock(id: string): Promise<GuideRow | undefined> {
+      return live().selectAll('g').where('g.id', '=', id).forUpdate().executeTakeFirst();
+    },
+
+    async findMany(ids: readonly string[]): Promise<GuideRow[]> {
+      if (ids.length === 0) return [];
+      return db.selectFrom('guides').selectAll().where('id', 'in', ids).execute();
+    },
+
+    async findByUser(sellerId: string, userId: string): Promise<GuideRow | undefined> {
+      return live()
+        .selectAll('g')
+        .where('g.seller_id', '=', sellerId)
+        .where('g.user_id', '=', userId)
+        .executeTakeFirst();
+    },
+
+    /** Guides linked to a user at sellers where that user is a ROLE_GUIDE delegate. */
+    async idsGuidedBy(userId: string): Promise<string[]> {
+      const rows = await live()
+        .innerJoin('delegates as d', (join) =>
+          join.onRef('d.seller_id', '=', 'g.seller_id').on('d.user_id', '=', userId),
+        )
+        .select('g.id')
+        .where('g.user_id', '=', userId)
+        .where(sql<SqlBool>`'ROLE_GUIDE' = any(d.roles)`)
+        .execute();
+      return rows.map((r) => r.id);
+    },
+
+    async insert(row: Insertable<GuidesTable>): Promise<GuideRow> {
+      return db.insertInto('guides').values(row).returningAll().executeTakeFirstOrThrow();
+    },
+
+    async update(id: string, changes: Updateable<GuidesTable>): Promise<GuideRow> {
+      return db
+        .updateTable('guides')
+        .set({ ...changes, updated_at: new Date() })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    /** Deletes a guide: kept for the history of past events, taken off future ones. */
+    async remove(id: string, now: Date): Promise<void> {
+      await db
+        .updateTable('guides')
+        .set({ deleted_at: now, updated_at: now })
+        .where('id', '=', id)
+        .execute();
+      await db
+        .updateTable('events')
+        .set({ guide_ids: sql`array_remove(guide_ids, ${id})`, updated_at: now })
+        .where(sql<SqlBool>`guide_ids @> array[${id}]::text[]`)
+        .where('starts_at', '>', now)
+        .execute();
+    },
+  };
+}

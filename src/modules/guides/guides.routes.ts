@@ -1,0 +1,193 @@
+/** HTTP routes of guides and their schedules: each handler is one service call. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { requireCaller } from '../../http/auth.js';
+import {
+  ListOf,
+  ListQuery,
+  authenticated,
+  errorResponses,
+  listErrors,
+} from '../../http/schemas.js';
+import { describeList } from '../../query/describe.js';
+import { guideSpec } from './guides.query.js';
+import {
+  CreateGuideBody,
+  GuideParams,
+  GuideScheduleBody,
+  GuideScheduleParams,
+  SellerParams,
+  UpdateGuideBody,
+} from './guides.schemas.js';
+import type { GuidesService } from './guides.service.js';
+
+const tags = ['guides'];
+const GuideRef = Type.Unsafe({ $ref: 'Guide#' });
+const errors = errorResponses(
+  'authentication_required',
+  'invalid_credentials',
+  'forbidden',
+  'not_found',
+);
+const writeErrors = { ...errors, ...errorResponses('validation_failed') };
+
+export const guidesRoutes: FastifyPluginAsyncTypebox<{ guides: GuidesService }> = async (
+  app,
+  { guides },
+) => {
+  const security = authenticated;
+
+  app.get(
+    '/sellers/:id/guides',
+    {
+      schema: {
+        tags,
+        summary: "The seller's guides (v2018-02-26)",
+        description: describeList(guideSpec),
+        security,
+        params: SellerParams,
+        querystring: ListQuery,
+        response: { 200: ListOf(GuideRef), ...listErrors, ...errors },
+      },
+    },
+    async (request) => guides.list(requireCaller(request), request.params.id, request.query),
+  );
+
+  app.post(
+    '/sellers/:id/guides',
+    {
+      schema: {
+        tags,
+        summary: 'Create a guide profile',
+        security,
+        params: SellerParams,
+        body: CreateGuideBody,
+        response: { 201: GuideRef, ...writeErrors },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await guides.create(requireCaller(request), request.params.id, request.body)),
+  );
+
+  app.get(
+    '/sellers/:id/guides/:guideId',
+    {
+      schema: {
+        tags,
+        summary: 'A guide, with its schedules',
+        security,
+        params: GuideParams,
+        response: { 200: GuideRef, ...errors },
+      },
+    },
+    async (request) =>
+      guides.get(requireCaller(request), request.params.id, request.params.guideId),
+  );
+
+  app.put(
+    '/sellers/:id/guides/:guideId',
+    {
+      schema: {
+        tags,
+        summary: 'Change the given fields of a guide',
+        security,
+        params: GuideParams,
+        body: UpdateGuideBody,
+        response: { 200: GuideRef, ...writeErrors },
+      },
+    },
+    async (request) =>
+      guides.update(
+        requireCaller(request),
+        request.params.id,
+        request.params.guideId,
+        request.body,
+      ),
+  );
+
+  app.delete(
+    '/sellers/:id/guides/:guideId',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a guide; it leaves every future event',
+        security,
+        params: GuideParams,
+        response: { 204: Type.Null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await guides.remove(requireCaller(request), request.params.id, request.params.guideId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/sellers/:id/guides/:guideId/schedules',
+    {
+      schema: {
+        tags,
+        summary: 'Add an availability schedule; returns the guide',
+        security,
+        params: GuideParams,
+        body: GuideScheduleBody,
+        response: { 201: GuideRef, ...writeErrors },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(
+          await guides.addSchedule(
+            requireCaller(request),
+            request.params.id,
+            request.params.guideId,
+            request.body,
+          ),
+        ),
+  );
+
+  app.put(
+    '/sellers/:id/guides/:guideId/schedules/:scheduleId',
+    {
+      schema: {
+        tags,
+        summary: 'Replace an availability schedule; returns the guide',
+        security,
+        params: GuideScheduleParams,
+        body: GuideScheduleBody,
+        response: { 200: GuideRef, ...writeErrors },
+      },
+    },
+    async (request) =>
+      guides.updateSchedule(
+        requireCaller(request),
+        request.params.id,
+        request.params.guideId,
+        request.params.scheduleId,
+        request.body,
+      ),
+  );
+
+  app.delete(
+    '/sellers/:id/guides/:guideId/schedules/:scheduleId',
+    {
+      schema: {
+        tags,
+        summary: 'Remove an availability schedule; returns the guide',
+        security,
+        params: GuideScheduleParams,
+        response: { 200: GuideRef, ...errors },
+      },
+    },
+    async (request) =>
+      guides.removeSchedule(
+        requireCaller(request),
+        request.params.id,
+        request.params.guideId,
+        request.params.scheduleId,
+      ),
+  );
+};

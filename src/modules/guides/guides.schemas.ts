@@ -1,0 +1,87 @@
+/** Request and response schemas of the guides and guide schedules endpoints. */
+import { Type } from 'typebox';
+import { Id, Nullable, Ref, Timestamp } from '../../http/schemas.js';
+import { Hhmm, ScheduleFields } from '../shared/schedule.schemas.js';
+
+const GuideTimeRange = Type.Object(
+  {
+    startTime: Hhmm,
+    endTime: Type.Integer({
+      minimum: 0,
+      maximum: 2400,
+      description: 'HHMM; 2400 = midnight at the end of the day',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const guideScheduleFields = {
+  ...ScheduleFields,
+  timeRanges: Type.Optional(
+    Type.Array(GuideTimeRange, {
+      maxItems: 24,
+      description: 'Working hours; empty or absent = all day',
+    }),
+  ),
+};
+
+export const GuideScheduleBody = Type.Object(guideScheduleFields, { additionalProperties: false });
+
+export const GuideSchedule = Type.Object({ id: Id, ...guideScheduleFields });
+
+const profile = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
+  phone: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
+  bio: Type.Optional(Type.String({ maxLength: 5000 })),
+  picture: Type.Optional(
+    Nullable(Type.String({ format: 'uri', maxLength: 2000, description: 'URL of a photo' })),
+  ),
+  user: Type.Optional(
+    Nullable(
+      Type.Object(
+        { id: Id },
+        { additionalProperties: false, description: 'A linked user account' },
+      ),
+    ),
+  ),
+};
+
+export const CreateGuideBody = Type.Object(
+  { ...profile, schedules: Type.Optional(Type.Array(GuideScheduleBody, { maxItems: 50 })) },
+  { additionalProperties: false },
+);
+
+export const UpdateGuideBody = Type.Object(
+  {
+    name: Type.Optional(profile.name),
+    email: profile.email,
+    phone: profile.phone,
+    bio: profile.bio,
+    picture: profile.picture,
+    user: profile.user,
+  },
+  { additionalProperties: false, minProperties: 1, description: 'The fields to change' },
+);
+
+export const Guide = Type.Object(
+  {
+    object: Type.Literal('guide'),
+    id: Id,
+    seller: Ref,
+    user: Nullable(Ref),
+    name: Type.String(),
+    email: Nullable(Type.String()),
+    phone: Nullable(Type.String()),
+    bio: Type.String(),
+    picture: Nullable(Type.String()),
+    schedules: Type.Array(GuideSchedule),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { $id: 'Guide' },
+);
+
+export const SellerParams = Type.Object({ id: Id });
+export const GuideParams = Type.Object({ id: Id, guideId: Id });
+export const GuideScheduleParams = Type.Object({ id: Id, guideId: Id, scheduleId: Id });

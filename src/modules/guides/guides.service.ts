@@ -1,0 +1,189 @@
+/**
+ * Guides and their availability schedules, managed by the seller, its ROLE_SELLER_ADMIN and
+ * ROLE_GUIDE_MANAGER delegates (and admins). A guide id is the profile's own id, never a
+ * user's; a profile may be linked to a user account.
+ */
+import type { Db } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { newId } from '../../db/ids.js';
+import { ApiError, invalid, notFound } from '../../http/errors.js';
+import { runList } from '../../query/run.js';
+import { accessFor } from '../access/access.js';
+import { scheduleErrors, type ScheduleInput } from '../schedules/schedule.rules.js';
+import type { Caller } from '../users/caller.js';
+import { usersRepository } from '../users/users.repository.js';
+import { guideSchedulesOf, toGuideView, type GuideRow, type GuideView } from './guides.mapper.js';
+import { guideSpec } from './guides.query.js';
+import { guidesRepository } from './guides.repository.js';
+
+export interface GuideProfile {
+  name?: string;
+  email?: string | null;
+  phone?: string | null;
+  bio?: string;
+  picture?: string | null;
+  user?: { id: string } | null;
+}
+
+function checkSchedules(schedules: ScheduleInput[], path: (i: number) => string): void {
+  const errors = schedules.flatMap((s, i) => scheduleErrors(s, path(i), 'guide'));
+  if (errors.length > 0) {
+    throw new ApiError(
+      'validation_failed',
+      errors.map((e) => `${e.name}: ${e.detail}`).join('; '),
+      { errors },
+    );
+  }
+}
+
+export function guidesService({ db }: { db: Db }) {
+  const repo = guidesRepository(db);
+
+  /** The seller must exist and the caller must manage its guides. */
+  async function managed(caller: Caller, sellerId: string): Promise<void> {
+    const seller = await usersRepository(db).findById(sellerId);
+    if (!seller || !seller.roles.includes('ROLE_SELLER')) throw notFound(`Seller ${sellerId}`);
+    await accessFor(db, caller).require('guides', sellerId, `the guides of seller ${sellerId}`);
+  }
+
+  async function guide(caller: Caller, sellerId: string, id: string): Promise<GuideRow> {
+    await managed(caller, sellerId);
+    const row = await repo.find(sellerId, id);
+    if (!row) throw notFound(`Guide ${id}`);
+    return row;
+  }
+
+  async function linkedUser(
+    user: { id: string } | null | undefined,
+  ): Promise<string | null | undefined> {
+    if (user === undefined || user === null) return user;
+    if (!(await usersRepository(db).findById(user.id)))
+      throw invalid('body', 'user.id', 'is not a user');
+    return user.id;
+  }
+
+  const profileTaken = () =>
+    invalid('body', 'user.id', 'already has a guide profile at this seller');
+
+  /** Changes the schedules of a guide under its row lock, so concurrent edits add up. */
+  async function editSchedules(
+    caller: Caller,
+    sellerId: string,
+    guideId: string,
+    edit: (schedules: ScheduleInput[]) => ScheduleInput[],
+  ): Promise<GuideView> {
+    await guide(caller, sellerId, guideId);
+    return db.transaction().execute(async (trx) => {
+      const guides = guidesRepository(trx);
+      const row = await guides.lock(guideId);
+      if (!row) throw notFound(`Guide ${guideId}`);
+      const schedules = edit(guideSchedulesOf(row));
+      return toGuideView(await guides.update(guideId, { schedules: JSON.stringify(schedules) }));
+    });
+  }
+
+  return {
+    async list(caller: Caller, sellerId: string, query: Record<string, unknown>) {
+      await managed(caller, sellerId);
+      return runList(
+        guideSpec,
+        {
+          path: `/api/sellers/${sellerId}/guides`,
+          query,
+          scope: { anyOf: [{ field: 'seller', in: [sellerId] }] },
+        },
+        repo.listSource(),
+        (rows) => rows.map(toGuideView),
+      );
+    },
+
+    async create(
+      caller: Caller,
+      sellerId: string,
+      input: GuideProfile & { name: string; schedules?: ScheduleInput[] },
+    ): Promise<GuideView> {
+      await managed(caller, sellerId);
+      const schedules = (input.schedules ?? []).map((s) => ({ ...s, id: newId() }));
+      checkSchedules(schedules, (i) => `schedules.${i}.`);
+      try {
+        return toGuideView(
+          await repo.insert({
+            id: newId(),
+            seller_id: sellerId,
+            user_id: (await linkedUser(input.user)) ?? null,
+            name: input.name.trim(),
+            email: input.email ?? null,
+            phone: input.phone ?? null,
+            bio: input.bio ?? '',
+            picture: input.picture ?? null,
+            schedules: JSON.stringify(schedules),
+          }),
+        );
+      } catch (error) {
+        if (isUniqueViolation(error, 'guides_seller_user')) throw profileTaken();
+        throw error;
+      }
+    },
+
+    async get(caller: Caller, sellerId: string, id: string): Promise<GuideView> {
+      return toGuideView(await guide(caller, sellerId, id));
+    },
+
+    async update(
+      caller: Caller,
+      sellerId: string,
+      id: string,
+      input: GuideProfile,
+    ): Promise<GuideView> {
+      await guide(caller, sellerId, id);
+      const user = await linkedUser(input.user);
+      try {
+        return toGuideView(
+          await repo.update(id, {
+            ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+            ...(input.email !== undefined ? { email: input.email } : {}),
+            ...(input.phone !== undefined ? { phone: input.phone } : {}),
+            ...(input.bio !== undefined ? { bio: input.bio } : {}),
+            ...(input.picture !== undefined ? { picture: input.picture } : {}),
+            ...(user !== undefined ? { user_id: user } : {}),
+          }),
+        );
+      } catch (error) {
+        if (isUniqueViolation(error, 'guides_seller_user')) throw profileTaken();
+        throw error;
+      }
+    },
+
+    async remove(caller: Caller, sellerId: string, id: string): Promise<void> {
+      await guide(caller, sellerId, id);
+      await db.transaction().execute((trx) => guidesRepository(trx).remove(id, new Date()));
+    },
+
+    addSchedule: (caller: Caller, sellerId: string, guideId: string, input: ScheduleInput) =>
+      editSchedules(caller, sellerId, guideId, (schedules) => {
+        checkSchedules([input], () => '');
+        return [...schedules, { ...input, id: newId() }];
+      }),
+
+    updateSchedule: (
+      caller: Caller,
+      sellerId: string,
+      guideId: string,
+      scheduleId: string,
+      input: ScheduleInput,
+    ) =>
+      editSchedules(caller, sellerId, guideId, (schedules) => {
+        if (!schedules.some((s) => s.id === scheduleId)) throw notFound(`Schedule ${scheduleId}`);
+        checkSchedules([input], () => '');
+        return schedules.map((s) => (s.id === scheduleId ? { ...input, id: scheduleId } : s));
+      }),
+
+    removeSchedule: (caller: Caller, sellerId: string, guideId: string, scheduleId: string) =>
+      editSchedules(caller, sellerId, guideId, (schedules) => {
+        if (!schedules.some((s) => s.id === scheduleId)) throw notFound(`Schedule ${scheduleId}`);
+        return schedules.filter((s) => s.id !== scheduleId);
+      }),
+  };
+}
+
+export type GuidesService = ReturnType<typeof guidesService>;
