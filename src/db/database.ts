@@ -49,6 +49,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       types,
       // A dropped idle connection must not crash the process; the pool replaces it.
       idleTimeoutMillis: 30_000,
+      // A starved pool fails loudly (a logged 500) instead of hanging requests forever.
+      connectionTimeoutMillis: 10_000,
     });
     pool.on('error', () => undefined);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });

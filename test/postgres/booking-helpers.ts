@@ -6,8 +6,10 @@
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
+import pg from 'pg';
 import type { Db } from '../../src/db/database.js';
 import { as, signUp, type Account } from '../helpers/app.js';
+import { databaseUrl } from '../helpers/database.js';
 
 /** A date far enough ahead that no departure of the suite ever starts during a run. */
 export const FUTURE = '2030-06-01';
@@ -163,6 +165,68 @@ export function report(
   );
 }
 
+/**
+ * A connection of its own to the app's database, for the checks: it neither competes with
+ * the app's pool during a run nor hangs with it if the app's requests get stuck.
+ */
+export interface Observer {
+  query<R extends object>(text: string, values?: unknown[]): Promise<R[]>;
+  /** What every other session of the database is doing: for messages about stuck runs. */
+  activity(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function observe(db: Db): Promise<Observer> {
+  const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(db);
+  const client = new pg.Client({ connectionString: databaseUrl(rows[0]!.name) });
+  await client.connect();
+  const query = async <R extends object>(text: string, values: unknown[] = []) =>
+    (await client.query<R>(text, values)).rows;
+  return {
+    query,
+    activity: async () =>
+      (
+        await query<{ line: string }>(
+          `select concat_ws(' | ', state, wait_event_type || ':' || wait_event,
+             'in transaction for ' || (now() - xact_start)::text, left(query, 100)) as line
+           from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+        )
+      )
+        .map((r) => r.line)
+        .join('\n'),
+    close: () => client.end(),
+  };
+}
+
+/**
+ * `promise`, or a failure after `ms` that says what the database sessions were doing: a
+ * request that never answers (pool starvation, a lock wait) fails the test with a reason
+ * instead of a bare timeout.
+ */
+export async function within<T>(
+  observer: Observer,
+  label: string,
+  promise: Promise<T>,
+  ms = 20_000,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      void observer.activity().then(
+        (sessions) =>
+          reject(new Error(`${label}: no answer within ${ms} ms; sessions:\n${sessions}`)),
+        (error: unknown) =>
+          reject(new Error(`${label}: no answer within ${ms} ms (${String(error)})`)),
+      );
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export interface EventLedger {
   id: string;
   max: number | null;
@@ -174,56 +238,51 @@ export interface EventLedger {
 }
 
 /** Seats reserved on each event next to what its confirmed order items add up to. */
-export async function ledger(db: Db, eventIds: string[]): Promise<EventLedger[]> {
-  const { rows } = await sql<{
-    id: string;
-    max: number | null;
-    reserved: number;
-    confirmed_seats: number;
-    confirmed_items: number;
-    canceled_items: number;
-  }>`
-    select e.id, e.max, e.reserved,
-      coalesce(sum(i.quantity) filter (where i.status = 200), 0)::int as confirmed_seats,
-      count(i.id) filter (where i.status = 200)::int as confirmed_items,
-      count(i.id) filter (where i.status = 700)::int as canceled_items
-    from events e left join order_items i on i.event_id = e.id
-    where e.id in (${sql.join(eventIds)})
-    group by e.id order by e.id`.execute(db);
-  return rows.map((r) => ({
-    id: r.id,
-    max: r.max,
-    reserved: r.reserved,
-    confirmedSeats: r.confirmed_seats,
-    confirmedItems: r.confirmed_items,
-    canceledItems: r.canceled_items,
-  }));
+export async function ledger(observer: Observer, eventIds: string[]): Promise<EventLedger[]> {
+  return observer.query<EventLedger>(
+    `select e.id, e.max, e.reserved,
+       coalesce(sum(i.quantity) filter (where i.status = 200), 0)::int as "confirmedSeats",
+       (count(i.id) filter (where i.status = 200))::int as "confirmedItems",
+       (count(i.id) filter (where i.status = 700))::int as "canceledItems"
+     from events e left join order_items i on i.event_id = e.id
+     where e.id = any($1)
+     group by e.id order by e.id`,
+    [eventIds],
+  );
 }
 
 /**
  * Orders whose status disagrees with their items (a confirmed order must have only 200
  * items, a canceled one only 700 items) or that have no items at all. Empty when consistent.
  */
-export async function inconsistentOrders(db: Db): Promise<unknown[]> {
-  const { rows } = await sql`
-    select o.id, o.status, array_agg(i.status order by i.id) as item_statuses
-    from orders o left join order_items i on i.order_id = o.id
-    group by o.id, o.status
-    having count(i.id) = 0
-      or (o.status = 'confirmed' and bool_or(i.status <> 200))
-      or (o.status = 'canceled' and bool_or(i.status <> 700))`.execute(db);
-  return rows;
+export async function inconsistentOrders(observer: Observer): Promise<object[]> {
+  return observer.query(
+    `select o.id, o.status, array_agg(i.status order by i.id) as item_statuses
+     from orders o left join order_items i on i.order_id = o.id
+     group by o.id, o.status
+     having count(i.id) = 0
+       or (o.status = 'confirmed' and bool_or(i.status <> 200))
+       or (o.status = 'canceled' and bool_or(i.status <> 700))`,
+  );
 }
 
-/** Every event of the database, checked: reserved equals confirmed seats and fits in max. */
-export async function allEventsBalanced(db: Db): Promise<EventLedger[]> {
-  const { rows } = await sql<{ id: string }>`select id from events`.execute(db);
-  if (rows.length === 0) return [];
+/** Events of the whole database whose reserved count differs from their confirmed seats. */
+export async function unbalancedEvents(observer: Observer): Promise<EventLedger[]> {
+  const ids = await observer.query<{ id: string }>('select id from events');
   const all = await ledger(
-    db,
-    rows.map((r) => r.id),
+    observer,
+    ids.map((r) => r.id),
   );
   return all.filter(
     (e) => e.reserved !== e.confirmedSeats || (e.max !== null && e.reserved > e.max),
   );
+}
+
+/** Deadlocks PostgreSQL has detected in this database (its statistics lag about 1 s). */
+export async function deadlocks(observer: Observer): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const [row] = await observer.query<{ n: number }>(
+    'select deadlocks::int as n from pg_stat_database where datname = current_database()',
+  );
+  return row!.n;
 }

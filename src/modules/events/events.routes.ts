@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
 import { idempotencyKey, sendOutcome } from '../../http/idempotent-reply.js';
+import { versionBefore } from '../../http/versioning.js';
 import {
   IdParams,
   ListOf,
@@ -61,6 +62,8 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{
             'validation_failed',
             'forbidden',
             'capacity_below_reserved',
+            'guide_unavailable',
+            'guide_conflict',
             'invalid_idempotency_key',
             'idempotency_key_reused',
             'idempotency_in_progress',
@@ -80,7 +83,12 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{
         },
         async (record) => ({
           status: 201,
-          body: await events.upsert(caller, request.body, record),
+          body: await events.upsert(
+            caller,
+            request.body,
+            record,
+            !versionBefore(request, '2018-02-26'),
+          ),
         }),
       );
       return sendOutcome(reply, outcome);

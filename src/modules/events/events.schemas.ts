@@ -35,6 +35,14 @@ export const CreateEventBody = Type.Object(
         Type.Integer({ minimum: 0, description: "Seats; default the experience's outingMax" }),
       ),
     ),
+    guides: Type.Optional(
+      Type.Array(Id, {
+        maxItems: 50,
+        uniqueItems: true,
+        description:
+          'Guide ids: the guides of the event after this call (each checked as in POST /api/events/{id}/guides)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -10,6 +10,7 @@ import { runList } from '../../query/run.js';
 import { accessFor, type Access } from '../access/access.js';
 import { listScopes } from '../access/list-scopes.js';
 import { experiencesRepository } from '../experiences/experiences.repository.js';
+import { setGuides } from '../guides/assignment.js';
 import type { Recorder } from '../idempotency/idempotency.service.js';
 import { parseStart } from '../schedules/local-time.js';
 import type { Caller } from '../users/caller.js';
@@ -21,6 +22,7 @@ export interface EventInput {
   experience: { id: string };
   start: string;
   max?: number | null;
+  guides?: string[];
 }
 
 /** The seller's staff see its events; a guide sees the events it is assigned to. */
@@ -52,7 +54,12 @@ export function eventsService({ db }: { db: Db }) {
     },
 
     /** Creates the event, or updates the one at the same start (201 both ways). */
-    async upsert(caller: Caller, input: EventInput, record: Recorder): Promise<EventView> {
+    async upsert(
+      caller: Caller,
+      input: EventInput,
+      record: Recorder,
+      checkSchedule = true,
+    ): Promise<EventView> {
       const access = accessFor(db, caller);
       const experience = await experiencesRepository(db).findById(input.experience.id);
       const mayManage =
@@ -70,6 +77,13 @@ export function eventsService({ db }: { db: Db }) {
           'body',
           'start',
           `must be an ISO 8601 date-time (with an offset, or local to ${experience.timezone}) that exists`,
+        );
+      }
+      if (input.guides !== undefined) {
+        await access.require(
+          'guides',
+          experience.seller_id,
+          `the guides of experience ${experience.id}`,
         );
       }
       return db.transaction().execute(async (trx) => {
@@ -100,6 +114,13 @@ export function eventsService({ db }: { db: Db }) {
             );
           }
           throw error;
+        }
+        if (input.guides !== undefined) {
+          // Guides obey the same rule as POST /api/events/{id}/guides (no forceConfirm here).
+          await setGuides(trx, (await events.findById(id))!, input.guides, {
+            forceConfirm: false,
+            checkSchedule,
+          });
         }
         const view = toEventView((await events.findById(id))!);
         await record(trx, { status: 201, body: view });

@@ -1,5 +1,12 @@
 /** All SQL on experiences. */
-import type { Insertable, Kysely, RawBuilder, SqlBool, Updateable } from 'kysely';
+import {
+  sql,
+  type Insertable,
+  type Kysely,
+  type RawBuilder,
+  type SqlBool,
+  type Updateable,
+} from 'kysely';
 import type { DB, ExperiencesTable } from '../../db/types.js';
 import type { CompiledList } from '../../query/compile.js';
 import type { ListSource } from '../../query/run.js';
@@ -49,6 +56,34 @@ export function experiencesRepository(db: Kysely<DB>) {
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();
+    },
+
+    /** Sets guide preferences only where there are none yet; false when some exist. */
+    async createGuidePreferences(
+      id: string,
+      preferences: Record<string, unknown>,
+    ): Promise<ExperienceRow | undefined> {
+      return db
+        .updateTable('experiences')
+        .set({ guide: JSON.stringify(preferences), updated_at: new Date() })
+        .where('id', '=', id)
+        .where('guide', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    /** Merges changes into existing guide preferences; undefined when there are none. */
+    async updateGuidePreferences(
+      id: string,
+      changes: Record<string, unknown>,
+    ): Promise<ExperienceRow | undefined> {
+      return db
+        .updateTable('experiences')
+        .set({ guide: sql`guide || ${JSON.stringify(changes)}::jsonb`, updated_at: new Date() })
+        .where('id', '=', id)
+        .where('guide', 'is not', null)
+        .returningAll()
+        .executeTakeFirst();
     },
 
     /** Whether any order was ever booked on it (then it is hidden, not deleted). */

@@ -16,6 +16,8 @@ import {
   Availability,
   AvailabilityQuery,
   CreateExperienceBody,
+  CreateGuidePreferencesBody,
+  UpdateGuidePreferencesBody,
   UpdateExperienceBody,
 } from './experiences.schemas.js';
 import type { ExperiencesService } from './experiences.service.js';
@@ -109,6 +111,47 @@ export const experiencesRoutes: FastifyPluginAsyncTypebox<{
       await experiences.remove(requireCaller(request), request.params.id);
       return reply.code(204).send(null);
     },
+  );
+
+  app.post(
+    '/experiences/:id/guide',
+    {
+      schema: {
+        tags,
+        summary:
+          'Create the guide preferences of an experience (v2018-02-26); returns the experience',
+        security: authenticated,
+        params: IdParams,
+        body: CreateGuidePreferencesBody,
+        response: {
+          201: ExperienceRef,
+          ...writeErrors,
+          ...errorResponses('guide_preferences_exist'),
+        },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(
+          await experiences.createGuide(requireCaller(request), request.params.id, request.body),
+        ),
+  );
+
+  app.put(
+    '/experiences/:id/guide',
+    {
+      schema: {
+        tags,
+        summary: 'Change the guide preferences of an experience (404 when it has none)',
+        security: authenticated,
+        params: IdParams,
+        body: UpdateGuidePreferencesBody,
+        response: { 200: ExperienceRef, ...writeErrors },
+      },
+    },
+    async (request) =>
+      experiences.updateGuide(requireCaller(request), request.params.id, request.body),
   );
 
   app.get(

@@ -111,3 +111,34 @@ export const Availability = Type.Record(
   ),
   { description: '{"YYYY-MM-DD": {"HHMM": openSeats}}' },
 );
+
+const guidePreferenceFields = {
+  required: Type.Integer({ minimum: 0, maximum: 100, description: 'Guides needed per event' }),
+  autoAssign: Type.Boolean({
+    description: 'Stored and shown; assignment stays explicit (docs/guides.md)',
+  }),
+  includeInConfirmation: Type.Boolean({
+    description: "List the event's guides in confirmation emails",
+  }),
+};
+
+export const CreateGuidePreferencesBody = Type.Object(
+  {
+    required: Type.Optional(guidePreferenceFields.required),
+    autoAssign: Type.Optional(guidePreferenceFields.autoAssign),
+    includeInConfirmation: Type.Optional(guidePreferenceFields.includeInConfirmation),
+  },
+  {
+    additionalProperties: false,
+    description: 'Defaults: required 0, autoAssign false, includeInConfirmation false',
+  },
+);
+
+export const UpdateGuidePreferencesBody = Type.Object(
+  {
+    required: Type.Optional(guidePreferenceFields.required),
+    autoAssign: Type.Optional(guidePreferenceFields.autoAssign),
+    includeInConfirmation: Type.Optional(guidePreferenceFields.includeInConfirmation),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);

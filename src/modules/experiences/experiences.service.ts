@@ -43,6 +43,12 @@ export interface ExperienceInput {
   visible?: boolean;
 }
 
+export interface GuidePreferences {
+  required?: number;
+  autoAssign?: boolean;
+  includeInConfirmation?: boolean;
+}
+
 /** Schedules as stored: every one with an id. */
 const withIds = (schedules: ScheduleInput[]) =>
   schedules.map((s) => ({ ...s, id: s.id ?? newId() }));
@@ -83,6 +89,15 @@ export function experiencesService({ db }: { db: Db }) {
       throw notFound(`Experience ${id}`);
     }
     return { row, access };
+  }
+
+  /** Guide preferences are set by whoever manages the experience or the seller's guides. */
+  async function managedGuides(caller: Caller, id: string): Promise<ExperienceRow> {
+    const { row, access } = await visible(caller, id);
+    if (!(await access!.can('guides', row.seller_id))) {
+      await access!.require('experiences', row.seller_id, `experience ${id}`);
+    }
+    return row;
   }
 
   async function managed(caller: Caller, id: string): Promise<ExperienceRow> {
@@ -194,6 +209,38 @@ export function experiencesService({ db }: { db: Db }) {
       return toExperienceView(
         await repo.update(id, { ...next, schedules: JSON.stringify(schedules) }),
       );
+    },
+
+    /** Guide preferences: created once (409 after), then changed with updateGuide. */
+    async createGuide(
+      caller: Caller,
+      id: string,
+      input: GuidePreferences,
+    ): Promise<ExperienceView> {
+      await managedGuides(caller, id);
+      const row = await repo.createGuidePreferences(id, {
+        required: input.required ?? 0,
+        autoAssign: input.autoAssign ?? false,
+        includeInConfirmation: input.includeInConfirmation ?? false,
+      });
+      if (!row) {
+        throw new ApiError(
+          'guide_preferences_exist',
+          'This experience already has guide preferences; change them with PUT.',
+        );
+      }
+      return toExperienceView(row);
+    },
+
+    async updateGuide(
+      caller: Caller,
+      id: string,
+      input: GuidePreferences,
+    ): Promise<ExperienceView> {
+      await managedGuides(caller, id);
+      const row = await repo.updateGuidePreferences(id, { ...input });
+      if (!row) throw notFound(`Guide preferences of experience ${id}`);
+      return toExperienceView(row);
     },
 
     async remove(caller: Caller, id: string): Promise<void> {

@@ -154,7 +154,7 @@ function constantOffsetRuns(
   end: number,
 ): { from: number; to: number; offset: number }[] {
   const runs: { from: number; to: number; offset: number }[] = [];
-  const last = end;
+  const last = end > start ? end - 1 : start;
   let from = start;
   let offset = zone.offset(start);
   let probe = start; // invariant: zone.offset(probe) === offset
@@ -194,7 +194,7 @@ function availableStretches(schedules: readonly ScheduleInput[], date: string): 
     if (own.length === 0) return [[0, DAY_MINUTES]];
     for (const r of own) {
       const from = hhmmToMinutes(r.startTime);
-      const to = hhmmToMinutes(r.endTime); // 2400 -> 1440, midnight ending the date
+      const to = Math.min(hhmmToMinutes(r.endTime), 1439); // 2400 -> 1440, midnight ending the date
       if (from < to) ranges.push([from, to]);
     }
   }
