@@ -166,13 +166,13 @@ describe('POST /api/events', () => {
       [{ experience: { id: shop.experienceId }, start: '2030-05-12T09:00', max: -1 }, 'max'],
       [{ experience: { id: shop.experienceId }, start: '2030-05-12T09:00', max: 2.5 }, 'max'],
       [
-        {
-          experience: { id: shop.experienceId },
-          start: '2030-05-12T09:00',
-          guides: 'x',
-          colour: 'red',
-        },
-        'guides',
+        { experience: { id: shop.experienceId }, start: '2030-05-12T09:00', colour: 'red' },
+        'colour',
+      ],
+      [{ experience: { id: shop.experienceId }, start: '2030-05-12T09:00', guides: 'x' }, 'guides'],
+      [
+        { experience: { id: shop.experienceId }, start: '2030-05-12T09:00', guides: ['nope'] },
+        'guides.0',
       ],
     ];
     for (const [payload, field] of cases) {

@@ -194,7 +194,7 @@ function availableStretches(schedules: readonly ScheduleInput[], date: string): 
     if (own.length === 0) return [[0, DAY_MINUTES]];
     for (const r of own) {
       const from = hhmmToMinutes(r.startTime);
-      const to = Math.min(hhmmToMinutes(r.endTime), 1439); // 2400 -> 1440, midnight ending the date
+      const to = hhmmToMinutes(r.endTime); // 2400 -> 1440, midnight ending the date
       if (from < to) ranges.push([from, to]);
     }
   }
