@@ -16,8 +16,11 @@
  * the end of the day, so a guide can work until midnight and, with an early-morning range
  * on the next date, through the night. Zero-length events (start = end) are an instant:
  * covered when it lies inside a range (its start included, its end not), blocked when it
- * lies inside an unavailable range. Well-formedness of schedules is `scheduleErrors`' job;
- * an empty or inverted range here simply covers nothing.
+ * lies inside an unavailable range. On daylight-saving days the rule reads the minutes the
+ * wall clock really shows: the hour skipped in spring needs no cover and cannot block, the
+ * hour lived twice in autumn counts as the event lived it (`localSegments` gives the
+ * per-date span from the earliest to the latest of those minutes). Well-formedness of
+ * schedules is `scheduleErrors`' job; an empty or inverted range here simply covers nothing.
  */
 import { IANAZone } from 'luxon';
 import {
@@ -42,9 +45,9 @@ const DAY_MS = 86_400_000;
 const DAY_MINUTES = 1440;
 /**
  * Offsets are probed this far apart when looking for daylight-saving changes inside an
- * event; two changes that cancel out within one step would go unseen, which no zone has
- * done in modern times (each change found resets the probe, so close changes that do not
- * cancel are all found).
+ * event. Only two changes cancelling out within one step would go unseen; changes come
+ * months apart in practice (each change found restarts the probe, so close changes that do
+ * not cancel are all found).
  */
 const PROBE_MS = 6 * 3_600_000;
 

@@ -1,14 +1,7 @@
-/** All SQL on guides (deleted guides are invisible here except through findAny). */
-import {
-  sql,
-  type Insertable,
-  type Kysely,
-  type RawBuilder,
-  type SqlBool,
-  type Updateable,
-} from 'kysely';
+/** All SQL on guides (deleted guides are invisible here except through findMany, for history). */
+import { sql, type Insertable, type Kysely, type SqlBool, type Updateable } from 'kysely';
+import { listSource } from '../../db/list-source.js';
 import type { DB, GuidesTable } from '../../db/types.js';
-import type { CompiledList } from '../../query/compile.js';
 import type { ListSource } from '../../query/run.js';
 import type { GuideRow } from './guides.mapper.js';
 
@@ -17,23 +10,7 @@ export function guidesRepository(db: Kysely<DB>) {
 
   return {
     listSource(): ListSource<GuideRow> {
-      return {
-        rows: (q: CompiledList) =>
-          live()
-            .selectAll('g')
-            .where(q.where)
-            .orderBy(q.orderBy)
-            .limit(q.limit)
-            .offset(q.offset)
-            .execute(),
-        count: async (where: RawBuilder<SqlBool>) => {
-          const row = await live()
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where(where)
-            .executeTakeFirstOrThrow();
-          return Number(row.n);
-        },
-      };
+      return listSource(live, (q) => q.selectAll('g'));
     },
 
     async find(sellerId: string, id: string): Promise<GuideRow | undefined> {

@@ -1,32 +1,17 @@
 /** All SQL on orders and order items. */
-import type { Insertable, Kysely, RawBuilder, SqlBool } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
+import { listSource } from '../../db/list-source.js';
 import type { DB, OrderItemsTable, OrdersTable } from '../../db/types.js';
-import type { CompiledList } from '../../query/compile.js';
 import type { ListSource } from '../../query/run.js';
 import type { OrderItemRow, OrderRow } from './orders.mapper.js';
 
 export function ordersRepository(db: Kysely<DB>) {
   return {
     listSource(): ListSource<OrderRow> {
-      return {
-        rows: (q: CompiledList) =>
-          db
-            .selectFrom('orders as o')
-            .selectAll('o')
-            .where(q.where)
-            .orderBy(q.orderBy)
-            .limit(q.limit)
-            .offset(q.offset)
-            .execute(),
-        count: async (where: RawBuilder<SqlBool>) => {
-          const row = await db
-            .selectFrom('orders as o')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where(where)
-            .executeTakeFirstOrThrow();
-          return Number(row.n);
-        },
-      };
+      return listSource(
+        () => db.selectFrom('orders as o'),
+        (q) => q.selectAll('o'),
+      );
     },
 
     async insert(
