@@ -1,6 +1,14 @@
-/** Sends the outcome of an idempotent POST: a stored refusal is replayed as problem+json. */
+/**
+ * Idempotent POSTs on the wire: the Idempotency-Key header in, the outcome out (a stored
+ * refusal is replayed as problem+json, a replay is marked Idempotent-Replayed).
+ */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { IdempotentOutcome } from '../modules/idempotency/idempotency.service.js';
+import type {
+  IdempotencyService,
+  IdempotentOutcome,
+  Recorder,
+} from '../modules/idempotency/idempotency.service.js';
+import type { Caller } from '../modules/users/caller.js';
 import { sendProblem } from './error-handler.js';
 import type { ProblemBody } from './errors.js';
 
@@ -13,4 +21,25 @@ export function sendOutcome(reply: FastifyReply, outcome: IdempotentOutcome): Fa
   if (outcome.replayed) void reply.header('idempotent-replayed', 'true');
   if (outcome.status >= 400) return sendProblem(reply, outcome.body as ProblemBody);
   return reply.code(outcome.status).send(outcome.body);
+}
+
+/** Runs `create` once per Idempotency-Key of the caller and answers 201 (or the replay). */
+export async function idempotentCreate(
+  idempotency: IdempotencyService,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  caller: Caller,
+  create: (record: Recorder) => Promise<unknown>,
+): Promise<FastifyReply> {
+  const outcome = await idempotency.run(
+    {
+      userId: caller.id,
+      key: idempotencyKey(request),
+      method: request.method,
+      path: request.routeOptions.url ?? request.url,
+      body: request.body,
+    },
+    async (record) => ({ status: 201, body: await create(record) }),
+  );
+  return sendOutcome(reply, outcome);
 }

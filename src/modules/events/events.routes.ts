@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
-import { idempotencyKey, sendOutcome } from '../../http/idempotent-reply.js';
+import { idempotentCreate } from '../../http/idempotent-reply.js';
 import { versionBefore } from '../../http/versioning.js';
 import {
   IdParams,
@@ -73,25 +73,10 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const caller = requireCaller(request);
-      const outcome = await idempotency.run(
-        {
-          userId: caller.id,
-          key: idempotencyKey(request),
-          method: 'POST',
-          path: '/api/events',
-          body: request.body,
-        },
-        async (record) => ({
-          status: 201,
-          body: await events.upsert(
-            caller,
-            request.body,
-            record,
-            !versionBefore(request, '2018-02-26'),
-          ),
-        }),
+      const checkSchedule = !versionBefore(request, '2018-02-26');
+      return idempotentCreate(idempotency, request, reply, caller, (record) =>
+        events.upsert(caller, request.body, record, checkSchedule),
       );
-      return sendOutcome(reply, outcome);
     },
   );
 

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
-import { idempotencyKey, sendOutcome } from '../../http/idempotent-reply.js';
+import { idempotentCreate } from '../../http/idempotent-reply.js';
 import {
   IdParams,
   ListOf,
@@ -73,17 +73,9 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const caller = requireCaller(request);
-      const outcome = await idempotency.run(
-        {
-          userId: caller.id,
-          key: idempotencyKey(request),
-          method: 'POST',
-          path: '/api/orders',
-          body: request.body,
-        },
-        async (record) => ({ status: 201, body: await orders.book(caller, request.body, record) }),
+      return idempotentCreate(idempotency, request, reply, caller, (record) =>
+        orders.book(caller, request.body, record),
       );
-      return sendOutcome(reply, outcome);
     },
   );
 
