@@ -10,7 +10,9 @@ import { runList } from '../../query/run.js';
 import { accessFor, type Access } from '../access/access.js';
 import { listScopes } from '../access/list-scopes.js';
 import { experiencesRepository } from '../experiences/experiences.repository.js';
+import { withRetry } from '../../db/retry.js';
 import { setGuides } from '../guides/assignment.js';
+import { guidesRepository } from '../guides/guides.repository.js';
 import type { Recorder } from '../idempotency/idempotency.service.js';
 import { parseStart } from '../schedules/local-time.js';
 import type { Caller } from '../users/caller.js';
@@ -86,46 +88,52 @@ export function eventsService({ db }: { db: Db }) {
           `the guides of experience ${experience.id}`,
         );
       }
-      return db.transaction().execute(async (trx) => {
-        const events = eventsRepository(trx);
-        let id: string;
-        try {
-          id = await events.upsert(
-            {
-              id: newId(),
-              experience_id: experience.id,
-              seller_id: experience.seller_id,
-              starts_at: start,
-              ends_at: new Date(start.getTime() + experience.duration * 60_000),
-              max: input.max === undefined ? experience.outing_max : input.max,
-            },
-            input.max !== undefined,
-          );
-        } catch (error) {
-          if (isCheckViolation(error, 'events_no_oversell')) {
-            throw new ApiError(
-              'capacity_below_reserved',
-              'max is below the seats already reserved on this event.',
+      return withRetry(() =>
+        db.transaction().execute(async (trx) => {
+          const events = eventsRepository(trx);
+          // Guides before the event, as assignment and deletion lock them: one lock order
+          // everywhere, so these paths cannot deadlock each other.
+          for (const guideId of [...new Set(input.guides ?? [])].sort())
+            await guidesRepository(trx).lock(guideId);
+          let id: string;
+          try {
+            id = await events.upsert(
               {
-                errors: [
-                  { in: 'body', name: 'max', detail: 'is below the seats already reserved' },
-                ],
+                id: newId(),
+                experience_id: experience.id,
+                seller_id: experience.seller_id,
+                starts_at: start,
+                ends_at: new Date(start.getTime() + experience.duration * 60_000),
+                max: input.max === undefined ? experience.outing_max : input.max,
               },
+              input.max !== undefined,
             );
+          } catch (error) {
+            if (isCheckViolation(error, 'events_no_oversell')) {
+              throw new ApiError(
+                'capacity_below_reserved',
+                'max is below the seats already reserved on this event.',
+                {
+                  errors: [
+                    { in: 'body', name: 'max', detail: 'is below the seats already reserved' },
+                  ],
+                },
+              );
+            }
+            throw error;
           }
-          throw error;
-        }
-        if (input.guides !== undefined) {
-          // Guides obey the same rule as POST /api/events/{id}/guides (no forceConfirm here).
-          await setGuides(trx, (await events.findById(id))!, input.guides, {
-            forceConfirm: false,
-            checkSchedule,
-          });
-        }
-        const view = toEventView((await events.findById(id))!);
-        await record(trx, { status: 201, body: view });
-        return view;
-      });
+          if (input.guides !== undefined) {
+            // Guides obey the same rule as POST /api/events/{id}/guides (no forceConfirm here).
+            await setGuides(trx, (await events.findById(id))!, input.guides, {
+              forceConfirm: false,
+              checkSchedule,
+            });
+          }
+          const view = toEventView((await events.findById(id))!);
+          await record(trx, { status: 201, body: view });
+          return view;
+        }),
+      );
     },
   };
 }

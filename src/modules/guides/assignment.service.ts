@@ -3,6 +3,7 @@
  * `DELETE /api/events/{id}/guides/{guideId}`, for the seller's guide managers.
  */
 import type { Db } from '../../db/database.js';
+import { withRetry } from '../../db/retry.js';
 import { invalid, notFound } from '../../http/errors.js';
 import { accessFor } from '../access/access.js';
 import { toEventView, type EventRow, type EventView } from '../events/events.mapper.js';
@@ -45,10 +46,12 @@ export function assignmentService({ db }: { db: Db }) {
     ): Promise<EventView> {
       const { guideId, forceConfirm } = readAssignment(body);
       const event = await managedEvent(caller, eventId);
-      return db.transaction().execute(async (trx) => {
-        await assignGuide(trx, event, guideId, { forceConfirm, checkSchedule });
-        return toEventView((await eventsRepository(trx).findById(eventId))!);
-      });
+      return withRetry(() =>
+        db.transaction().execute(async (trx) => {
+          await assignGuide(trx, event, guideId, { forceConfirm, checkSchedule });
+          return toEventView((await eventsRepository(trx).findById(eventId))!);
+        }),
+      );
     },
 
     async unassign(caller: Caller, eventId: string, guideId: string): Promise<EventView> {

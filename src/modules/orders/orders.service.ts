@@ -25,7 +25,7 @@ import {
 import { orderSpec } from './orders.query.js';
 import { ordersRepository } from './orders.repository.js';
 import { roundCents } from './orders.rules.js';
-import { withRetry } from './retry.js';
+import { withRetry } from '../../db/retry.js';
 
 /** Where a booking's confirmation email goes: written in the booking's transaction. */
 export interface ConfirmationQueue {

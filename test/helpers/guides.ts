@@ -1,0 +1,143 @@
+/**
+ * Guides, their schedules, delegates, events and assignments made through the public API,
+ * for the guide and version tests.
+ */
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { as, signUp, type Account } from './app.js';
+
+type Body = Record<string, unknown>;
+
+/** Any hour of any day: a guide with this schedule is available for every event. */
+export const ALWAYS = { type: 'available', repeat: 'weekly', days: [0, 1, 2, 3, 4, 5, 6] };
+
+/** Every day 08:00-18:00 (the events of openShop are 09:00 and 14:00, 90 minutes). */
+export const DAYTIME = { ...ALWAYS, timeRanges: [{ startTime: 800, endTime: 1800 }] };
+
+export interface Guide {
+  id: string;
+  name: string;
+  user: { id: string } | null;
+  schedules: (Body & { id: string })[];
+  [field: string]: unknown;
+}
+
+export interface EventView {
+  id: string;
+  start: string;
+  end: string;
+  guides: string[];
+  [field: string]: unknown;
+}
+
+export function guideRequest(
+  app: FastifyInstance,
+  account: Pick<Account, 'apiKey'> | null,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: Body,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return as(app, account, {
+    method,
+    url: `/api/sellers${url}`,
+    headers,
+    ...(payload === undefined ? {} : { payload }),
+  });
+}
+
+/** POST /api/sellers/{id}/guides; throws unless 201. */
+export async function createGuide(
+  app: FastifyInstance,
+  account: Account,
+  sellerId: string,
+  fields: Body = {},
+): Promise<Guide> {
+  const response = await guideRequest(app, account, 'POST', `/${sellerId}/guides`, {
+    name: 'Gina Guide',
+    schedules: [ALWAYS],
+    ...fields,
+  });
+  if (response.statusCode !== 201) throw new Error(`guide not created: ${response.body}`);
+  return response.json();
+}
+
+/** A new user made a delegate of `seller` with `roles`. */
+export async function delegate(
+  app: FastifyInstance,
+  seller: Account,
+  roles: string[],
+  name = 'Delegate User',
+): Promise<Account> {
+  const user = await signUp(app, { name });
+  const response = await as(app, seller, {
+    method: 'POST',
+    url: `/api/users/${seller.id}/delegates`,
+    payload: { user: { id: user.id }, roles },
+  });
+  if (response.statusCode !== 201) throw new Error(`delegate not added: ${response.body}`);
+  return user;
+}
+
+/** POST /api/events; throws unless 201. */
+export async function createEvent(
+  app: FastifyInstance,
+  account: Account,
+  experienceId: string,
+  start: string,
+  fields: Body = {},
+  headers: Record<string, string> = {},
+): Promise<EventView> {
+  const response = await as(app, account, {
+    method: 'POST',
+    url: '/api/events',
+    payload: { experience: { id: experienceId }, start, ...fields },
+    headers,
+  });
+  if (response.statusCode !== 201) throw new Error(`event not created: ${response.body}`);
+  return response.json();
+}
+
+/** POST /api/events/{id}/guides with any body. */
+export function assign(
+  app: FastifyInstance,
+  account: Pick<Account, 'apiKey'> | null,
+  eventId: string,
+  payload: Body,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return as(app, account, {
+    method: 'POST',
+    url: `/api/events/${eventId}/guides`,
+    payload,
+    headers,
+  });
+}
+
+/** DELETE /api/events/{id}/guides/{guideId}. */
+export function unassign(
+  app: FastifyInstance,
+  account: Pick<Account, 'apiKey'> | null,
+  eventId: string,
+  guideId: string,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return as(app, account, {
+    method: 'DELETE',
+    url: `/api/events/${eventId}/guides/${guideId}`,
+    headers,
+  });
+}
+
+/** GET /api/events/{id} as `account`. */
+export function readEvent(
+  app: FastifyInstance,
+  account: Pick<Account, 'apiKey'>,
+  eventId: string,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return as(app, account, { method: 'GET', url: `/api/events/${eventId}`, headers });
+}
+
+/** The ids of a list response's data, in order. */
+export const idsOf = (response: LightMyRequestResponse): string[] =>
+  response.json<{ data: { id: string }[] }>().data.map((o) => o.id);

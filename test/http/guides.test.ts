@@ -1,0 +1,667 @@
+/**
+ * Guide profiles through HTTP (DESIGN.md section 6, Guide and Schedule): CRUD under
+ * /api/sellers/{id}/guides, who may manage them, validation (400 naming the field, nothing
+ * changed), schedules, the list with the query language, and deletion (soft: gone from the
+ * API and from future events, kept on past ones).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  as,
+  createAdmin,
+  createTestApp,
+  expectProblem,
+  signUp,
+  type Account,
+  type TestApp,
+} from '../helpers/app.js';
+import { openShop, type Shop } from '../helpers/booking.js';
+import {
+  ALWAYS,
+  DAYTIME,
+  assign,
+  createEvent,
+  createGuide,
+  delegate,
+  guideRequest,
+  idsOf,
+  readEvent,
+  type Guide,
+} from '../helpers/guides.js';
+
+let t: TestApp;
+let shop: Shop;
+let seller: Account;
+beforeAll(async () => {
+  t = await createTestApp();
+  shop = await openShop(t.app);
+  seller = shop.seller;
+});
+afterAll(async () => t.close());
+
+const UNKNOWN = '0123456789abcdef01234567';
+const req = (
+  account: Account | null,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: Record<string, unknown>,
+) => guideRequest(t.app, account, method, url, payload);
+
+const guideRow = (id: string) =>
+  t.database.db.selectFrom('guides').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const guideCount = async () =>
+  Number(
+    (
+      await t.database.db
+        .selectFrom('guides')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+describe('guide profiles', () => {
+  it('creates, reads, changes and deletes a guide; its id is its own', async () => {
+    const linked = await signUp(t.app, { name: 'Linked User' });
+    const created = await req(seller, 'POST', `/${seller.id}/guides`, {
+      name: '  Gina Guide  ',
+      email: 'gina@example.com',
+      phone: '+33 6 12 34 56 78',
+      bio: 'Paddles since 1999.',
+      picture: 'https://example.com/gina.jpg',
+      user: { id: linked.id },
+      schedules: [{ ...DAYTIME, name: 'Season' }],
+    });
+    expect(created.statusCode).toBe(201);
+    const guide = created.json();
+    expect(guide).toEqual({
+      object: 'guide',
+      id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      seller: { id: seller.id },
+      user: { id: linked.id },
+      name: 'Gina Guide',
+      email: 'gina@example.com',
+      phone: '+33 6 12 34 56 78',
+      bio: 'Paddles since 1999.',
+      picture: 'https://example.com/gina.jpg',
+      schedules: [{ ...DAYTIME, name: 'Season', id: expect.stringMatching(/^[0-9a-f]{24}$/) }],
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    expect(guide.id).not.toBe(linked.id);
+    expect(guide.id).not.toBe(seller.id);
+
+    const read = await req(seller, 'GET', `/${seller.id}/guides/${guide.id}`);
+    expect(read.statusCode).toBe(200);
+    expect(read.json()).toEqual(guide);
+
+    // PUT changes the given fields only; null clears the nullable ones.
+    const changed = await req(seller, 'PUT', `/${seller.id}/guides/${guide.id}`, {
+      phone: null,
+      bio: 'Now also kayaks.',
+      picture: null,
+      user: null,
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json()).toEqual({
+      ...guide,
+      phone: null,
+      bio: 'Now also kayaks.',
+      picture: null,
+      user: null,
+      updatedAt: expect.any(String),
+    });
+    expect(
+      (await req(seller, 'PUT', `/${seller.id}/guides/${guide.id}`, { name: 'Gina B.' })).json(),
+    ).toMatchObject({ name: 'Gina B.', email: 'gina@example.com', bio: 'Now also kayaks.' });
+
+    const removed = await req(seller, 'DELETE', `/${seller.id}/guides/${guide.id}`);
+    expect(removed.statusCode).toBe(204);
+    expect(removed.body).toBe('');
+  });
+
+  it('takes only a name, with empty defaults', async () => {
+    const response = await req(seller, 'POST', `/${seller.id}/guides`, { name: 'Min' });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({
+      name: 'Min',
+      user: null,
+      email: null,
+      phone: null,
+      bio: '',
+      picture: null,
+      schedules: [],
+    });
+  });
+
+  it('links a user to at most one guide profile per seller', async () => {
+    const user = await signUp(t.app);
+    await createGuide(t.app, seller, seller.id, { user: { id: user.id } });
+    const before = await guideCount();
+    const again = expectProblem(
+      await req(seller, 'POST', `/${seller.id}/guides`, { name: 'Twin', user: { id: user.id } }),
+      400,
+      'validation_failed',
+    );
+    expect(again.errors?.[0]).toMatchObject({ in: 'body', name: 'user.id' });
+    const other = await createGuide(t.app, seller, seller.id, { name: 'Other' });
+    const relink = expectProblem(
+      await req(seller, 'PUT', `/${seller.id}/guides/${other.id}`, { user: { id: user.id } }),
+      400,
+      'validation_failed',
+    );
+    expect(relink.errors?.[0]).toMatchObject({ name: 'user.id' });
+    expect((await guideRow(other.id)).user_id).toBeNull();
+    // Another seller may have its own profile for the same user.
+    const elsewhere = await openShop(t.app);
+    const theirs = await createGuide(t.app, elsewhere.seller, elsewhere.seller.id, {
+      user: { id: user.id },
+    });
+    expect(theirs.user).toEqual({ id: user.id });
+    expect(await guideCount()).toBe(before + 2);
+  });
+});
+
+describe('who may manage guides', () => {
+  it('is the seller, its seller-admins and guide managers, and admins', async () => {
+    const boss = await delegate(t.app, seller, ['ROLE_SELLER_ADMIN']);
+    const manager = await delegate(t.app, seller, ['ROLE_GUIDE_MANAGER']);
+    const admin = await createAdmin(t);
+    for (const [who, account] of [
+      ['seller', seller],
+      ['seller admin', boss],
+      ['guide manager', manager],
+      ['admin', admin],
+    ] as const) {
+      const created = await req(account, 'POST', `/${seller.id}/guides`, { name: who });
+      expect(created.statusCode, who).toBe(201);
+      const id = created.json().id;
+      expect((await req(account, 'GET', `/${seller.id}/guides`)).statusCode, who).toBe(200);
+      expect((await req(account, 'GET', `/${seller.id}/guides/${id}`)).statusCode, who).toBe(200);
+      expect(
+        (await req(account, 'PUT', `/${seller.id}/guides/${id}`, { bio: who })).statusCode,
+        who,
+      ).toBe(200);
+      const withSchedule = await req(
+        account,
+        'POST',
+        `/${seller.id}/guides/${id}/schedules`,
+        ALWAYS,
+      );
+      expect(withSchedule.statusCode, who).toBe(201);
+      const scheduleId = withSchedule.json().schedules[0].id;
+      expect(
+        (await req(account, 'PUT', `/${seller.id}/guides/${id}/schedules/${scheduleId}`, DAYTIME))
+          .statusCode,
+        who,
+      ).toBe(200);
+      expect(
+        (await req(account, 'DELETE', `/${seller.id}/guides/${id}/schedules/${scheduleId}`))
+          .statusCode,
+        who,
+      ).toBe(200);
+      expect((await req(account, 'DELETE', `/${seller.id}/guides/${id}`)).statusCode, who).toBe(
+        204,
+      );
+    }
+  });
+
+  it('refuses other delegates, strangers and other sellers with 403, and changes nothing', async () => {
+    const guide = await createGuide(t.app, seller, seller.id, { name: 'Kept' });
+    const scheduleId = guide.schedules[0]!.id;
+    const other = await openShop(t.app);
+    const refused: [string, Account][] = [
+      ['reservation', await delegate(t.app, seller, ['ROLE_RESERVATION'])],
+      ['curator', await delegate(t.app, seller, ['ROLE_CURATOR'])],
+      ['guide', await delegate(t.app, seller, ['ROLE_GUIDE'])],
+      ['stranger', await signUp(t.app)],
+      ['other seller', other.seller],
+    ];
+    const before = await guideCount();
+    for (const [who, account] of refused) {
+      const calls: [string, 'GET' | 'POST' | 'PUT' | 'DELETE', string, object?][] = [
+        ['list', 'GET', `/${seller.id}/guides`],
+        ['create', 'POST', `/${seller.id}/guides`, { name: 'Intruder' }],
+        ['read', 'GET', `/${seller.id}/guides/${guide.id}`],
+        ['update', 'PUT', `/${seller.id}/guides/${guide.id}`, { name: 'Hacked' }],
+        ['delete', 'DELETE', `/${seller.id}/guides/${guide.id}`],
+        ['add schedule', 'POST', `/${seller.id}/guides/${guide.id}/schedules`, ALWAYS],
+        [
+          'change schedule',
+          'PUT',
+          `/${seller.id}/guides/${guide.id}/schedules/${scheduleId}`,
+          DAYTIME,
+        ],
+        ['remove schedule', 'DELETE', `/${seller.id}/guides/${guide.id}/schedules/${scheduleId}`],
+      ];
+      for (const [what, method, url, payload] of calls) {
+        const response = await req(account, method, url, payload as Record<string, unknown>);
+        expect(response.statusCode, `${who} ${what}: ${response.body}`).toBe(403);
+        expectProblem(response, 403, 'forbidden');
+      }
+    }
+    expect(await guideCount()).toBe(before);
+    const row = await guideRow(guide.id);
+    expect(row).toMatchObject({ name: 'Kept', deleted_at: null });
+    expect((await req(seller, 'GET', `/${seller.id}/guides/${guide.id}`)).json()).toEqual(guide);
+    expectProblem(await req(null, 'GET', `/${seller.id}/guides`), 401, 'authentication_required');
+  });
+
+  it('answers 404 for an unknown seller, a user that is not a seller, and another seller’s guide', async () => {
+    const notSeller = await signUp(t.app);
+    const other = await openShop(t.app);
+    const theirs = await createGuide(t.app, other.seller, other.seller.id);
+    const admin = await createAdmin(t);
+    expectProblem(await req(admin, 'GET', `/${UNKNOWN}/guides`), 404, 'not_found');
+    expectProblem(await req(notSeller, 'GET', `/${notSeller.id}/guides`), 404, 'not_found');
+    expectProblem(
+      await req(notSeller, 'POST', `/${notSeller.id}/guides`, { name: 'X' }),
+      404,
+      'not_found',
+    );
+    // A guide is reached only under its own seller.
+    for (const [method, url, payload] of [
+      ['GET', `/${seller.id}/guides/${theirs.id}`],
+      ['PUT', `/${seller.id}/guides/${theirs.id}`, { name: 'Mine now' }],
+      ['DELETE', `/${seller.id}/guides/${theirs.id}`],
+      ['POST', `/${seller.id}/guides/${theirs.id}/schedules`, ALWAYS],
+      ['GET', `/${seller.id}/guides/${UNKNOWN}`],
+    ] as const) {
+      expectProblem(await req(seller, method, url, payload), 404, 'not_found');
+    }
+    expect(
+      (await req(other.seller, 'GET', `/${other.seller.id}/guides/${theirs.id}`)).json(),
+    ).toEqual(theirs);
+    expectProblem(
+      await req(seller, 'GET', `/${seller.id}/guides/not-an-id`),
+      400,
+      'validation_failed',
+    );
+  });
+});
+
+describe('validation', () => {
+  it('refuses bad profiles with 400 naming the field, and creates nothing', async () => {
+    const schedule = (fields: Record<string, unknown>) => ({
+      name: 'S',
+      schedules: [{ ...ALWAYS, ...fields }],
+    });
+    const cases: [Record<string, unknown>, string][] = [
+      [{}, 'name'],
+      [{ name: '' }, 'name'],
+      [{ name: 7 }, 'name'],
+      [{ name: 'x'.repeat(201) }, 'name'],
+      [{ name: 'E', email: 'not an email' }, 'email'],
+      [{ name: 'P', phone: 'x'.repeat(41) }, 'phone'],
+      [{ name: 'B', bio: null }, 'bio'],
+      [{ name: 'U', picture: 'not a url' }, 'picture'],
+      [{ name: 'L', user: { id: 'nope' } }, 'user.id'],
+      [{ name: 'L', user: { id: UNKNOWN } }, 'user.id'],
+      [{ name: 'L', user: UNKNOWN }, 'user'],
+      [{ name: 'C', colour: 'red' }, 'colour'],
+      [schedule({ days: [7] }), 'schedules.0.days.0'],
+      [schedule({ days: [-1] }), 'schedules.0.days.0'],
+      [schedule({ days: [] }), 'schedules.0.days'],
+      [schedule({ type: 'maybe' }), 'schedules.0.type'],
+      [schedule({ repeat: 'daily' }), 'schedules.0.repeat'],
+      [{ name: 'S', schedules: [{ ...ALWAYS, type: undefined }] }, 'schedules.0.type'],
+      [schedule({ repeat: 'custom', days: undefined }), 'schedules.0.dates'],
+      [
+        schedule({ repeat: 'custom', days: undefined, dates: ['2030-02-30'] }),
+        'schedules.0.dates.0',
+      ],
+      [
+        schedule({ repeat: 'custom', days: undefined, dates: ['30-01-2030'] }),
+        'schedules.0.dates.0',
+      ],
+      [schedule({ start: '2030-13-01' }), 'schedules.0.start'],
+      [schedule({ start: '2030-06-10', end: '2030-06-01' }), 'schedules.0.end'],
+      [
+        schedule({ timeRanges: [{ startTime: 960, endTime: 1200 }] }),
+        'schedules.0.timeRanges.0.startTime',
+      ],
+      [
+        schedule({ timeRanges: [{ startTime: 900, endTime: 1275 }] }),
+        'schedules.0.timeRanges.0.endTime',
+      ],
+      [
+        schedule({ timeRanges: [{ startTime: 900, endTime: 2401 }] }),
+        'schedules.0.timeRanges.0.endTime',
+      ],
+      [schedule({ timeRanges: [{ startTime: 1200, endTime: 900 }] }), 'schedules.0.timeRanges.0'],
+      [schedule({ timeRanges: [{ startTime: 900, endTime: 900 }] }), 'schedules.0.timeRanges.0'],
+      [schedule({ timeRanges: [{ startTime: 900 }] }), 'schedules.0.timeRanges.0.endTime'],
+      [schedule({ times: [900] }), 'schedules.0.times'],
+    ];
+    const before = await guideCount();
+    for (const [payload, field] of cases) {
+      const body = expectProblem(
+        await req(seller, 'POST', `/${seller.id}/guides`, payload),
+        400,
+        'validation_failed',
+      );
+      expect(
+        body.errors?.map((e) => e.name),
+        JSON.stringify(payload),
+      ).toContain(field);
+    }
+    expect(await guideCount()).toBe(before);
+  });
+
+  it('refuses bad changes with 400 naming the field, and changes nothing', async () => {
+    const guide = await createGuide(t.app, seller, seller.id, {
+      name: 'Steady',
+      email: 'steady@example.com',
+    });
+    const cases: [Record<string, unknown>, string][] = [
+      [{ name: '' }, 'name'],
+      [{ name: null }, 'name'],
+      [{ email: 'nope' }, 'email'],
+      [{ picture: 'no url' }, 'picture'],
+      [{ user: { id: UNKNOWN } }, 'user.id'],
+      [{ schedules: [] }, 'schedules'],
+      [{ seller: { id: UNKNOWN } }, 'seller'],
+    ];
+    for (const [payload, field] of cases) {
+      const body = expectProblem(
+        await req(seller, 'PUT', `/${seller.id}/guides/${guide.id}`, payload),
+        400,
+        'validation_failed',
+      );
+      expect(body.errors?.[0]?.name, JSON.stringify(payload)).toBe(field);
+    }
+    expectProblem(
+      await req(seller, 'PUT', `/${seller.id}/guides/${guide.id}`, {}),
+      400,
+      'validation_failed',
+    );
+    expect((await req(seller, 'GET', `/${seller.id}/guides/${guide.id}`)).json()).toEqual(guide);
+  });
+});
+
+describe('guide schedules', () => {
+  it('adds, replaces and removes schedules, read through the guide', async () => {
+    const guide = await createGuide(t.app, seller, seller.id, { name: 'Sched', schedules: [] });
+    const path = `/${seller.id}/guides/${guide.id}/schedules`;
+    const weekdays = {
+      name: 'Weekdays',
+      type: 'available',
+      repeat: 'weekly',
+      days: [1, 2, 3, 4, 5],
+      timeRanges: [
+        { startTime: 800, endTime: 1200 },
+        { startTime: 1300, endTime: 2400 },
+      ],
+      start: '2030-01-01',
+      end: '2030-12-31',
+    };
+    const added = await req(seller, 'POST', path, weekdays);
+    expect(added.statusCode).toBe(201);
+    expect(added.json()).toMatchObject({ object: 'guide', id: guide.id });
+    const first = added.json().schedules[0];
+    expect(added.json().schedules).toEqual([
+      { ...weekdays, id: expect.stringMatching(/^[0-9a-f]{24}$/) },
+    ]);
+
+    const holiday = {
+      type: 'unavailable',
+      repeat: 'custom',
+      dates: ['2030-07-14', '2030-08-15'],
+    };
+    const second = (await req(seller, 'POST', path, holiday)).json();
+    expect(second.schedules).toEqual([first, { ...holiday, id: expect.any(String) }]);
+    const holidayId = second.schedules[1].id;
+    expect(holidayId).not.toBe(first.id);
+
+    const replacement = { type: 'available', repeat: 'weekly', days: [0, 6], timeRanges: [] };
+    const replaced = await req(seller, 'PUT', `${path}/${first.id}`, replacement);
+    expect(replaced.statusCode).toBe(200);
+    expect(replaced.json().schedules).toEqual([
+      { ...replacement, id: first.id },
+      second.schedules[1],
+    ]);
+
+    const read = (await req(seller, 'GET', `/${seller.id}/guides/${guide.id}`)).json();
+    expect(read.schedules).toEqual(replaced.json().schedules);
+
+    const removed = await req(seller, 'DELETE', `${path}/${holidayId}`);
+    expect(removed.statusCode).toBe(200);
+    expect(removed.json().schedules).toEqual([{ ...replacement, id: first.id }]);
+    expectProblem(await req(seller, 'DELETE', `${path}/${holidayId}`), 404, 'not_found');
+    expectProblem(await req(seller, 'PUT', `${path}/${holidayId}`, ALWAYS), 404, 'not_found');
+    expectProblem(await req(seller, 'PUT', `${path}/${UNKNOWN}`, ALWAYS), 404, 'not_found');
+    expectProblem(
+      await req(seller, 'POST', `/${seller.id}/guides/${UNKNOWN}/schedules`, ALWAYS),
+      404,
+      'not_found',
+    );
+  });
+
+  it('accepts all-day (no ranges) and midnight-ending ranges', async () => {
+    const guide = await createGuide(t.app, seller, seller.id, { schedules: [] });
+    const path = `/${seller.id}/guides/${guide.id}/schedules`;
+    const late = {
+      type: 'available',
+      repeat: 'weekly',
+      days: [5],
+      timeRanges: [{ startTime: 0, endTime: 2400 }],
+    };
+    expect((await req(seller, 'POST', path, late)).statusCode).toBe(201);
+    expect((await req(seller, 'POST', path, ALWAYS)).statusCode).toBe(201);
+    expect((await req(seller, 'GET', `/${seller.id}/guides/${guide.id}`)).json().schedules).toEqual(
+      [
+        { ...late, id: expect.any(String) },
+        { ...ALWAYS, id: expect.any(String) },
+      ],
+    );
+  });
+
+  it('refuses bad schedules with 400 naming the field, and changes nothing', async () => {
+    const guide = await createGuide(t.app, seller, seller.id, {
+      name: 'Strict',
+      schedules: [DAYTIME],
+    });
+    const path = `/${seller.id}/guides/${guide.id}/schedules`;
+    const scheduleId = guide.schedules[0]!.id;
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...ALWAYS, days: [7] }, 'days.0'],
+      [{ ...ALWAYS, days: [1, 1] }, 'days'],
+      [{ ...ALWAYS, days: undefined }, 'days'],
+      [{ ...ALWAYS, type: 'busy' }, 'type'],
+      [{ ...ALWAYS, repeat: undefined }, 'repeat'],
+      [{ type: 'available', repeat: 'custom', dates: ['2030-02-29'] }, 'dates.0'],
+      [{ type: 'available', repeat: 'custom', dates: [] }, 'dates'],
+      [{ type: 'available', repeat: 'custom', dates: ['2030-06-01'], days: [1] }, 'days'],
+      [{ ...ALWAYS, dates: ['2030-06-01'] }, 'dates'],
+      [{ ...ALWAYS, start: '2030-04-31' }, 'start'],
+      [{ ...ALWAYS, end: 'someday' }, 'end'],
+      [{ ...ALWAYS, start: '2030-06-02', end: '2030-06-01' }, 'end'],
+      [{ ...ALWAYS, timeRanges: [{ startTime: 860, endTime: 1000 }] }, 'timeRanges.0.startTime'],
+      [{ ...ALWAYS, timeRanges: [{ startTime: 2400, endTime: 2400 }] }, 'timeRanges.0.startTime'],
+      [{ ...ALWAYS, timeRanges: [{ startTime: 800, endTime: 1099 }] }, 'timeRanges.0.endTime'],
+      [{ ...ALWAYS, timeRanges: [{ startTime: 800, endTime: -1 }] }, 'timeRanges.0.endTime'],
+      [{ ...ALWAYS, timeRanges: [{ startTime: 1000, endTime: 800 }] }, 'timeRanges.0'],
+      [
+        {
+          ...ALWAYS,
+          timeRanges: [
+            { startTime: 800, endTime: 900 },
+            { startTime: 1000, endTime: 1000 },
+          ],
+        },
+        'timeRanges.1',
+      ],
+      [
+        { ...ALWAYS, timeRanges: [{ startTime: 800, endTime: 900, colour: 1 }] },
+        'timeRanges.0.colour',
+      ],
+      [{ ...ALWAYS, times: [900] }, 'times'],
+      [{ ...ALWAYS, id: UNKNOWN }, 'id'],
+    ];
+    for (const [payload, field] of cases) {
+      for (const [method, url] of [
+        ['POST', path],
+        ['PUT', `${path}/${scheduleId}`],
+      ] as const) {
+        const body = expectProblem(
+          await req(seller, method, url, payload),
+          400,
+          'validation_failed',
+        );
+        expect(
+          body.errors?.map((e) => e.name),
+          `${method} ${JSON.stringify(payload)}`,
+        ).toContain(field);
+      }
+    }
+    expect((await req(seller, 'GET', `/${seller.id}/guides/${guide.id}`)).json()).toEqual(guide);
+  });
+});
+
+describe('GET /api/sellers/{id}/guides', () => {
+  let lister: Shop;
+  let guides: Guide[];
+  let linked: Account;
+  beforeAll(async () => {
+    lister = await openShop(t.app);
+    linked = await signUp(t.app);
+    const s = lister.seller;
+    guides = [
+      await createGuide(t.app, s, s.id, { name: 'Alice Archer', email: 'alice@river.example' }),
+      await createGuide(t.app, s, s.id, {
+        name: 'Bob Boatman',
+        email: 'bob@sea.example',
+        user: { id: linked.id },
+      }),
+      await createGuide(t.app, s, s.id, { name: 'Alina Arrow', email: 'alina@river.example' }),
+    ];
+    // Another seller's guides never show in this seller's list.
+    const other = await openShop(t.app);
+    await createGuide(t.app, other.seller, other.seller.id, { name: 'Alice Elsewhere' });
+  });
+
+  const list = (query = '', account?: Account) =>
+    as(t.app, account ?? lister.seller, {
+      method: 'GET',
+      url: `/api/sellers/${lister.seller.id}/guides${query}`,
+    });
+
+  it('lists the seller’s guides newest first, with paging', async () => {
+    const all = await list();
+    expect(all.statusCode).toBe(200);
+    expect(idsOf(all)).toEqual(guides.map((g) => g.id).reverse());
+    expect(all.json().data[0]).toEqual(guides[2]);
+    expect(all.json().paging).toEqual({ next: null });
+    const page = await list('?limit=2&count=true');
+    expect(idsOf(page)).toEqual([guides[2]!.id, guides[1]!.id]);
+    expect(page.json().paging.total).toBe(3);
+    expect(page.json().paging.next).toEqual(expect.stringContaining('limit=2'));
+    expect(idsOf(await list('?sort=name'))).toEqual([guides[0]!.id, guides[2]!.id, guides[1]!.id]);
+  });
+
+  it('filters by seller, name, email, user and createdAt', async () => {
+    const [alice, bob, alina] = guides as [Guide, Guide, Guide];
+    const s = lister.seller.id;
+    const cases: [string, string[]][] = [
+      [`seller=${s}`, [alina.id, bob.id, alice.id]],
+      [`seller=${shop.seller.id}`, []],
+      ['name=Bob Boatman', [bob.id]],
+      ['name[startsWith]=ali', [alina.id, alice.id]],
+      ['name[contains]=ARCH', [alice.id]],
+      ['name[doesNotContain]=ali', [bob.id]],
+      ['email=bob@sea.example', [bob.id]],
+      ['email[endsWith]=river.example', [alina.id, alice.id]],
+      [`user=${linked.id}`, [bob.id]],
+      ['user[exists]=false', [alina.id, alice.id]],
+      [`id[in]=${alice.id},${bob.id}`, [bob.id, alice.id]],
+      [`createdAt[gte]=${String(bob.createdAt)}`, [alina.id, bob.id]],
+      [`createdAt[lt]=${String(bob.createdAt)}`, [alice.id]],
+      [`createdAt[gt]=2099-01-01T00:00:00Z`, []],
+    ];
+    for (const [query, expected] of cases) {
+      const response = await list(`?${encodeURI(query)}`);
+      expect(response.statusCode, `${query}: ${response.body}`).toBe(200);
+      expect(idsOf(response), query).toEqual(expected);
+    }
+  });
+
+  it('answers 400 naming the parameter for an unknown field, a bad operator or value', async () => {
+    const cases: [string, string, string][] = [
+      ['phone=1', 'unknown_field', 'phone'],
+      ['bio[contains]=x', 'unknown_field', 'bio[contains]'],
+      ['name[gt]=a', 'operator_not_allowed', 'name[gt]'],
+      ['name[sortOf]=a', 'unknown_operator', 'name[sortOf]'],
+      ['user=nope', 'invalid_value', 'user'],
+      ['createdAt=yesterday', 'invalid_value', 'createdAt'],
+      ['sort=email', 'invalid_sort', 'sort'],
+    ];
+    for (const [query, code, parameter] of cases) {
+      const body = expectProblem(await list(`?${query}`), 400, code);
+      expect(body.errors?.[0], query).toMatchObject({ in: 'query', name: parameter });
+    }
+  });
+
+  it('shows guide managers the list and refuses other delegates', async () => {
+    const manager = await delegate(t.app, lister.seller, ['ROLE_GUIDE_MANAGER']);
+    expect(idsOf(await list('', manager))).toHaveLength(3);
+    const clerk = await delegate(t.app, lister.seller, ['ROLE_RESERVATION']);
+    expectProblem(await list('', clerk), 403, 'forbidden');
+  });
+});
+
+describe('deleting a guide', () => {
+  it('takes it off future events, keeps it on past ones, and hides it everywhere', async () => {
+    const guide = await createGuide(t.app, seller, seller.id, { name: 'Leaving' });
+    const stays = await createGuide(t.app, seller, seller.id, { name: 'Staying' });
+    const past = await createEvent(t.app, seller, shop.experienceId, '2020-01-06T09:00');
+    const future = await createEvent(t.app, seller, shop.experienceId, '2031-01-06T09:00');
+    for (const event of [past, future]) {
+      for (const g of [guide, stays]) {
+        const assigned = await assign(t.app, seller, event.id, { guide: { id: g.id } });
+        expect(assigned.statusCode, assigned.body).toBe(201);
+      }
+    }
+    expect((await req(seller, 'DELETE', `/${seller.id}/guides/${guide.id}`)).statusCode).toBe(204);
+
+    expect((await readEvent(t.app, seller, future.id)).json().guides).toEqual([stays.id]);
+    expect((await readEvent(t.app, seller, past.id)).json().guides).toEqual([guide.id, stays.id]);
+    const history = await as(t.app, seller, {
+      method: 'GET',
+      url: `/api/events?guides=${guide.id}`,
+    });
+    expect(idsOf(history)).toEqual([past.id]);
+
+    // Soft-deleted: every guide endpoint answers 404, and the list leaves it out.
+    const scheduleId = guide.schedules[0]!.id;
+    for (const [method, url, payload] of [
+      ['GET', `/${seller.id}/guides/${guide.id}`],
+      ['PUT', `/${seller.id}/guides/${guide.id}`, { name: 'Back' }],
+      ['DELETE', `/${seller.id}/guides/${guide.id}`],
+      ['POST', `/${seller.id}/guides/${guide.id}/schedules`, ALWAYS],
+      ['PUT', `/${seller.id}/guides/${guide.id}/schedules/${scheduleId}`, ALWAYS],
+      ['DELETE', `/${seller.id}/guides/${guide.id}/schedules/${scheduleId}`],
+    ] as const) {
+      expectProblem(await req(seller, method, url, payload), 404, 'not_found');
+    }
+    expect(idsOf(await req(seller, 'GET', `/${seller.id}/guides?id=${guide.id}`))).toEqual([]);
+    expect(idsOf(await req(seller, 'GET', `/${seller.id}/guides?name=Leaving`))).toEqual([]);
+    // ...and it cannot be assigned again.
+    const later = await createEvent(t.app, seller, shop.experienceId, '2031-01-07T09:00');
+    expectProblem(
+      await assign(t.app, seller, later.id, { guide: { id: guide.id } }),
+      404,
+      'not_found',
+    );
+    expect((await guideRow(guide.id)).deleted_at).not.toBeNull();
+  });
+
+  it('frees the linked user for a new profile', async () => {
+    const user = await signUp(t.app);
+    const first = await createGuide(t.app, seller, seller.id, { user: { id: user.id } });
+    await req(seller, 'DELETE', `/${seller.id}/guides/${first.id}`);
+    const second = await req(seller, 'POST', `/${seller.id}/guides`, {
+      name: 'Again',
+      user: { id: user.id },
+    });
+    expect(second.statusCode, second.body).toBe(201);
+    expect(second.json().id).not.toBe(first.id);
+  });
+});
