@@ -18,8 +18,6 @@ import { seedDatabase, SeedRefusedError, type SeedSummary } from './seed/generat
 import { parseSeedArgs, SeedUsageError, type SeedOptions } from './seed/options.js';
 import { createProgress, duration, type Progress } from './seed/progress.js';
 
-export { SeedRefusedError, SeedUsageError };
-
 export const SEED_USAGE = `seed [--sellers 1000] [--orders 1000000] [--experiences 5/seller]
        [--events 40/experience] [--customers orders/50] [--seed 1] [--from YYYY-MM-DD]
        [--batch 50000] [--reset]   fill the database with realistic data (deterministic per --seed)`;
@@ -47,9 +45,23 @@ export async function seed(
   }
 }
 
+/** `cli seed ...`: a wrong flag or a non-empty database is one line on stderr, exit code 1. */
 export async function seedCommand(config: Config, args: string[]): Promise<void> {
-  const options = parseSeedArgs(args);
-  const result = await seed(config, options);
+  let options: SeedOptions;
+  let result: Awaited<ReturnType<typeof seed>>;
+  try {
+    options = parseSeedArgs(args);
+    result = await seed(config, options);
+  } catch (error) {
+    if (!(error instanceof SeedUsageError || error instanceof SeedRefusedError)) throw error;
+    console.error(
+      error instanceof SeedUsageError
+        ? `${error.message}\n\nUsage: cli ${SEED_USAGE}`
+        : error.message,
+    );
+    process.exitCode = 1;
+    return;
+  }
   const { counts } = result;
   console.log(
     [

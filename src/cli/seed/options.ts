@@ -37,11 +37,13 @@ export function sundayBefore(now: Date, days: number): string {
   return at.toISOString().slice(0, 10);
 }
 
-function integer(name: string, text: string | undefined, fallback: number, min: number): number {
-  if (text === undefined) return fallback;
+/** Seeds above this would lose precision in the RNG's stream arithmetic (sql.ts). */
+const MAX_SEED = 2 ** 40;
+
+function integer(name: string, text: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const value = Number(text.replace(/_/g, ''));
-  if (!Number.isSafeInteger(value) || value < min)
-    throw new SeedUsageError(`--${name} must be an integer >= ${min} (got "${text}")`);
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw new SeedUsageError(`--${name} must be an integer from ${min} to ${max} (got "${text}")`);
   return value;
 }
 
@@ -92,8 +94,8 @@ export function parseSeedArgs(args: string[], now = new Date()): SeedOptions {
   } catch (error) {
     throw new SeedUsageError((error as Error).message);
   }
-  const optional = (name: keyof typeof values, min: number) =>
-    values[name] === undefined ? undefined : integer(name, values[name] as string, 0, min);
+  const optional = (name: keyof typeof values, min: number, max?: number) =>
+    values[name] === undefined ? undefined : integer(name, values[name] as string, min, max);
   return resolveSeedOptions(
     {
       sellers: optional('sellers', 1),
@@ -101,7 +103,7 @@ export function parseSeedArgs(args: string[], now = new Date()): SeedOptions {
       events: optional('events', 1),
       customers: optional('customers', 1),
       orders: optional('orders', 0),
-      seed: optional('seed', 0),
+      seed: optional('seed', 0, MAX_SEED),
       batch: optional('batch', 1),
       from: values.from,
       reset: values.reset,

@@ -30,6 +30,9 @@ export interface Access {
 
 export function accessFor(db: Db, caller: Caller): Access {
   let loaded: Promise<Map<string, DelegateRole[]>> | undefined;
+  if (caller.delegations) {
+    loaded = Promise.resolve(new Map(caller.delegations as Map<string, DelegateRole[]>));
+  }
   const delegations = () =>
     (loaded ??= db
       .selectFrom('delegates')

@@ -5,6 +5,13 @@ import { iso, localIso, ref, refOrNull, type Ref } from '../shared/views.js';
 
 export type OrderRow = Selectable<OrdersTable>;
 export type OrderItemRow = Selectable<OrderItemsTable>;
+/** An item row read through json_agg: the same columns, the timestamp as text. */
+export type ItemJson = Omit<OrderItemRow, 'arrival_datetime'> & { arrival_datetime: string };
+
+export const itemFromJson = (item: ItemJson): OrderItemRow => ({
+  ...item,
+  arrival_datetime: new Date(item.arrival_datetime),
+});
 
 /** Xola's integer item status codes. */
 export const ITEM_STATUS = { confirmed: 200, canceled: 700 } as const;

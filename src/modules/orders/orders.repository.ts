@@ -1,17 +1,36 @@
 /** All SQL on orders and order items. */
-import type { Insertable, Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import { listSource } from '../../db/list-source.js';
 import type { DB, OrderItemsTable, OrdersTable } from '../../db/types.js';
 import type { ListSource } from '../../query/run.js';
-import type { OrderItemRow, OrderRow } from './orders.mapper.js';
+import type { ItemJson, OrderItemRow, OrderRow } from './orders.mapper.js';
+
+/** An order row with its items as JSON (item rows with timestamps as strings). */
+export type OrderWithItems = OrderRow & { items: ItemJson[] };
+
+const itemsJson = sql<
+  ItemJson[]
+>`coalesce((select json_agg(i order by i.id) from order_items i where i.order_id = o.id), '[]'::json)`.as(
+  'items',
+);
 
 export function ordersRepository(db: Kysely<DB>) {
   return {
-    listSource(): ListSource<OrderRow> {
+    /** A page of orders, each with its items: one round trip per page. */
+    listSource(): ListSource<OrderWithItems> {
       return listSource(
         () => db.selectFrom('orders as o'),
-        (q) => q.selectAll('o'),
+        (q) => q.selectAll('o').select(itemsJson),
       );
+    },
+
+    async findWithItems(id: string): Promise<OrderWithItems | undefined> {
+      return db
+        .selectFrom('orders as o')
+        .selectAll('o')
+        .select(itemsJson)
+        .where('o.id', '=', id)
+        .executeTakeFirst();
     },
 
     async insert(

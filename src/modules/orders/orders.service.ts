@@ -17,13 +17,14 @@ import { usersRepository } from '../users/users.repository.js';
 import { planBooking, type BookingInput, type PlannedBooking } from './booking.js';
 import {
   ITEM_STATUS,
+  itemFromJson,
   toOrderView,
   type OrderItemRow,
   type OrderRow,
   type OrderView,
 } from './orders.mapper.js';
 import { orderSpec } from './orders.query.js';
-import { ordersRepository } from './orders.repository.js';
+import { ordersRepository, type OrderWithItems } from './orders.repository.js';
 import { roundCents } from './orders.rules.js';
 import { withRetry } from '../../db/retry.js';
 
@@ -41,10 +42,7 @@ export interface OrdersServiceDeps {
 export function ordersService({ db, confirmations, now = () => new Date() }: OrdersServiceDeps) {
   const repo = ordersRepository(db);
 
-  async function views(rows: OrderRow[]): Promise<OrderView[]> {
-    const items = await repo.itemsOf(rows.map((r) => r.id));
-    return rows.map((row) => toOrderView(row, items.get(row.id) ?? []));
-  }
+  const view = (row: OrderWithItems): OrderView => toOrderView(row, row.items.map(itemFromJson));
 
   /** Customers see the orders they booked; sellers and their reservation staff, the seller's. */
   async function maySee(access: Access, order: OrderRow): Promise<boolean> {
@@ -148,13 +146,13 @@ export function ordersService({ db, confirmations, now = () => new Date() }: Ord
         orderSpec,
         { path: '/api/orders', query, scope: await listScopes.orders(accessFor(db, caller)) },
         repo.listSource(),
-        views,
+        (rows) => rows.map(view),
       ),
 
     async get(caller: Caller, id: string): Promise<OrderView> {
-      const order = await repo.findById(id);
+      const order = await repo.findWithItems(id);
       if (!order || !(await maySee(accessFor(db, caller), order))) throw notFound(`Order ${id}`);
-      return (await views([order]))[0]!;
+      return view(order);
     },
 
     async book(caller: Caller, input: BookingInput, record: Recorder): Promise<OrderView> {

@@ -12,7 +12,7 @@ import { usersRepository, type UserRow } from './users.repository.js';
 
 const invalid = () => new ApiError('invalid_credentials', 'The credentials were not recognised.');
 
-function toCaller(row: UserRow): Caller {
+function toCaller(row: Pick<UserRow, 'id' | 'email' | 'roles' | 'api_version'>): Caller {
   return { id: row.id, email: row.email, roles: row.roles, apiVersion: row.api_version };
 }
 
@@ -22,9 +22,12 @@ export function authenticationService({ db, cache }: { db: Db; cache: BasicAuthC
     async byApiKey(apiKey: string): Promise<Caller> {
       if (apiKey.length === 0 || apiKey.length > MAX_API_KEY_LENGTH) throw invalid();
       const digest = apiKeyDigest(apiKey);
-      const row = await repo.findByApiKeyDigest(digest);
+      const row = await repo.findCallerByApiKeyDigest(digest);
       if (!row || !digestsEqual(row.api_key_digest, digest)) throw invalid();
-      return toCaller(row);
+      return {
+        ...toCaller(row),
+        delegations: new Map(row.delegations.map((d) => [d.sellerId, d.roles])),
+      };
     },
 
     async byPassword(email: string, password: string): Promise<Caller> {

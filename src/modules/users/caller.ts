@@ -15,6 +15,11 @@ export interface Caller {
   readonly roles: readonly string[];
   /** The API version pinned on the account at creation. */
   readonly apiVersion: string;
+  /**
+   * Seller id -> delegate roles, when authentication read them along with the account (one
+   * query instead of two per request); absent, access.ts reads them on first use.
+   */
+  readonly delegations?: ReadonlyMap<string, readonly string[]>;
 }
 
 export const isAdmin = (caller: Caller): boolean => caller.roles.includes('ROLE_ADMIN');

@@ -1,8 +1,14 @@
 /** All SQL on the `users` table. */
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { DB, UsersTable } from '../../db/types.js';
 
 export type UserRow = Selectable<UsersTable>;
+export type CallerRow = Pick<
+  UserRow,
+  'id' | 'email' | 'roles' | 'api_version' | 'api_key_digest'
+> & {
+  delegations: { sellerId: string; roles: string[] }[];
+};
 export type NewUserRow = Insertable<UsersTable>;
 
 export function usersRepository(db: Kysely<DB>) {
@@ -24,11 +30,22 @@ export function usersRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
-    async findByApiKeyDigest(digest: Buffer): Promise<UserRow | undefined> {
+    /**
+     * What authenticating an API key needs, in one round trip on every request: the
+     * account's identity and its delegations (as JSON, so no second query).
+     */
+    async findCallerByApiKeyDigest(digest: Buffer): Promise<CallerRow | undefined> {
       return db
-        .selectFrom('users')
-        .selectAll()
-        .where('api_key_digest', '=', digest)
+        .selectFrom('users as u')
+        .select(['u.id', 'u.email', 'u.roles', 'u.api_version', 'u.api_key_digest'])
+        .select(
+          sql<
+            { sellerId: string; roles: string[] }[]
+          >`coalesce((select json_agg(json_build_object('sellerId', d.seller_id, 'roles', d.roles)) from delegates d where d.user_id = u.id), '[]'::json)`.as(
+            'delegations',
+          ),
+        )
+        .where('u.api_key_digest', '=', digest)
         .executeTakeFirst();
     },
 
