@@ -17,6 +17,7 @@ import { createDispatcher } from './mail/dispatcher.js';
 import { enqueue } from './mail/outbox.repository.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { echoRequestId, genReqId } from './http/request-id.js';
+import { buildSerializer } from './http/serialization.js';
 import { buildValidator } from './http/validation.js';
 import { versionHooks } from './http/versioning.js';
 import { authenticationService } from './modules/users/authentication.service.js';
@@ -86,7 +87,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     genReqId,
     requestIdHeader: false,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
-    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+    schemaController: {
+      compilersFactory: {
+        buildValidator: buildValidator as never,
+        buildSerializer: buildSerializer as never,
+      },
+    },
     bodyLimit: config.bodyLimit,
     requestTimeout: config.requestTimeoutMs,
     return503OnClosing: true,

@@ -1,11 +1,12 @@
 /**
- * Command line: `serve`, `migrate`, `users create`. Run as `node dist/cli.js <command>`
+ * Command line: `serve`, `migrate`, `outbox`, `users create`, `seed`. Run as `node dist/cli.js <command>`
  * (or `npm run cli -- <command>`).
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { openAppDatabase } from './app.js';
 import { printOutbox } from './cli/outbox.js';
+import { SEED_USAGE, seedCommand } from './cli/seed.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -20,7 +21,8 @@ const USAGE = `Usage: cli <command>
   migrate                       apply pending database migrations
   outbox                        list email not sent yet (pending or failed)
   users create --email E --name N [--password P] [--admin] [--seller]
-                                create an account; prints its id, API key and password`;
+                                create an account; prints its id, API key and password
+  ${SEED_USAGE}`;
 
 async function migrate(config: Config): Promise<void> {
   const database = await openDatabase(
@@ -90,6 +92,11 @@ async function main(argv: string[]): Promise<void> {
       return migrate(config);
     case 'outbox':
       return printOutbox(config);
+    case 'seed':
+      return seedCommand(
+        config,
+        [sub, ...rest].filter((a): a is string => a !== undefined),
+      );
     case 'users':
       if (sub === 'create') return createUser(config, rest);
       throw new UsageError(`unknown users command ${sub ?? ''}`);

@@ -4,7 +4,7 @@
  * coerced to their declared types. Ajv errors are turned into the `errors` list of a
  * `validation_failed` problem.
  */
-import { Ajv, type ErrorObject, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
 import type { FieldError } from './errors.js';
@@ -35,18 +35,31 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
  */
 const strictAjv = makeAjv(false);
 const coercingAjv = makeAjv('array');
+const sharedIds = new Set<string>();
 
 export function buildValidator(
   externalSchemas: Record<string, unknown> = {},
 ): FastifySchemaCompiler<unknown> {
   for (const schema of Object.values(externalSchemas)) {
     const id = (schema as { $id?: string }).$id;
-    for (const ajv of [strictAjv, coercingAjv]) {
-      if (id === undefined || !ajv.getSchema(id)) ajv.addSchema(schema as object);
-    }
+    // Not `ajv.getSchema(id)`: that compiles the schema, which is what this avoids.
+    if (id !== undefined && sharedIds.has(id)) continue;
+    if (id !== undefined) sharedIds.add(id);
+    for (const ajv of [strictAjv, coercingAjv]) ajv.addSchema(schema as object);
   }
-  return ({ schema, httpPart }) =>
-    (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema as object);
+  return ({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? strictAjv : coercingAjv;
+    // Compiled on first use: compiling every route's schemas was a large part of start-up.
+    let compiled: ValidateFunction | undefined;
+    const validate = (data: unknown) => {
+      compiled ??= ajv.compile(schema as object);
+      const valid = compiled(data);
+      validate.errors = compiled.errors;
+      return valid;
+    };
+    validate.errors = null as ValidateFunction['errors'];
+    return validate;
+  };
 }
 
 const LOCATIONS: Record<string, FieldError['in']> = {

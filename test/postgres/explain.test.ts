@@ -19,18 +19,10 @@
  * prints the timings (numbers for the notes, not assertions). EXPLAIN_PRINT_PLANS=1 prints
  * the scans of every checked plan.
  */
-import {
-  CompiledQuery,
-  DummyDriver,
-  Kysely,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-  sql,
-  type RawBuilder,
-} from 'kysely';
+import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
+import { createQueryRecorder } from '../../src/db/query-recorder.js';
 import type { DB } from '../../src/db/types.js';
 import { accessFor } from '../../src/modules/access/access.js';
 import { listScopes } from '../../src/modules/access/list-scopes.js';
@@ -119,19 +111,7 @@ const RESOURCES: Resource[] = [
 
 // ---- the SQL the API would run ----
 
-let recorded: CompiledQuery[] = [];
-/** Kysely that compiles like the real one and records queries instead of running them. */
-const recorder = new Kysely<DB>({
-  dialect: {
-    createAdapter: () => new PostgresAdapter(),
-    createDriver: () => new DummyDriver(),
-    createIntrospector: (db) => new PostgresIntrospector(db),
-    createQueryCompiler: () => new PostgresQueryCompiler(),
-  },
-  log: (event) => {
-    if (event.level === 'query') recorded.push(event.query);
-  },
-});
+const recorder = createQueryRecorder();
 
 /** The list query the repository runs for this query string and scope. */
 async function listQuery(
@@ -140,8 +120,7 @@ async function listQuery(
   scope: Scope,
 ): Promise<CompiledQuery> {
   const compiled = compile(resource.spec, plan(parse(query), resource.spec), scope);
-  recorded = [];
-  await resource.source(recorder).rows(compiled);
+  const recorded = await recorder.record((db) => resource.source(db).rows(compiled));
   expect(recorded).toHaveLength(1);
   return recorded[0]!;
 }
@@ -153,12 +132,7 @@ async function countQuery(
   scope: Scope,
 ): Promise<CompiledQuery> {
   const compiled = compile(resource.spec, plan(parse(query), resource.spec), scope);
-  recorded = [];
-  // The recorder returns no rows, so count() throws after the query is recorded.
-  await resource
-    .source(recorder)
-    .count(compiled.where)
-    .catch(() => undefined);
+  const recorded = await recorder.record((db) => resource.source(db).count(compiled.where));
   return recorded[0]!;
 }
 

@@ -1,17 +1,28 @@
 /**
- * The real process: `src/server.ts` started as a child, as `npm start` does (through tsx
- * here, to skip the build). Proves the embedded database persists across restarts and that
- * SIGTERM lets an in-flight request finish before the process exits.
+ * The real process: the production bundle (scripts/bundle.mjs, what `npm start` runs) started
+ * as a child. Proves the bundle runs with the dependencies it leaves outside (PGlite, Swagger
+ * UI), that the embedded database persists across restarts, and that SIGTERM lets an
+ * in-flight request finish before the process exits.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleServer } from '../../scripts/bundle.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-process-'));
-afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+// Inside node_modules/, so the bundle resolves what it leaves outside as dist/bundle/ would.
+const bundleDir = path.resolve(`node_modules/.cache/booking-bundle-${process.pid}`);
+let bundle = '';
+beforeAll(async () => {
+  bundle = await bundleServer(path.join(bundleDir, 'server.js'));
+}, 60_000);
+afterAll(() => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(bundleDir, { recursive: true, force: true });
+});
 
 interface Running {
   child: ChildProcess;
@@ -20,7 +31,7 @@ interface Running {
 }
 
 async function start(): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [bundle], {
     env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -84,6 +95,9 @@ describe('the server process', () => {
 
     const second = await start();
     try {
+      const docs = await fetch(`${second.base}/docs/`);
+      expect(docs.status).toBe(200);
+      expect(await docs.text()).toContain('swagger-ui');
       const me = await fetch(`${second.base}/api/users/me`, { headers: { 'x-api-key': apiKey } });
       expect(me.status).toBe(200);
       expect(((await me.json()) as { id: string }).id).toBe(id);

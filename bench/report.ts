@@ -1,0 +1,158 @@
+/**
+ * The report: per scenario and concurrency the measured numbers, the limit they are
+ * compared with and the ratio, then the budget lines of DESIGN.md section 10 checked
+ * against them. Written as JSON (the record) and as a Markdown table (for docs and humans).
+ */
+import type { Startup } from './startup-time.js';
+
+export interface ScenarioResult {
+  name: string;
+  kind: 'list' | 'object' | 'booking';
+  connections: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Transport errors, timeouts and unexpected statuses (a refused booking is expected). */
+  errors: number;
+  statuses: Record<string, number>;
+  /** Highest server RSS seen during the run. */
+  rssMb: number;
+  /** What the API is compared with: pgbench on its SQL, or bare node:http. */
+  limit?: 'pgbench' | 'node:http';
+  limitRps?: number;
+  ratio?: number;
+  /** pgbench with prepared statements (plans cached): how much of the limit is planning. */
+  limitPreparedRps?: number;
+  /** Bookings: confirmed (201) and refused for lack of seats (409). */
+  confirmed?: number;
+  refused?: number;
+  /** Bookings: events over capacity, events whose seats disagree with their items. */
+  oversold?: number;
+  /** The one-event scenario: seats reserved on it afterwards (must equal `confirmed`). */
+  reserved?: number;
+}
+
+export interface BudgetLine {
+  line: string;
+  met: boolean;
+  detail: string;
+}
+
+export interface Report {
+  generatedAt: string;
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    memoryGb: number;
+    node: string;
+    postgres: string;
+    /** 1-minute load averages before and after the run: others' work shares these cores. */
+    loadBefore: number;
+    loadAfter: number;
+  };
+  settings: {
+    quick: boolean;
+    durationSec: number;
+    connections: number[];
+    poolSize: number | null;
+  };
+  data: { orders: number; sellers: number; seed: number; from: string; seller: string };
+  startup: Startup;
+  scenarios: ScenarioResult[];
+  budget: BudgetLine[];
+}
+
+const LIST_MIN_RATIO = 0.7;
+const OBJECT_MIN_RATIO = 0.35;
+const MIN_BOOKINGS = 1000;
+const MAX_RSS_MB = 150;
+const MAX_STARTUP_MS = 1000;
+
+export function checkBudget(scenarios: ScenarioResult[], startup: Startup): BudgetLine[] {
+  const at8 = scenarios.filter((s) => s.connections === 8);
+  const lists = at8.filter((s) => s.kind === 'list');
+  const worstList = lists.reduce<ScenarioResult | undefined>(
+    (worst, s) => (!worst || (s.ratio ?? 0) < (worst.ratio ?? 0) ? s : worst),
+    undefined,
+  );
+  const object = at8.find((s) => s.kind === 'object');
+  const spread = scenarios.filter((s) => s.name.endsWith('spread'));
+  const bestSpread = Math.max(0, ...spread.map((s) => (s.confirmed ?? 0) / durationOf(s)));
+  const bookings = scenarios.filter((s) => s.kind === 'booking');
+  const oversold = bookings.reduce((n, s) => n + (s.oversold ?? 0), 0);
+  const hot = bookings.filter((s) => s.reserved !== undefined);
+  const hotExact = hot.every((s) => s.reserved === s.confirmed);
+  const rss = Math.max(0, ...scenarios.map((s) => s.rssMb));
+  const pct = (r: number | undefined) => `${((r ?? 0) * 100).toFixed(0)}%`;
+  return [
+    {
+      line: `list queries >= ${pct(LIST_MIN_RATIO)} of pgbench at 8 connections`,
+      met: lists.length > 0 && lists.every((s) => (s.ratio ?? 0) >= LIST_MIN_RATIO),
+      detail: worstList ? `lowest: ${worstList.name} at ${pct(worstList.ratio)}` : 'not run',
+    },
+    {
+      line: `GET one object >= ${pct(OBJECT_MIN_RATIO)} of bare node:http`,
+      met: (object?.ratio ?? 0) >= OBJECT_MIN_RATIO,
+      detail: object ? `${pct(object.ratio)} at 8 connections` : 'not run',
+    },
+    {
+      line: `>= ${MIN_BOOKINGS} bookings/s spread over events, no oversell`,
+      met: bestSpread >= MIN_BOOKINGS && oversold === 0 && hotExact,
+      detail: `${bestSpread.toFixed(0)} confirmed/s at best; ${oversold} events oversold or inconsistent; one event: ${hot.map((s) => `${s.confirmed} confirmed = ${s.reserved} reserved`).join(', ') || 'not run'}`,
+    },
+    {
+      line: `server RSS under load <= ${MAX_RSS_MB} MB`,
+      met: rss > 0 && rss <= MAX_RSS_MB,
+      detail: `highest ${rss.toFixed(0)} MB`,
+    },
+    {
+      line: `start-up to listening < ${MAX_STARTUP_MS} ms on PostgreSQL`,
+      met: startup.medianMs < MAX_STARTUP_MS,
+      detail: `median ${startup.medianMs.toFixed(0)} ms (runs: ${startup.runs.map((r) => r.ms.toFixed(0)).join(', ')})`,
+    },
+  ];
+}
+
+/** Measured seconds of a run (rps = requests / seconds). */
+function durationOf(s: ScenarioResult): number {
+  const total = Object.values(s.statuses).reduce((a, b) => a + b, 0);
+  return s.rps > 0 ? total / s.rps : 1;
+}
+
+const num = (n: number | undefined, digits = 0) =>
+  n === undefined || Number.isNaN(n)
+    ? ''
+    : n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+export function markdown(report: Report): string {
+  const { machine, settings, data, startup } = report;
+  const lines = [
+    `Run ${report.generatedAt}: ${data.orders.toLocaleString('en-US')} orders, ${data.sellers} sellers (seed ${data.seed}); ` +
+      `${settings.durationSec} s per run${settings.quick ? ' (quick)' : ''}; ` +
+      `${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, ${machine.postgres}; ` +
+      `load average ${machine.loadBefore.toFixed(1)} before, ${machine.loadAfter.toFixed(1)} after.`,
+    '',
+    '| scenario | conn | req/s | p50 ms | p99 ms | errors | limit | limit req/s | ratio | pgbench prepared | RSS MB | notes |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- |',
+  ];
+  for (const s of report.scenarios) {
+    const notes =
+      s.kind === 'booking'
+        ? `${num(s.confirmed)} confirmed, ${num(s.refused)} refused` +
+          (s.reserved !== undefined ? `, ${num(s.reserved)} reserved` : '') +
+          `, ${s.oversold ?? 0} oversold`
+        : '';
+    lines.push(
+      `| ${s.name} | ${s.connections} | ${num(s.rps)} | ${num(s.p50Ms, 1)} | ${num(s.p99Ms, 1)} | ${s.errors} | ${s.limit ?? ''} | ${num(s.limitRps)} | ${s.ratio === undefined ? '' : `${(s.ratio * 100).toFixed(0)}%`} | ${num(s.limitPreparedRps)} | ${num(s.rssMb)} | ${notes} |`,
+    );
+  }
+  lines.push(
+    '',
+    `Start-up on PostgreSQL: median ${startup.medianMs.toFixed(0)} ms to listening, RSS ${startup.rssMb.toFixed(0)} MB.`,
+    '',
+    '| budget (DESIGN.md section 10) | met | measured |',
+    '| --- | --- | --- |',
+    ...report.budget.map((b) => `| ${b.line} | ${b.met ? 'yes' : '**no**'} | ${b.detail} |`),
+  );
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,243 @@
+/**
+ * `npm run bench [-- --quick] [-- --json]`: the performance budget of DESIGN.md section 10,
+ * measured. Prepares the database (bench/database.ts), builds and starts the service as
+ * production runs it, then runs every scenario at each connection count with autocannon
+ * in a separate process, and beside it the limit: pgbench on the same SQL for list
+ * queries, bare node:http for one object. Writes bench/results/<time>.{json,md} (and
+ * latest.*); prints the Markdown, or with --json the JSON, on stdout. Progress: stderr.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { openDatabase } from '../src/db/database.js';
+import { createCredentials } from './accounts.js';
+import { bookingScenarios, checkOversell, type BookingScenario } from './bookings.js';
+import { BENCH_SECRET, prepareDatabase, recordCreatedEvents } from './database.js';
+import { runLoad, type LoadResult } from './load.js';
+import { benchOptions } from './options.js';
+import { runPgbench } from './pgbench.js';
+import { build, sampleRss, startBareServer, startService, type Running } from './processes.js';
+import { checkBudget, markdown, type Report, type ScenarioResult } from './report.js';
+import { readScenarios, type ReadScenario } from './scenarios.js';
+import { measureStartup } from './startup-time.js';
+
+const options = benchOptions(process.argv.slice(2), process.env);
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+const loadBefore = os.loadavg()[0]!;
+const wanted = (name: string) =>
+  !options.only || options.only.split(',').some((part) => name.includes(part));
+
+if (options.build) {
+  log('building');
+  build();
+}
+const record = await prepareDatabase(
+  options.databaseUrl,
+  { orders: options.orders, sellers: options.sellers, seed: options.seed },
+  log,
+);
+const env: Record<string, string> = {
+  DATABASE_URL: options.databaseUrl,
+  BOOKING_SECRET: BENCH_SECRET,
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_MAX: '0',
+  ...(options.poolSize ? { DATABASE_POOL_SIZE: String(options.poolSize) } : {}),
+};
+log('measuring start-up');
+const startup = await measureStartup(options.quick ? 3 : 5, env);
+
+const database = await openDatabase({ kind: 'postgres', url: options.databaseUrl, poolSize: 2 });
+const server = await startService(env);
+const results: ScenarioResult[] = [];
+
+/** Statuses that count as errors: anything not in `expected`, plus transport failures. */
+function errorsOf(load: LoadResult, expected: string[]): number {
+  const unexpected = Object.entries(load.statuses)
+    .filter(([code]) => !expected.includes(code))
+    .reduce((n, [, count]) => n + count, 0);
+  return load.socketErrors + load.timeouts + unexpected;
+}
+
+async function measure(job: {
+  paths: string[];
+  apiKey: string;
+  connections: number;
+  method?: 'GET' | 'POST';
+  bodies?: string[];
+  seconds?: number;
+}): Promise<LoadResult & { rps: number; rssMb: number }> {
+  const stopSampling = sampleRss(server.pid);
+  const load = await runLoad({
+    url: server.baseUrl,
+    connections: job.connections,
+    durationSec: job.seconds ?? options.durationSec,
+    method: job.method ?? 'GET',
+    headers: {
+      'x-api-key': job.apiKey,
+      ...(job.bodies ? { 'content-type': 'application/json' } : {}),
+    },
+    paths: job.paths,
+    ...(job.bodies ? { bodies: job.bodies } : {}),
+  });
+  return { ...load, rps: load.requests / load.durationSec, rssMb: stopSampling() };
+}
+
+async function readScenario(scenario: ReadScenario): Promise<void> {
+  let bare: Running | undefined;
+  if (scenario.kind === 'object') bare = await startBareServer(scenario.bodyBytes);
+  try {
+    await measure({ ...scenario, connections: 8, seconds: options.warmupSec });
+    for (const connections of options.connections) {
+      const api = await measure({ ...scenario, connections });
+      let limitRps: number;
+      let preparedRps: number | undefined;
+      if (scenario.kind === 'list') {
+        const pgbench = await runPgbench(
+          options.databaseUrl,
+          scenario.sql,
+          connections,
+          options.durationSec,
+        );
+        limitRps = pgbench.tps;
+        // For the record (not the budget): the same SQL with plans cached, as prepared.
+        if (!options.quick) {
+          preparedRps = (
+            await runPgbench(
+              options.databaseUrl,
+              scenario.sql,
+              connections,
+              options.durationSec,
+              'prepared',
+            )
+          ).tps;
+        }
+      } else {
+        const load = await runLoad({
+          url: bare!.baseUrl,
+          connections,
+          durationSec: options.durationSec,
+          method: 'GET',
+          headers: {},
+          paths: ['/'],
+        });
+        limitRps = load.requests / load.durationSec;
+      }
+      const result: ScenarioResult = {
+        name: scenario.name,
+        kind: scenario.kind,
+        connections,
+        rps: api.rps,
+        p50Ms: api.p50Ms,
+        p99Ms: api.p99Ms,
+        errors: errorsOf(api, ['200']),
+        statuses: api.statuses,
+        rssMb: api.rssMb,
+        limit: scenario.kind === 'list' ? 'pgbench' : 'node:http',
+        limitRps,
+        ratio: api.rps / limitRps,
+        ...(preparedRps === undefined ? {} : { limitPreparedRps: preparedRps }),
+      };
+      results.push(result);
+      log(
+        `${scenario.name} @${connections}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99Ms} ms, ` +
+          `${result.limit} ${limitRps.toFixed(0)}/s, ratio ${(result.ratio! * 100).toFixed(0)}%, ` +
+          `errors ${result.errors}, RSS ${result.rssMb.toFixed(0)} MB`,
+      );
+    }
+  } finally {
+    await bare?.stop();
+  }
+}
+
+async function bookingScenario(scenario: BookingScenario, customerId: string): Promise<void> {
+  for (const [i, connections] of options.connections.entries()) {
+    const run = scenario.runs[i]!;
+    const api = await measure({
+      paths: ['/api/orders'],
+      method: 'POST',
+      bodies: run.bodies,
+      apiKey: scenario.apiKey,
+      connections,
+    });
+    const check = await checkOversell(database.db, customerId, run.eventId);
+    const expected = run.eventId ? ['201', '409'] : ['201'];
+    const result: ScenarioResult = {
+      name: scenario.name,
+      kind: 'booking',
+      connections,
+      rps: api.rps,
+      p50Ms: api.p50Ms,
+      p99Ms: api.p99Ms,
+      errors: errorsOf(api, expected),
+      statuses: api.statuses,
+      rssMb: api.rssMb,
+      confirmed: api.statuses['201'] ?? 0,
+      refused: api.statuses['409'] ?? 0,
+      oversold: check.overCapacity + check.mismatched,
+      ...(run.eventId ? { reserved: check.reserved } : {}),
+    };
+    results.push(result);
+    log(
+      `${scenario.name} @${connections}: ${result.rps.toFixed(0)} req/s, ${result.confirmed} confirmed, ` +
+        `${result.refused} refused, oversold ${result.oversold}, errors ${result.errors}`,
+    );
+  }
+}
+
+try {
+  const credentials = await createCredentials(server.baseUrl, env, record.biggestSeller);
+  log('preparing scenarios');
+  const reads = await readScenarios(database.db, server.baseUrl, credentials, 500);
+  const bookings = await bookingScenarios(
+    database.db,
+    server.baseUrl,
+    credentials,
+    options.connections.length,
+    (ids) => recordCreatedEvents(options.databaseUrl, ids),
+  );
+  for (const scenario of reads) if (wanted(scenario.name)) await readScenario(scenario);
+  for (const scenario of bookings)
+    if (wanted(scenario.name)) await bookingScenario(scenario, credentials.customerId);
+} finally {
+  await server.stop();
+}
+
+const { rows } = await sql<{ version: string }>`select version()`.execute(database.db);
+await database.close();
+const report: Report = {
+  generatedAt: new Date().toISOString(),
+  machine: {
+    cpus: os.availableParallelism(),
+    cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown',
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    postgres: /PostgreSQL [\d.]+/.exec(rows[0]!.version)?.[0] ?? rows[0]!.version,
+    loadBefore,
+    loadAfter: os.loadavg()[0]!,
+  },
+  settings: {
+    quick: options.quick,
+    durationSec: options.durationSec,
+    connections: options.connections,
+    poolSize: options.poolSize ?? null,
+  },
+  data: {
+    orders: record.orders,
+    sellers: record.sellers,
+    seed: record.seed,
+    from: record.from,
+    seller: record.biggestSeller,
+  },
+  startup,
+  scenarios: results,
+  budget: checkBudget(results, startup),
+};
+const text = markdown(report);
+fs.mkdirSync(options.outDir, { recursive: true });
+const stamp = report.generatedAt.replace(/[:.]/g, '-');
+for (const name of [stamp, 'latest']) {
+  fs.writeFileSync(path.join(options.outDir, `${name}.json`), JSON.stringify(report, null, 2));
+  fs.writeFileSync(path.join(options.outDir, `${name}.md`), text);
+}
+process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : text);
