@@ -45,7 +45,13 @@ export function accessFor(db: Db, caller: Caller): Access {
   const access: Access = {
     caller,
     delegations,
-    guideIds: () => (guides ??= guidesRepository(db).idsGuidedBy(caller.id)),
+    // Only a ROLE_GUIDE delegate can have any: the others (nearly every caller) skip a query.
+    guideIds: () =>
+      (guides ??= delegations().then((held) =>
+        [...held.values()].some((roles) => roles.includes('ROLE_GUIDE'))
+          ? guidesRepository(db).idsGuidedBy(caller.id)
+          : [],
+      )),
     async sellersFor(capability) {
       if (isAdmin(caller)) return 'all';
       const granted = CAPABILITIES[capability];
