@@ -36,7 +36,7 @@ export function localIso(instant: Date, timezone: string): string {
     localIsoCached = 0;
     byInstant = undefined;
   }
-  if (!byInstant) localIsoCache.set(timezone, (byInstant = new Map()));
+  if (!byInstant) localIsoCache.set(timezone, (byInstant = new Map<number, string>()));
   byInstant.set(ms, text);
   localIsoCached++;
   return text;
