@@ -109,6 +109,9 @@ export async function seedDatabase(
     progress.step('indexes', detached.indexes.length, 'indexes');
     await reattach(trx, detached, (built) => progress.update(built));
     progress.end(`and ${detached.foreignKeys.length} foreign keys`);
+    // The work tables belong to the session, which the pool reuses: dropped, or a second
+    // seed on this connection fails with "relation s_sellers already exists".
+    await ctx.run(`drop table s_events, s_experiences, s_guides, s_customers, s_sellers`);
   });
 
   progress.step('vacuum analyze');

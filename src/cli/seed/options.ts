@@ -41,7 +41,8 @@ export function sundayBefore(now: Date, days: number): string {
 const MAX_SEED = 2 ** 40;
 
 function integer(name: string, text: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const value = Number(text.replace(/_/g, ''));
+  // Digits (with _ separators) only: Number() would also take "", " ", "1e3" and "0x10".
+  const value = /^\d[\d_]*$/.test(text) ? Number(text.replace(/_/g, '')) : NaN;
   if (!Number.isSafeInteger(value) || value < min || value > max)
     throw new SeedUsageError(`--${name} must be an integer from ${min} to ${max} (got "${text}")`);
   return value;
