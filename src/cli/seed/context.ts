@@ -10,8 +10,9 @@ export interface SeedContext {
   trx: Db;
   options: SeedOptions;
   /**
-   * SQL of the instant the data is "as of": the window start plus one year (never after
-   * today). Orders are created up to it; departures after it are still bookable.
+   * SQL of the instant the data is "as of": the window start plus one year (today with the
+   * default --from; a later --from dates orders in the future). Orders are created up to it;
+   * departures after it are still bookable.
    */
   asOf: string;
   /** SQL of the window's first day (a local date, a Sunday). */
