@@ -1,0 +1,156 @@
+/**
+ * A resource's list spec derived from its object schema: the resource names which fields
+ * are filterable and the column each reads (identifiers only from code), and the schema
+ * supplies the rest, so the field's type, its enum values and how to read it from an API
+ * object (for the reference evaluator) are written once, in the schema.
+ *
+ * Type rules, from the JSON schema of the field: a reference `{id}` or a string with the id
+ * pattern is `id`; `format: date` is `date`, `format: date-time` is `datetime`; `enum` (or
+ * a union of constants) is `enum`; integer, number, boolean as such; an array of ids is
+ * `id-array`; any other string is `string`. A field whose schema says nothing usable is a
+ * programming error, thrown when the spec is defined (at import).
+ */
+import type { FieldSpec, FieldType, ItemGroupSpec, ResourceSpec, SqlSource } from './types.js';
+
+/** The JSON-schema keywords the derivation reads (TypeBox schemas are plain JSON schema). */
+interface Node {
+  type?: string | string[];
+  format?: string;
+  pattern?: string;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: Node[];
+  items?: Node;
+  properties?: Record<string, Node>;
+}
+
+export interface ColumnOptions {
+  /** The column (of the resource's table, or of the item table for item fields). */
+  readonly sql: SqlSource;
+  readonly sortable?: boolean;
+  /** The same value copied onto the item rows: lets filters use the items' indexes. */
+  readonly itemSql?: string;
+}
+
+export interface ListSpecDefinition {
+  readonly resource: string;
+  readonly table: string;
+  readonly alias: string;
+  /** Filterable fields, in the order docs and errors list them: name -> column. */
+  readonly fields: Readonly<Record<string, string | ColumnOptions>>;
+  /** The item group (`items.*` fields), evaluated per item. */
+  readonly items?: Omit<ItemGroupSpec, 'read'>;
+}
+
+/** The 24-hex id pattern, as the shared `Id` schema declares it. */
+const ID_PATTERN = '^[0-9a-f]{24}$';
+
+function withoutNull(node: Node): Node {
+  if (Array.isArray(node.type)) {
+    const types = node.type.filter((t) => t !== 'null');
+    return { ...node, type: types.length === 1 ? types[0] : types };
+  }
+  if (node.anyOf) {
+    const rest = node.anyOf.filter((n) => n.type !== 'null');
+    if (rest.length === 1) return withoutNull(rest[0]!);
+  }
+  return node;
+}
+
+const isReference = (node: Node): boolean =>
+  node.type === 'object' &&
+  node.properties !== undefined &&
+  Object.keys(node.properties).length === 1 &&
+  node.properties.id !== undefined;
+
+const isIdString = (node: Node): boolean => node.type === 'string' && node.pattern === ID_PATTERN;
+
+function enumValues(node: Node): string[] | undefined {
+  if (node.enum) return node.enum.map(String);
+  if (node.anyOf && node.anyOf.every((n) => n.const !== undefined)) {
+    return node.anyOf.map((n) => String(n.const));
+  }
+  return undefined;
+}
+
+/** The query-language type of a schema node, or undefined when it has none. */
+export function fieldTypeOf(schema: object): { type: FieldType; enumValues?: string[] } | undefined {
+  const node = withoutNull(schema as Node);
+  if (isReference(node) || isIdString(node)) return { type: 'id' };
+  const values = enumValues(node);
+  if (values) return { type: 'enum', enumValues: values };
+  if (node.type === 'string') {
+    if (node.format === 'date') return { type: 'date' };
+    if (node.format === 'date-time') return { type: 'datetime' };
+    return { type: 'string' };
+  }
+  if (node.type === 'integer') return { type: 'integer' };
+  if (node.type === 'number') return { type: 'number' };
+  if (node.type === 'boolean') return { type: 'boolean' };
+  if (node.type === 'array' && node.items) {
+    const inner = withoutNull(node.items);
+    if (isIdString(inner) || isReference(inner)) return { type: 'id-array' };
+  }
+  return undefined;
+}
+
+/** How to read the field's value from an API object (a reference reads as its id). */
+function reader(node: Node, key: string): (object: Record<string, unknown>) => unknown {
+  const bare = withoutNull(node);
+  if (isReference(bare)) {
+    return (object) => {
+      const value = object[key] as { id?: unknown } | null | undefined;
+      return value && typeof value === 'object' ? (value.id ?? null) : null;
+    };
+  }
+  if (bare.type === 'array' && bare.items && isReference(withoutNull(bare.items))) {
+    return (object) => ((object[key] as { id: unknown }[] | undefined) ?? []).map((r) => r.id);
+  }
+  return (object) => object[key];
+}
+
+function propertyOf(node: Node, key: string, path: string): Node {
+  const property = withoutNull(node).properties?.[key];
+  if (!property) throw new Error(`list spec: the schema has no field ${path}`);
+  return property;
+}
+
+export function defineListSpec(schema: object, definition: ListSpecDefinition): ResourceSpec {
+  const root = schema as Node;
+  const items = definition.items;
+  const fields: FieldSpec[] = Object.entries(definition.fields).map(([name, column]) => {
+    const options: ColumnOptions = typeof column === 'string' ? { sql: column } : column;
+    const item = items !== undefined && name.startsWith(`${items.prefix}.`);
+    const key = item ? name.slice(items.prefix.length + 1) : name;
+    const owner = item ? withoutNull(propertyOf(root, items.prefix, name)).items : root;
+    if (!owner) throw new Error(`list spec: ${items?.prefix} is not an array of items`);
+    const node = propertyOf(owner, key, name);
+    const typed = fieldTypeOf(node);
+    if (!typed) throw new Error(`list spec: cannot tell the type of ${name} from its schema`);
+    return {
+      name,
+      type: typed.type,
+      ...(typed.enumValues ? { enumValues: typed.enumValues } : {}),
+      sql: options.sql,
+      read: reader(node, key),
+      ...(options.sortable ? { sortable: true } : {}),
+      ...(item ? { item: true } : {}),
+      ...(options.itemSql ? { itemSql: options.itemSql } : {}),
+    };
+  });
+  return {
+    resource: definition.resource,
+    table: definition.table,
+    alias: definition.alias,
+    fields,
+    ...(items
+      ? {
+          items: {
+            ...items,
+            read: (object: Record<string, unknown>) =>
+              (object[items.prefix] as Record<string, unknown>[] | undefined) ?? [],
+          },
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * Version transforms by object: a module declares, for one dated version and one `object`
+ * type, how to turn the latest shape of that object into the shape callers pinned before
+ * that version expect. `applyTransforms` finds every object of that type wherever it is in
+ * a payload (a single response, a list page, nested in another object, inside an error
+ * body or a webhook payload) and rewrites them in one batch per transform, so a transform
+ * that needs the database makes one query per response, not one per object.
+ */
+
+/** An API object: anything carrying an `object` tag. */
+export type ApiObject = Record<string, unknown> & { object: string };
+
+export interface ObjectTransform<Context> {
+  /** The dated version that introduced the change: callers before it get `down`. */
+  readonly version: string;
+  /** The `object` tag it applies to, e.g. `event`. */
+  readonly object: string;
+  /** The objects, latest shape in, older shape out (same length, same order). */
+  down(objects: ApiObject[], context: Context): Promise<ApiObject[]> | ApiObject[];
+}
+
+interface Slot {
+  parent: Record<string, unknown> | unknown[];
+  key: string | number;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Where the objects tagged `tag` are. A matched object is not searched further: its
+ * transform owns everything inside it.
+ */
+function findSlots(holder: Record<string, unknown>, tag: string): Slot[] {
+  const slots: Slot[] = [];
+  const visit = (parent: Record<string, unknown> | unknown[], key: string | number) => {
+    const value = (parent as Record<string | number, unknown>)[key];
+    if (Array.isArray(value)) {
+      value.forEach((_, index) => visit(value, index));
+    } else if (isPlainObject(value)) {
+      if (value.object === tag) slots.push({ parent, key });
+      else for (const child of Object.keys(value)) visit(value, child);
+    }
+  };
+  visit(holder, 'payload');
+  return slots;
+}
+
+/**
+ * Applies `transforms` in the order given (newest version first, as a caller's version is
+ * reached by undoing the newest change first) and returns the rewritten payload. The
+ * payload is not copied: pass one that is not shared.
+ */
+export async function applyTransforms<Context>(
+  payload: unknown,
+  transforms: readonly ObjectTransform<Context>[],
+  context: Context,
+): Promise<unknown> {
+  const holder: Record<string, unknown> = { payload };
+  for (const transform of transforms) {
+    const slots = findSlots(holder, transform.object);
+    if (slots.length === 0) continue;
+    const read = (s: Slot) => (s.parent as Record<string | number, unknown>)[s.key] as ApiObject;
+    const rewritten = await transform.down(slots.map(read), context);
+    if (rewritten.length !== slots.length) {
+      throw new Error(`transform ${transform.version}/${transform.object} changed the count`);
+    }
+    slots.forEach((slot, index) => {
+      (slot.parent as Record<string | number, unknown>)[slot.key] = rewritten[index];
+    });
+  }
+  return holder.payload;
+}
