@@ -23,6 +23,41 @@ export default tseslint.config(
     },
   },
   {
+    // A module is reached only through its index.ts (docs/architecture.md); the folder
+    // layers and the absence of cycles are checked by test/unit/architecture.test.ts.
+    files: ['src/modules/*/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.\\.)[^/]+/(?!index\\.js$)',
+              message: 'Import another module only through its index.ts (its public surface).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/*.ts', 'src/*/*.ts', 'src/cli/**/*.ts'],
+    ignores: ['src/modules/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: 'modules/[^/]+/(?!index\\.js$)',
+              message: 'Import a module only through its index.ts (its public surface).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/cli.ts', 'src/cli/**', 'bench/**', 'scripts/**'],
     rules: { 'no-console': 'off' },
   },

@@ -7,13 +7,14 @@ import type { CompiledQuery, Kysely } from 'kysely';
 import type { Db } from '../src/db/database.js';
 import { createQueryRecorder } from '../src/db/query-recorder.js';
 import type { DB } from '../src/db/types.js';
-import { accessFor } from '../src/modules/access/access.js';
-import { listScopes } from '../src/modules/access/list-scopes.js';
-import { eventSpec } from '../src/modules/events/events.query.js';
+import { eventVisibility } from '../src/modules/events/events.service.js';
+import { guidesFacade } from '../src/modules/guides/index.js';
+import { ordersScope } from '../src/modules/orders/orders.service.js';
+import { eventList } from '../src/modules/events/events.list.js';
 import { eventsRepository } from '../src/modules/events/events.repository.js';
-import { orderSpec } from '../src/modules/orders/orders.query.js';
+import { orderList } from '../src/modules/orders/orders.list.js';
 import { ordersRepository } from '../src/modules/orders/orders.repository.js';
-import type { Caller } from '../src/modules/users/caller.js';
+import type { Caller } from '../src/domain/caller.js';
 import { compile } from '../src/query/compile.js';
 import { parse } from '../src/query/parse.js';
 import { plan } from '../src/query/plan.js';
@@ -31,14 +32,14 @@ const resources: Record<
   }
 > = {
   orders: {
-    spec: orderSpec,
+    spec: orderList,
     source: (db) => ordersRepository(db).listSource(),
-    scope: (db, caller) => listScopes.orders(accessFor(db, caller)),
+    scope: (db, caller) => Promise.resolve(ordersScope(caller)),
   },
   events: {
-    spec: eventSpec,
+    spec: eventList,
     source: (db) => eventsRepository(db).listSource(),
-    scope: (db, caller) => listScopes.events(accessFor(db, caller)),
+    scope: (db, caller) => eventVisibility(guidesFacade).scope(db, caller),
   },
 };
 

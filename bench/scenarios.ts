@@ -11,7 +11,7 @@
 import type { CompiledQuery } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../src/db/database.js';
-import type { Caller } from '../src/modules/users/caller.js';
+import type { Caller } from '../src/domain/caller.js';
 import type { Credentials } from './accounts.js';
 import { api } from './accounts.js';
 import { listSql, type ListResource } from './list-sql.js';
@@ -101,8 +101,15 @@ export async function readScenarios(
     email: '',
     roles: ['ROLE_SELLER'],
     apiVersion: '',
+    delegations: new Map(),
   };
-  const adminCaller: Caller = { id: '', email: '', roles: ['ROLE_ADMIN'], apiVersion: '' };
+  const adminCaller: Caller = {
+    id: '',
+    email: '',
+    roles: ['ROLE_ADMIN'],
+    apiVersion: '',
+    delegations: new Map(),
+  };
   const lists: [string, ListResource, Record<string, string>][] = [
     ['orders items.arrival[range]', 'orders', { seller, 'items.arrival[range]': `${d1},${d3}` }],
     [

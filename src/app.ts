@@ -12,44 +12,39 @@ import { registerBodyParsing } from './http/body-parsing.js';
 import { registerErrorHandling, sendProblem, toProblem } from './http/error-handler.js';
 import { healthRoutes } from './http/health.routes.js';
 import { loggerOptions } from './http/logging.js';
+import type { ResourceModule } from './http/module.js';
 import { registerOpenApi } from './http/openapi.js';
-import { createDispatcher } from './mail/dispatcher.js';
-import { enqueue } from './mail/outbox.repository.js';
+import { problemSchemas } from './http/problems.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { echoRequestId, genReqId } from './http/request-id.js';
+import { Paging } from './http/schemas.js';
 import { buildSerializer } from './http/serialization.js';
 import { buildValidator } from './http/validation.js';
 import { versionHooks } from './http/versioning.js';
-import { authenticationService } from './modules/users/authentication.service.js';
-import { createBasicAuthCache } from './modules/users/basic-auth-cache.js';
-import { delegatesRoutes } from './modules/delegates/delegates.routes.js';
-import { delegatesService } from './modules/delegates/delegates.service.js';
-import { eventsRoutes } from './modules/events/events.routes.js';
-import { eventsService } from './modules/events/events.service.js';
-import { experiencesRoutes } from './modules/experiences/experiences.routes.js';
-import { assignmentRoutes } from './modules/guides/assignment.routes.js';
-import { assignmentService } from './modules/guides/assignment.service.js';
-import { guidesRoutes } from './modules/guides/guides.routes.js';
-import { guidesService } from './modules/guides/guides.service.js';
-import { idempotencyService } from './modules/idempotency/idempotency.service.js';
-import { experiencesService } from './modules/experiences/experiences.service.js';
-import { ordersRoutes } from './modules/orders/orders.routes.js';
-import { ordersService } from './modules/orders/orders.service.js';
-import { usersRoutes } from './modules/users/users.routes.js';
-import { usersService } from './modules/users/users.service.js';
-import { registerSchemas } from './schemas.js';
+import { createDispatcher, enqueue } from './mail/index.js';
+import { delegatesModule } from './modules/delegates/index.js';
+import { eventsFacade, eventsModule } from './modules/events/index.js';
+import { experiencesModule } from './modules/experiences/index.js';
+import { guidesModule } from './modules/guides/index.js';
+import { idempotencyService } from './modules/idempotency/index.js';
+import { ordersModule } from './modules/orders/index.js';
+import { Schedule } from './modules/shared/index.js';
+import { usersModule } from './modules/users/index.js';
 import { createApiKeyCipher } from './security/api-keys.js';
 import { loadSecret } from './security/secret.js';
-import { versionRegistry } from './versions/index.js';
-import type { VersionRegistry } from './versions/registry.js';
+import { apiVersions, LATEST_VERSION } from './versions/index.js';
+import { createVersionRegistry } from './versions/registry.js';
+import type { ApiVersion, VersionChanges } from './versions/types.js';
 
 export interface AppDeps {
   /** An open, migrated database; when absent one is opened from config (and closed with the app). */
   database?: Database;
   /** Where logs go (tests capture them); default stdout. */
   logStream?: NodeJS.WritableStream;
-  /** The API versions; default the registered ones of src/versions/. */
-  versions?: VersionRegistry;
+  /** The dated API versions; default the registered ones of src/versions/. */
+  versions?: readonly ApiVersion[];
+  /** Version changes beyond the modules' own (tests of the versioning machinery). */
+  versionChanges?: readonly VersionChanges[];
 }
 
 /** Opens the configured database and brings its schema up to date (or checks it is). */
@@ -80,7 +75,6 @@ export async function openAppDatabase(config: Config): Promise<Database> {
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   const database = deps.database ?? (await openAppDatabase(config));
   const { db } = database;
-  const versions = deps.versions ?? versionRegistry;
 
   const app = Fastify({
     logger: loggerOptions(config.logLevel, deps.logStream),
@@ -108,43 +102,67 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorateRequest('apiVersion', '');
   registerErrorHandling(app);
   registerBodyParsing(app);
-  registerSchemas(app);
   await registerOpenApi(app);
 
+  // The resource modules, in dependency order; each gets the facades it calls.
   const cipher = createApiKeyCipher(loadSecret(config));
-  const auth = authenticationService({ db, cache: createBasicAuthCache() });
-  const users = usersService({ db, cipher, latestVersion: versions.latest });
+  const idempotency = idempotencyService({ db });
+  const users = usersModule({ db, cipher, latestVersion: LATEST_VERSION });
+  const experiences = experiencesModule({ db, users: users.facade });
+  const guides = guidesModule({
+    db,
+    users: users.facade,
+    leaveFutureEvents: eventsFacade.leaveFutureEvents,
+  });
+  const events = eventsModule({
+    db,
+    experiences: experiences.facade,
+    guides: guides.facade,
+    idempotency,
+  });
+  const orders = ordersModule({
+    db,
+    users: users.facade,
+    experiences: experiences.facade,
+    events: events.facade,
+    idempotency,
+    confirmations: { enqueue: async (tx, message) => void (await enqueue(tx, message)) },
+  });
+  const modules: ResourceModule[] = [
+    users,
+    delegatesModule({ db, users: users.facade }),
+    guides,
+    experiences,
+    events,
+    orders,
+  ];
+
+  // Named schemas once, at the root, so every route can refer to them (OpenAPI components).
+  for (const schema of [
+    ...problemSchemas(),
+    Paging,
+    Schedule,
+    ...modules.flatMap((m) => m.schemas),
+  ])
+    app.addSchema(schema);
+
+  const versions = createVersionRegistry(deps.versions ?? apiVersions, [
+    ...modules.flatMap((m) => (m.versions ? [m.versions] : [])),
+    ...(deps.versionChanges ?? []),
+  ]);
   const versioning = versionHooks(versions, db);
 
   // onRequest order matters: id first, then the rate limit, then version and caller.
   app.addHook('onRequest', echoRequestId);
   await registerRateLimit(app, config);
   app.addHook('onRequest', versioning.fromHeader);
-  app.addHook('onRequest', authenticationHook(auth, config.env));
+  app.addHook('onRequest', authenticationHook(users.authentication, config.env));
   app.addHook('onRequest', versioning.fromAccount);
   app.addHook('preValidation', versioning.rewriteRequest);
   app.addHook('preSerialization', versioning.rewriteResponse);
 
   await app.register(healthRoutes, { db });
-  await app.register(usersRoutes, { prefix: '/api', users });
-  await app.register(delegatesRoutes, { prefix: '/api', delegates: delegatesService({ db }) });
-  await app.register(guidesRoutes, { prefix: '/api', guides: guidesService({ db }) });
-  await app.register(experiencesRoutes, {
-    prefix: '/api',
-    experiences: experiencesService({ db }),
-  });
-  const idempotency = idempotencyService({ db });
-  await app.register(eventsRoutes, { prefix: '/api', events: eventsService({ db }), idempotency });
-  await app.register(assignmentRoutes, { prefix: '/api', assignments: assignmentService({ db }) });
-  const confirmations = {
-    enqueue: async (trx: typeof db, message: { orderId: string; recipient: string }) =>
-      void (await enqueue(trx, message)),
-  };
-  await app.register(ordersRoutes, {
-    prefix: '/api',
-    orders: ordersService({ db, confirmations }),
-    idempotency,
-  });
+  for (const module of modules) await app.register(module.routes, { prefix: '/api' });
 
   if (!deps.database) app.addHook('onClose', () => database.close());
 

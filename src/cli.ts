@@ -10,11 +10,11 @@ import { SEED_USAGE, seedCommand } from './cli/seed.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { ApiError } from './http/errors.js';
-import { usersService } from './modules/users/users.service.js';
+import { DomainError } from './domain/errors.js';
+import { usersModule } from './modules/users/index.js';
 import { createApiKeyCipher } from './security/api-keys.js';
 import { loadSecret } from './security/secret.js';
-import { versionRegistry } from './versions/index.js';
+import { LATEST_VERSION } from './versions/index.js';
 
 const USAGE = `Usage: cli <command>
   serve                         start the HTTP server (same as npm start)
@@ -58,11 +58,11 @@ async function createUser(config: Config, args: string[]): Promise<void> {
   if (values.admin) roles.push('ROLE_ADMIN');
   const database = await openAppDatabase({ ...config, migrateOnStart: true });
   try {
-    const users = usersService({
+    const users = usersModule({
       db: database.db,
       cipher: createApiKeyCipher(loadSecret(config)),
-      latestVersion: versionRegistry.latest,
-    });
+      latestVersion: LATEST_VERSION,
+    }).service;
     const user = await users.create(
       { name: values.name, email: values.email, password, roles },
       { trusted: true },
@@ -108,7 +108,7 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
   else if (error instanceof ConfigError) console.error(error.message);
-  else if (error instanceof ApiError) console.error(`${error.code}: ${error.detail}`);
+  else if (error instanceof DomainError) console.error(`${error.code}: ${error.detail}`);
   else console.error(error);
   process.exitCode = 1;
 });

@@ -13,7 +13,7 @@ import type { Config } from '../config.js';
 import { createApiKeyCipher } from '../security/api-keys.js';
 import { hashPassword } from '../security/passwords.js';
 import { loadSecret } from '../security/secret.js';
-import { versionRegistry } from '../versions/index.js';
+import { LATEST_VERSION } from '../versions/index.js';
 import { seedDatabase, SeedRefusedError, type SeedSummary } from './seed/generate.js';
 import { parseSeedArgs, SeedUsageError, type SeedOptions } from './seed/options.js';
 import { createProgress, duration, type Progress } from './seed/progress.js';
@@ -36,7 +36,7 @@ export async function seed(
     const summary = await seedDatabase(database.db, options, {
       cipher: createApiKeyCipher(loadSecret(config)),
       passwordHash: await hashPassword(password),
-      apiVersion: versionRegistry.latest,
+      apiVersion: LATEST_VERSION,
       progress,
     });
     return { ...summary, password };

@@ -4,7 +4,7 @@
  * through PGlite's node-postgres adapter. Everything above this file sees one dialect.
  */
 import fs from 'node:fs';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './types.js';
 
@@ -83,4 +83,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await pglite.close();
     },
   };
+}
+
+/** One round trip to the database: what readiness means. */
+export async function ping(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
 }

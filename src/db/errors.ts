@@ -14,3 +14,8 @@ export function isCheckViolation(error: unknown, constraint?: string): boolean {
   const e = error as PgError;
   return e?.code === '23514' && (constraint === undefined || e.constraint === constraint);
 }
+
+export function isForeignKeyViolation(error: unknown, constraint?: string): boolean {
+  const e = error as PgError;
+  return e?.code === '23503' && (constraint === undefined || e.constraint === constraint);
+}

@@ -5,14 +5,19 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BookingEnv } from '../config.js';
-import type { AuthenticationService } from '../modules/users/authentication.service.js';
-import type { Caller } from '../modules/users/caller.js';
-import { ApiError } from './errors.js';
+import type { Caller } from '../domain/caller.js';
+import { DomainError } from '../domain/errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller | null;
   }
+}
+
+/** Turns credentials into a caller, or throws invalid_credentials (the users module's). */
+export interface Authenticator {
+  byApiKey(apiKey: string): Promise<Caller>;
+  byPassword(email: string, password: string): Promise<Caller>;
 }
 
 type Credentials =
@@ -25,7 +30,7 @@ function readCredentials(request: FastifyRequest): Credentials | null {
   const query = (request.query as Record<string, unknown> | undefined)?.apiKey;
   if (query !== undefined) {
     if (typeof query !== 'string') {
-      throw new ApiError('invalid_credentials', 'Send apiKey once.');
+      throw new DomainError('invalid_credentials', 'Send apiKey once.');
     }
     return { kind: 'apiKey', apiKey: query };
   }
@@ -33,7 +38,7 @@ function readCredentials(request: FastifyRequest): Credentials | null {
   if (authorization === undefined) return null;
   const [scheme, value = ''] = authorization.trim().split(/\s+/, 2);
   if (scheme?.toLowerCase() !== 'basic') {
-    throw new ApiError(
+    throw new DomainError(
       'unsupported_authorization',
       'Send the API key in X-API-KEY (or the apiKey query parameter).',
     );
@@ -41,11 +46,11 @@ function readCredentials(request: FastifyRequest): Credentials | null {
   const decoded = Buffer.from(value, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 1)
-    throw new ApiError('invalid_credentials', 'Basic credentials must be email:password.');
+    throw new DomainError('invalid_credentials', 'Basic credentials must be email:password.');
   return { kind: 'basic', email: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-export function authenticationHook(auth: AuthenticationService, env: BookingEnv) {
+export function authenticationHook(auth: Authenticator, env: BookingEnv) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply) {
     const credentials = readCredentials(request);
     if (credentials === null) return;
@@ -53,7 +58,7 @@ export function authenticationHook(auth: AuthenticationService, env: BookingEnv)
       request.caller = await auth.byApiKey(credentials.apiKey);
     } else {
       if (env !== 'sandbox') {
-        throw new ApiError(
+        throw new DomainError(
           'basic_auth_sandbox_only',
           'Basic authentication is accepted only in the sandbox environment; send X-API-KEY.',
         );
@@ -66,7 +71,7 @@ export function authenticationHook(auth: AuthenticationService, env: BookingEnv)
 /** The caller of a route that needs one; 401 for anonymous requests. */
 export function requireCaller(request: FastifyRequest): Caller {
   if (request.caller === null) {
-    throw new ApiError(
+    throw new DomainError(
       'authentication_required',
       'This endpoint needs credentials: send X-API-KEY (or the apiKey query parameter).',
     );

@@ -4,7 +4,7 @@
  * body"; any other declared type is 415.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from './errors.js';
+import { DomainError } from '../domain/errors.js';
 
 type Done = (error: Error | null, body?: unknown) => void;
 
@@ -26,7 +26,7 @@ export function registerBodyParsing(app: FastifyInstance): void {
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
     if (request.headers['content-type'] === undefined) return json(request, body as string, done);
     done(
-      new ApiError(
+      new DomainError(
         'unsupported_media_type',
         `Content-Type ${request.headers['content-type']} is not accepted; send application/json.`,
       ),

@@ -1,16 +1,16 @@
 /**
- * Renders every failure as application/problem+json: our own `ApiError`s, query-language
+ * Renders every failure as application/problem+json: our own `DomainError`s, query-language
  * errors, schema validation errors, Fastify's body-parsing errors and unknown routes.
  * Anything unexpected becomes a 500 that says only `internal_error` and the request id;
  * the cause goes to the log, never to the client.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { QueryError } from '../query/errors.js';
-import type { ErrorCode } from './error-codes.js';
-import { ApiError, problem, type ProblemBody } from './errors.js';
+import { DomainError } from '../domain/errors.js';
+import { problem, problemOf, type ProblemBody, type ProblemCode } from './problems.js';
 import { toFieldErrors } from './validation.js';
 
-const FASTIFY_CODES: Record<string, ErrorCode> = {
+const FASTIFY_CODES: Record<string, ProblemCode> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
   FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
@@ -23,7 +23,7 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 
 export function toProblem(error: unknown, request: FastifyRequest): ProblemBody {
   const requestId = request.id;
-  if (error instanceof ApiError) return error.toProblem(requestId);
+  if (error instanceof DomainError) return problemOf(error, requestId);
   if (error instanceof QueryError) {
     return problem(error.code, error.message, {
       requestId,
@@ -51,7 +51,7 @@ export function toProblem(error: unknown, request: FastifyRequest): ProblemBody 
   });
 }
 
-function describeFastifyError(code: ErrorCode, error: FastifyError): string {
+function describeFastifyError(code: ProblemCode, error: FastifyError): string {
   switch (code) {
     case 'payload_too_large':
       return 'The body is larger than the server accepts.';

@@ -1,17 +1,24 @@
 /** Liveness (`/healthz`: the process answers) and readiness (`/readyz`: the database does). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { sql } from 'kysely';
 import { Type } from 'typebox';
-import type { Db } from '../db/database.js';
-import { ApiError } from './errors.js';
-import { errorResponses } from './schemas.js';
+import { ping, type Db } from '../db/database.js';
+import { DomainError } from '../domain/errors.js';
+import { errorResponses, refTo } from './schemas.js';
 
-const Status = Type.Object({ status: Type.Literal('ok') });
+const Health = Type.Object({ status: Type.Literal('ok') }, { $id: 'Health' });
+const HealthRef = refTo(Health);
 
 export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
+  app.addSchema(Health);
   app.get(
     '/healthz',
-    { schema: { tags: ['health'], response: { 200: Status, ...errorResponses() } } },
+    {
+      schema: {
+        tags: ['health'],
+        operationId: 'getHealth',
+        response: { 200: HealthRef, ...errorResponses() },
+      },
+    },
     async () => ({ status: 'ok' as const }),
   );
   app.get(
@@ -19,14 +26,15 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, {
     {
       schema: {
         tags: ['health'],
-        response: { 200: Status, ...errorResponses('service_unavailable') },
+        operationId: 'getReadiness',
+        response: { 200: HealthRef, ...errorResponses('service_unavailable') },
       },
     },
     async () => {
       try {
-        await sql`select 1`.execute(db);
+        await ping(db);
       } catch {
-        throw new ApiError('service_unavailable', 'The database is not reachable.');
+        throw new DomainError('service_unavailable', 'The database is not reachable.');
       }
       return { status: 'ok' as const };
     },

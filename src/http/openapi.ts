@@ -5,7 +5,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { versionRegistry } from '../versions/index.js';
+import { LATEST_VERSION } from '../versions/index.js';
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -13,7 +13,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       openapi: '3.1.0',
       info: {
         title: 'Booking API',
-        version: versionRegistry.latest,
+        version: LATEST_VERSION,
         description:
           'Multi-tenant booking API for tour and activity operators. Errors are ' +
           'application/problem+json; list endpoints share one query language ' +

@@ -8,7 +8,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
-import { ApiError } from './errors.js';
+import { DomainError } from '../domain/errors.js';
 
 const EXEMPT = new Set(['/healthz', '/readyz']);
 
@@ -46,7 +46,7 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
       keyGenerator: credentialKey,
       allowList: (request) => EXEMPT.has(request.url.split('?')[0] ?? ''),
       errorResponseBuilder: (_request, context) =>
-        new ApiError(
+        new DomainError(
           'rate_limited',
           `Rate limit of ${context.max} requests per ${context.after} reached; retry later.`,
         ),

@@ -4,8 +4,7 @@
  */
 import { Type, type Static, type TSchema } from 'typebox';
 import { ID_PATTERN } from '../db/ids.js';
-import type { ErrorCode } from './error-codes.js';
-import { errorCodes } from './error-codes.js';
+import { problemCodes, problemSchemaId, type ProblemCode } from './problems.js';
 
 export const Id = Type.String({
   pattern: ID_PATTERN,
@@ -19,44 +18,37 @@ export const Ref = Type.Object({ id: Id }, { additionalProperties: false });
 
 export const Timestamp = Type.String({ format: 'date-time' });
 
-export const Problem = Type.Object(
-  {
-    type: Type.String(),
-    title: Type.String(),
-    status: Type.Integer(),
-    detail: Type.String(),
-    code: Type.String({ description: 'Stable snake_case error code (docs/api-conventions.md)' }),
-    requestId: Type.Optional(Type.String()),
-    errors: Type.Optional(
-      Type.Array(
-        Type.Object({
-          in: Type.Enum(['body', 'query', 'path', 'header']),
-          name: Type.String(),
-          detail: Type.String(),
-        }),
-      ),
-    ),
-  },
-  { additionalProperties: true, $id: 'Problem', description: 'RFC 9457 problem details' },
-);
-
-const ProblemRef = Type.Unsafe({ $ref: 'Problem#' });
+/**
+ * A typed reference to a named schema: the OpenAPI document shows `$ref` to the component,
+ * and the route's handler is type-checked against the schema's static type.
+ */
+export function refTo<T extends TSchema>(schema: T) {
+  const id = (schema as { $id?: string }).$id;
+  if (!id) throw new Error('refTo needs a schema with an $id');
+  return Type.Unsafe<Static<T>>({ $ref: `${id}#` });
+}
 
 /**
- * Documents the error responses of a route by code: statuses are taken from the
- * catalogue, and every route also documents 429 and 500.
+ * Documents the error responses of a route by code: statuses are taken from the catalogue,
+ * each status lists the named problem schema of every code it may carry, and every route
+ * also documents 429 and 500.
  */
-export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of [...codes, 'rate_limited', 'internal_error'] as ErrorCode[]) {
-    const { status } = errorCodes[code];
+export function errorResponses(...codes: ProblemCode[]): Record<number, TSchema> {
+  const byStatus = new Map<number, ProblemCode[]>();
+  for (const code of new Set([...codes, 'rate_limited', 'internal_error'] as ProblemCode[])) {
+    const { status } = problemCodes[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return Object.fromEntries(
-    [...byStatus].map(([status, list]) => [
-      status,
-      { ...ProblemRef, description: `Problem: ${list.join(', ')}` },
-    ]),
+    [...byStatus].map(([status, list]) => {
+      const refs = list.map((code) => ({ $ref: `${problemSchemaId(code)}#` }));
+      const description = `Problem: ${list.join(', ')}`;
+      const schema = refs.length === 1 ? refs[0] : { oneOf: refs };
+      return [
+        status,
+        Type.Unsafe({ description, content: { 'application/problem+json': { schema } } }),
+      ];
+    }),
   );
 }
 
@@ -68,15 +60,26 @@ export function Nullable<T extends TSchema>(schema: T) {
   );
 }
 
-/** The envelope of every list: `{data, paging: {next, total?}}`. */
-export function ListOf(item: TSchema) {
-  return Type.Object({
-    data: Type.Array(item),
-    paging: Type.Object({
-      next: Nullable(Type.String({ description: 'Relative URL of the next page, or null' })),
-      total: Type.Optional(Type.Integer({ description: 'With count=true' })),
-    }),
-  });
+/** `paging` of every list: the next page's relative URL, and the total when asked for. */
+export const Paging = Type.Object(
+  {
+    next: Nullable(Type.String({ description: 'Relative URL of the next page, or null' })),
+    total: Type.Optional(Type.Integer({ description: 'With count=true' })),
+  },
+  { $id: 'Paging' },
+);
+
+/**
+ * The envelope of a list of `item` (a named schema): `{data, paging}`, itself named
+ * `<Item>List` so clients get one type per list.
+ */
+export function listOf<T extends TSchema>(item: T) {
+  const id = (item as { $id?: string }).$id;
+  if (!id) throw new Error('listOf needs a schema with an $id');
+  return Type.Object(
+    { data: Type.Array(refTo(item)), paging: refTo(Paging) },
+    { $id: `${id}List`, description: `A page of ${id} objects` },
+  );
 }
 
 /**

@@ -7,8 +7,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
 import type { VersionRegistry } from '../versions/registry.js';
+import { applyTransforms } from '../versions/transforms.js';
 import type { RequestParts } from '../versions/types.js';
-import { ApiError } from './errors.js';
+import { DomainError } from '../domain/errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,7 +39,7 @@ export function versionHooks(registry: VersionRegistry, db: Db) {
       try {
         setVersion(request, reply, registry.resolve(header, undefined));
       } catch (error) {
-        throw new ApiError('invalid_api_version', (error as Error).message, {
+        throw new DomainError('invalid_api_version', (error as Error).message, {
           errors: [{ in: 'header', name: 'X-API-VERSION', detail: 'must be a date YYYY-MM-DD' }],
         });
       }
@@ -53,22 +54,20 @@ export function versionHooks(registry: VersionRegistry, db: Db) {
     /** preValidation: translate an older request into the current shape. */
     rewriteRequest: async (request: FastifyRequest) => {
       const route = { method: request.method, url: request.routeOptions.url ?? '' };
-      const context = { db, caller: request.caller, statusCode: 0 };
+      const context = { db, caller: request.caller };
       for (const change of registry.requestRewrites(request.apiVersion, route)) {
         await change.rewrite(request as unknown as RequestParts, context);
       }
     },
 
-    /** preSerialization: translate the current response into the caller's version. */
+    /**
+     * preSerialization: every object in the response (a page, a nested object, an error
+     * body) in the shape of the caller's version.
+     */
     rewriteResponse: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-      const route = { method: request.method, url: request.routeOptions.url ?? '' };
-      // Problem bodies have one shape in every version.
-      if (reply.statusCode >= 400) return payload;
-      const rewrites = registry.responseRewrites(request.apiVersion, route);
-      if (rewrites.length === 0) return payload;
-      const context = { db, caller: request.caller, statusCode: reply.statusCode };
-      let body = payload;
-      for (const change of rewrites) body = await change.rewrite(body, context);
+      const transforms = registry.objectTransforms(request.apiVersion);
+      if (transforms.length === 0) return payload;
+      const body = await applyTransforms(payload, transforms, { db, caller: request.caller });
       // The route's response schema describes the latest shape; an older one is sent as is.
       reply.serializer(JSON.stringify);
       return body;

@@ -6,8 +6,8 @@
  * a customer name (or a guide's bio) inject markup.
  */
 import { DateTime } from 'luxon';
-import type { OrderItemView, OrderView } from '../modules/orders/orders.mapper.js';
-import { ITEM_STATUS } from '../modules/orders/orders.mapper.js';
+import type { OrderItemView, OrderView } from '../modules/orders/index.js';
+import { ITEM_STATUS } from '../modules/orders/index.js';
 
 /** A guide as the confirmation shows it (the guide's public profile). */
 export interface GuideContact {

@@ -15,7 +15,8 @@ import nodemailer from 'nodemailer';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import { DEFAULT_RETRY_CAP_MS, retryDelay } from './backoff.js';
-import { loadConfirmation } from './confirmation.repository.js';
+import type { LoadConfirmation } from './confirmation.loader.js';
+import { loadConfirmation as defaultLoader } from './confirmation.sources.js';
 import { renderConfirmation } from './confirmation.template.js';
 import { outboxRepository, type ClaimedMessage } from './outbox.repository.js';
 
@@ -28,6 +29,8 @@ export interface MailLogger {
 
 export interface DispatcherOptions {
   db: Kysely<DB>;
+  /** Reads what an order's confirmation shows (mail/index.ts gives the default). */
+  loadConfirmation?: LoadConfirmation;
   smtpUrl: string;
   /** The From header, e.g. `Bookings <bookings@example.com>` (its domain names Message-IDs). */
   from: string;
@@ -106,6 +109,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     maxAttempts = 10,
     leaseMs = 30_000,
     batchSize = 10,
+    loadConfirmation = defaultLoader,
   } = options;
   const repo = outboxRepository(db);
   const sendTimeoutMs = Math.floor(leaseMs * SEND_SHARE_OF_LEASE);

@@ -4,7 +4,7 @@
  * supplies the rest, so the field's type, its enum values and how to read it from an API
  * object (for the reference evaluator) are written once, in the schema.
  *
- * Type rules, from the JSON schema of the field: a reference `{id}` or a string with the id
+ * Type rules, from the JSON schema of the field: a reference `{id, ...}` or a string with the id
  * pattern is `id`; `format: date` is `date`, `format: date-time` is `datetime`; `enum` (or
  * a union of constants) is `enum`; integer, number, boolean as such; an array of ids is
  * `id-array`; any other string is `string`. A field whose schema says nothing usable is a
@@ -57,13 +57,11 @@ function withoutNull(node: Node): Node {
   return node;
 }
 
-const isReference = (node: Node): boolean =>
-  node.type === 'object' &&
-  node.properties !== undefined &&
-  Object.keys(node.properties).length === 1 &&
-  node.properties.id !== undefined;
-
 const isIdString = (node: Node): boolean => node.type === 'string' && node.pattern === ID_PATTERN;
+
+/** An object identified by an id (`{id}`, or `{id, name, ...}`): filtered by that id. */
+const isReference = (node: Node): boolean =>
+  node.type === 'object' && node.properties?.id !== undefined && isIdString(node.properties.id);
 
 function enumValues(node: Node): string[] | undefined {
   if (node.enum) return node.enum.map(String);
@@ -74,8 +72,10 @@ function enumValues(node: Node): string[] | undefined {
 }
 
 /** The query-language type of a schema node, or undefined when it has none. */
-export function fieldTypeOf(schema: object): { type: FieldType; enumValues?: string[] } | undefined {
-  const node = withoutNull(schema as Node);
+export function fieldTypeOf(
+  schema: object,
+): { type: FieldType; enumValues?: string[] } | undefined {
+  const node = withoutNull(schema);
   if (isReference(node) || isIdString(node)) return { type: 'id' };
   const values = enumValues(node);
   if (values) return { type: 'enum', enumValues: values };

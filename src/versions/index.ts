@@ -1,13 +1,18 @@
 /**
- * The registered API versions, oldest first. A new dated change is a new module in this
- * folder, added to this list; docs/changelog.md is generated from it (`npm run docs`).
+ * The dated API versions, oldest first: what changed on each date, for the changelog
+ * (docs/changelog.md is generated from this list by `npm run docs`). A new dated change is a
+ * new file in this folder added here, plus the rewrites and transforms in the modules whose
+ * requests and objects it changes; app.ts joins them in the version registry.
  */
 import { initial } from './0000-initial.js';
 import { queryOperators } from './2018-02-15-query-operators.js';
 import { guideProfiles } from './2018-02-26-guide-profiles.js';
-import { createVersionRegistry } from './registry.js';
 import type { ApiVersion } from './types.js';
 
 export const apiVersions: readonly ApiVersion[] = [initial, queryOperators, guideProfiles];
 
-export const versionRegistry = createVersionRegistry(apiVersions);
+/** The newest version: what new accounts are pinned to and anonymous callers get. */
+export const LATEST_VERSION = apiVersions[apiVersions.length - 1]!.date;
+
+export const GUIDE_PROFILES = guideProfiles.date;
+export const QUERY_OPERATORS = queryOperators.date;

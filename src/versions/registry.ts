@@ -1,9 +1,15 @@
 /**
  * Version resolution: `X-API-VERSION` (or the caller's pinned version) to the newest known
- * version on or before it, and the list of changes a caller on that version needs
- * translated.
+ * version on or before it, and which of the modules' changes a caller on that version needs
+ * undone.
  */
-import type { ApiVersion, RequestRewrite, ResponseRewrite, RouteRef } from './types.js';
+import type {
+  ApiVersion,
+  RequestRewrite,
+  RouteRef,
+  VersionChanges,
+  VersionTransform,
+} from './types.js';
 
 export class VersionError extends Error {
   override name = 'VersionError';
@@ -29,13 +35,16 @@ export interface VersionRegistry {
   resolve(header: string | undefined, pinned: string | undefined): string;
   /** Request rewrites for a caller on `version` and this route, oldest change first. */
   requestRewrites(version: string, route: RouteRef): RequestRewrite[];
-  /** Response rewrites for a caller on `version` and this route, newest change first. */
-  responseRewrites(version: string, route: RouteRef): ResponseRewrite[];
+  /** Object transforms for a caller on `version`, newest change first. */
+  objectTransforms(version: string): VersionTransform[];
   /** Gate for behaviour that differs by version: is the caller on a version before `date`? */
   isBefore(version: string, date: string): boolean;
 }
 
-export function createVersionRegistry(list: readonly ApiVersion[]): VersionRegistry {
+export function createVersionRegistry(
+  list: readonly ApiVersion[],
+  changes: readonly VersionChanges[] = [],
+): VersionRegistry {
   const versions = [...list].sort((a, b) => a.date.localeCompare(b.date));
   const first = versions[0];
   const last = versions[versions.length - 1];
@@ -43,14 +52,22 @@ export function createVersionRegistry(list: readonly ApiVersion[]): VersionRegis
   for (const v of versions) {
     if (parseVersionDate(v.date) !== v.date) throw new Error(`Bad version date ${v.date}`);
   }
+  const known = new Set(versions.map((v) => v.date));
+  const requests = changes.flatMap((c) => c.requests ?? []);
+  const objects = changes.flatMap((c) => c.objects ?? []);
+  for (const change of [...requests, ...objects]) {
+    if (!known.has(change.version)) throw new Error(`Unknown version ${change.version}`);
+  }
+  const byDate = (a: { version: string }, b: { version: string }) =>
+    a.version.localeCompare(b.version);
+  requests.sort(byDate);
+  objects.sort(byDate).reverse();
 
   const newestOnOrBefore = (date: string): string => {
     let found = first.date; // Dates before the first version get the first (oldest) one.
     for (const v of versions) if (v.date <= date) found = v.date;
     return found;
   };
-  const matches = (a: RouteRef, b: RouteRef) => a.method === b.method && a.url === b.url;
-  const newer = (version: string) => versions.filter((v) => v.date > version);
 
   return {
     versions,
@@ -70,16 +87,11 @@ export function createVersionRegistry(list: readonly ApiVersion[]): VersionRegis
       }
       return pinned ? newestOnOrBefore(pinned) : last.date;
     },
-    requestRewrites(version, route) {
-      return newer(version).flatMap((v) => (v.requests ?? []).filter((r) => matches(r, route)));
-    },
-    responseRewrites(version, route) {
-      return newer(version)
-        .reverse()
-        .flatMap((v) => (v.responses ?? []).filter((r) => matches(r, route)));
-    },
-    isBefore(version, date) {
-      return version < date;
-    },
+    requestRewrites: (version, route) =>
+      requests.filter(
+        (r) => r.version > version && r.method === route.method && r.url === route.url,
+      ),
+    objectTransforms: (version) => objects.filter((t) => t.version > version),
+    isBefore: (version, date) => version < date,
   };
 }

@@ -1,11 +1,16 @@
 /**
- * The shape of a dated API version. Core code speaks only the latest API; each version
- * after the first is one module that knows how to translate for callers pinned before it
- * (Stripe's design): request rewrites run before validation, oldest change first; response
- * rewrites run after the handler, newest change first.
+ * The shape of dated API versions. Core code speaks only the latest API; callers pinned
+ * before a change get it undone (Stripe's design):
+ * - request rewrites, per route, run before validation, oldest change first, and turn an
+ *   older request into the current one (they validate what they read before using it);
+ * - object transforms, per `object` type, run on every response (errors included), newest
+ *   change first, wherever objects of that type appear (see transforms.ts).
+ * Modules declare both for their own routes and objects; this folder holds the catalogue of
+ * dates (what changed, for the changelog) and the machinery.
  */
 import type { Db } from '../db/database.js';
-import type { Caller } from '../modules/users/caller.js';
+import type { Caller } from '../domain/caller.js';
+import type { ObjectTransform } from './transforms.js';
 
 export interface RouteRef {
   method: string;
@@ -19,19 +24,24 @@ export interface RequestParts {
   params: Record<string, unknown>;
 }
 
-/** What a rewrite may consult: translating ids between versions can need the database. */
-export interface RewriteContext {
+/** What a rewrite or transform may consult: translating ids between versions can need data. */
+export interface VersionContext {
   readonly db: Db;
   readonly caller: Caller | null;
-  readonly statusCode: number;
 }
 
 export interface RequestRewrite extends RouteRef {
-  rewrite(request: RequestParts, context: RewriteContext): void | Promise<void>;
+  /** The dated version that introduced the change: callers before it get the rewrite. */
+  readonly version: string;
+  rewrite(request: RequestParts, context: VersionContext): void | Promise<void>;
 }
 
-export interface ResponseRewrite extends RouteRef {
-  rewrite(body: unknown, context: RewriteContext): unknown;
+export type VersionTransform = ObjectTransform<VersionContext>;
+
+/** What a module contributes to versioning. */
+export interface VersionChanges {
+  readonly requests?: readonly RequestRewrite[];
+  readonly objects?: readonly VersionTransform[];
 }
 
 export interface ApiVersion {
@@ -40,6 +50,4 @@ export interface ApiVersion {
   readonly title: string;
   /** What changed, for client developers (the changelog is generated from this). */
   readonly description: string;
-  readonly requests?: readonly RequestRewrite[];
-  readonly responses?: readonly ResponseRewrite[];
 }

@@ -13,7 +13,7 @@ import { silentProgress } from '../../src/cli/seed/progress.js';
 import type { Database, Db } from '../../src/db/database.js';
 import { apiKeyDigest, createApiKeyCipher } from '../../src/security/api-keys.js';
 import { hashPassword } from '../../src/security/passwords.js';
-import { versionRegistry } from '../../src/versions/index.js';
+import { LATEST_VERSION } from '../../src/versions/index.js';
 import { as, createAdmin, createTestApp, TEST_SECRET, type TestApp } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/database.js';
 
@@ -99,7 +99,7 @@ beforeAll(async () => {
   settings = {
     cipher: createApiKeyCipher(TEST_SECRET),
     passwordHash: await hashPassword(PASSWORD),
-    apiVersion: versionRegistry.latest,
+    apiVersion: LATEST_VERSION,
     progress: silentProgress,
   };
   // The sandbox, so the seeded password can be tried with HTTP Basic.

@@ -11,7 +11,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
 import { usersService } from '../../src/modules/users/users.service.js';
 import { createApiKeyCipher } from '../../src/security/api-keys.js';
-import { versionRegistry } from '../../src/versions/index.js';
+import { LATEST_VERSION } from '../../src/versions/index.js';
 import { createTestDatabase } from './database.js';
 
 export const TEST_SECRET = 'test-secret-that-is-long-enough-0123456789';
@@ -37,7 +37,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
 
 export async function createTestApp(
   env: Record<string, string> = {},
-  deps: Pick<AppDeps, 'versions'> = {},
+  deps: Pick<AppDeps, 'versions' | 'versionChanges'> = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = testConfig(env);
@@ -100,7 +100,7 @@ export async function createAdmin(t: TestApp): Promise<Account> {
   const users = usersService({
     db: t.database.db,
     cipher: createApiKeyCipher(TEST_SECRET),
-    latestVersion: versionRegistry.latest,
+    latestVersion: LATEST_VERSION,
   });
   const email = uniqueEmail('admin');
   const password = 'admin password 1';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeHtml, renderConfirmation } from '../../src/mail/confirmation.template.js';
-import { loadConfirmation } from '../../src/mail/confirmation.repository.js';
+import { loadConfirmation } from '../../src/mail/index.js';
 import {
   as,
   createAdmin,

@@ -44,7 +44,7 @@ describe('delegates', () => {
 
     const list = await as(t.app, seller, {
       method: 'GET',
-      url: `/api/users/${seller.id}/delegates`,
+      url: `/api/users/${seller.id}/delegates?sort=id`,
     });
     expect(list.json().data.map((d: { user: { id: string } }) => d.user.id)).toEqual([
       ann.id,

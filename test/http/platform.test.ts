@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { problemCodes, problemSchemaId, type ProblemCode } from '../../src/http/problems.js';
 import {
   as,
   createTestApp,
@@ -8,6 +9,11 @@ import {
   uniqueEmail,
   type TestApp,
 } from '../helpers/app.js';
+
+interface Operation {
+  operationId?: string;
+  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+}
 
 let t: TestApp;
 beforeAll(async () => {
@@ -218,7 +224,40 @@ describe('OpenAPI', () => {
         `${method} ${path} exists`,
       ).toBe(true);
     }
-    expect(doc.components.schemas.Problem).toBeDefined();
+    // Every error code has its own named problem schema, and error responses refer to them.
+    for (const code of Object.keys(problemCodes) as ProblemCode[]) {
+      const schema = doc.components.schemas[problemSchemaId(code)];
+      expect(schema, code).toBeDefined();
+      expect(schema.properties.code.enum ?? [schema.properties.code.const], code).toEqual([code]);
+    }
+    for (const [path, method, operation] of operations) {
+      for (const [status, response] of Object.entries(
+        operation.responses as Record<string, { content?: Record<string, { schema: object }> }>,
+      )) {
+        if (Number(status) < 400) continue;
+        const schema = JSON.stringify(Object.values(response.content ?? {})[0]?.schema ?? {});
+        expect(schema, `${method} ${path} ${status}`).toMatch(/#\/components\/schemas\/\w+Problem/);
+      }
+    }
+  });
+
+  it('names every operation and every success response, for generated clients', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const ids = new Set<string>();
+    for (const [path, item] of Object.entries(doc.paths as Record<string, object>)) {
+      for (const [method, operation] of Object.entries(item) as [string, Operation][]) {
+        expect(operation.operationId, `${method} ${path} has an operationId`).toMatch(/^[a-z]\w+$/);
+        expect(ids.has(operation.operationId!), `${operation.operationId} is unique`).toBe(false);
+        ids.add(operation.operationId!);
+        for (const [status, response] of Object.entries(operation.responses)) {
+          if (!status.startsWith('2') || status === '204') continue;
+          const schema = Object.values(response.content ?? {})[0]?.schema;
+          expect(JSON.stringify(schema), `${method} ${path} ${status} is a named schema`).toMatch(
+            /^\{"\$ref":"#\/components\/schemas\/\w+"\}$/,
+          );
+        }
+      }
+    }
   });
 
   it('serves interactive docs at /docs', async () => {

@@ -7,7 +7,7 @@ import {
   type ConfirmationInput,
 } from '../../src/mail/confirmation.template.js';
 import { messageIdFor, recipientDomain } from '../../src/mail/dispatcher.js';
-import type { OrderItemView, OrderView } from '../../src/modules/orders/orders.mapper.js';
+import type { OrderItemView, OrderView } from '../../src/modules/orders/index.js';
 
 /** Renders, with the HTML's layout whitespace squashed (it is the formatter's, not content). */
 function render(input: ConfirmationInput) {

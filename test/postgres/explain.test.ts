@@ -24,15 +24,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { createQueryRecorder } from '../../src/db/query-recorder.js';
 import type { DB } from '../../src/db/types.js';
-import { accessFor } from '../../src/modules/access/access.js';
-import { listScopes } from '../../src/modules/access/list-scopes.js';
-import { eventSpec } from '../../src/modules/events/events.query.js';
+import { eventVisibility } from '../../src/modules/events/events.service.js';
+import { experiencesScope } from '../../src/modules/experiences/experiences.service.js';
+import { guidesFacade } from '../../src/modules/guides/index.js';
+import { ordersScope } from '../../src/modules/orders/orders.service.js';
+import { eventList } from '../../src/modules/events/events.list.js';
 import { eventsRepository } from '../../src/modules/events/events.repository.js';
-import { experienceSpec } from '../../src/modules/experiences/experiences.query.js';
+import { experienceList } from '../../src/modules/experiences/experiences.list.js';
 import { experiencesRepository } from '../../src/modules/experiences/experiences.repository.js';
-import { orderSpec } from '../../src/modules/orders/orders.query.js';
+import { orderList } from '../../src/modules/orders/orders.list.js';
 import { ordersRepository } from '../../src/modules/orders/orders.repository.js';
-import type { Caller } from '../../src/modules/users/caller.js';
+import type { Caller } from '../../src/domain/caller.js';
 import { compile, compileWhere } from '../../src/query/compile.js';
 import { operatorsFor } from '../../src/query/operators.js';
 import { parse } from '../../src/query/parse.js';
@@ -78,33 +80,33 @@ const sellerOnly = (caller: Caller): Scope => ({
 
 const RESOURCES: Resource[] = [
   {
-    spec: orderSpec,
+    spec: orderList,
     guarded: ['orders', 'order_items'],
     source: (db) => ordersRepository(db).listSource(),
     scopes: {
       admin: () => 'all',
       seller: sellerOnly,
       // What the API actually applies to a seller's account: its sales or its own bookings.
-      'seller or customer': (caller) => listScopes.orders(accessFor(database.db, caller)),
+      'seller or customer': (caller) => ordersScope(caller),
     },
   },
   {
-    spec: experienceSpec,
+    spec: experienceList,
     guarded: ['experiences', 'events'],
     source: (db) => experiencesRepository(db).listSource(),
     // A seller sees the visible experiences and its own hidden ones.
     scopes: {
       admin: () => 'all',
-      seller: (caller) => listScopes.experiences(accessFor(database.db, caller)),
+      seller: (caller) => experiencesScope(caller),
     },
   },
   {
-    spec: eventSpec,
+    spec: eventList,
     guarded: ['events', 'experiences'],
     source: (db) => eventsRepository(db).listSource(),
     scopes: {
       admin: () => 'all',
-      seller: (caller) => listScopes.events(accessFor(database.db, caller)),
+      seller: (caller) => eventVisibility(guidesFacade).scope(database.db, caller),
     },
   },
 ];
@@ -322,6 +324,7 @@ describe.runIf(onPostgres)('EXPLAIN of list queries at 100,000 orders', () => {
       email: 'seller@seed.example.com',
       roles: ['ROLE_SELLER'],
       apiVersion: '2017-01-01',
+      delegations: new Map(),
     };
     // eslint-disable-next-line no-console
     console.log(
@@ -380,7 +383,7 @@ describe.runIf(onPostgres)('EXPLAIN of list queries at 100,000 orders', () => {
     const orders = RESOURCES[0]!;
     // Three consecutive days around the middle of the seller's own arrivals.
     const { q500 } = (
-      await sample(orderSpec, fieldNamed(orderSpec, 'items.arrival'), sellerOnly(caller))
+      await sample(orderList, fieldNamed(orderList, 'items.arrival'), sellerOnly(caller))
     ).quantiles!;
     const day = (offset: number) =>
       new Date(Date.parse(`${q500}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);

@@ -9,8 +9,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/db/ids.js';
-import { eventSpec } from '../../src/modules/events/events.query.js';
-import { experienceSpec } from '../../src/modules/experiences/experiences.query.js';
+import { eventList } from '../../src/modules/events/events.list.js';
+import { experienceList } from '../../src/modules/experiences/experiences.list.js';
 import type { Scope } from '../../src/query/types.js';
 import { createAdmin, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
 import {
@@ -136,7 +136,7 @@ for (let n = 0; n < DATA_SETS; n++) {
     const experiencesAs = (account: Account | null, scope: Scope): Viewer => ({
       app: t.app,
       path: '/api/experiences',
-      spec: experienceSpec,
+      spec: experienceList,
       objects: experiences,
       account,
       scope,
@@ -146,7 +146,7 @@ for (let n = 0; n < DATA_SETS; n++) {
     const eventsAs = (account: Account, scope: Scope): Viewer => ({
       app: t.app,
       path: '/api/events',
-      spec: eventSpec,
+      spec: eventList,
       objects: events,
       account,
       scope,

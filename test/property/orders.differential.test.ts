@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderSpec } from '../../src/modules/orders/orders.query.js';
+import { orderList } from '../../src/modules/orders/orders.list.js';
 import type { Scope } from '../../src/query/types.js';
 import { createAdmin, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
 import {
@@ -133,7 +133,7 @@ function viewerOf(account: Account, objects: Obj[]): Viewer {
   return {
     app: t.app,
     path: '/api/orders',
-    spec: orderSpec,
+    spec: orderList,
     account,
     scope: account === admin ? 'all' : ownOrders(account),
     objects,

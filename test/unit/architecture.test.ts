@@ -49,8 +49,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   config: [],
   domain: [],
   security: ['domain', 'config'],
-  db: ['domain'],
   query: ['domain'],
+  db: ['domain', 'query'],
   versions: ['domain', 'db'],
   http: ['config', 'domain', 'db', 'query', 'versions', 'security'],
   modules: ['config', 'domain', 'db', 'query', 'versions', 'http', 'security', 'modules'],
@@ -120,8 +120,11 @@ describe('architecture', () => {
 
   it('keeps SQL in repositories', () => {
     const SQL = /\b(selectFrom|insertInto|updateTable|deleteFrom)\(|\bsql(<[^>]*>)?`/;
+    // Repositories, the database layer, the query compiler, and list specs (a field's column
+    // may be an expression over the row, e.g. events' `open`).
     const allowed = (file: string) =>
       file.endsWith('.repository.ts') ||
+      file.endsWith('.list.ts') ||
       file.startsWith(`db${path.sep}`) ||
       file.startsWith(`query${path.sep}`) ||
       file.startsWith(`cli${path.sep}seed`);

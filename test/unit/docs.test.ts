@@ -2,12 +2,12 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { configVariables } from '../../src/config.js';
-import { errorCodes } from '../../src/http/error-codes.js';
+import { problemCodes } from '../../src/http/problems.js';
 
 describe('docs', () => {
   it('catalogues every error code with its status in docs/api-conventions.md', () => {
     const text = fs.readFileSync('docs/api-conventions.md', 'utf8');
-    for (const [code, { status }] of Object.entries(errorCodes)) {
+    for (const [code, { status }] of Object.entries(problemCodes)) {
       expect(text, code).toMatch(new RegExp(`\\|\\s*\`${code}\`\\s*\\|\\s*${status}\\s*\\|`));
     }
   });
@@ -31,12 +31,12 @@ describe('changelog', () => {
 describe('query language reference', () => {
   it('carries the OpenAPI summary and every resource’s field table verbatim', async () => {
     const { QUERY_LANGUAGE_SUMMARY, describeFields } = await import('../../src/query/describe.js');
-    const { orderSpec } = await import('../../src/modules/orders/orders.query.js');
-    const { experienceSpec } = await import('../../src/modules/experiences/experiences.query.js');
-    const { eventSpec } = await import('../../src/modules/events/events.query.js');
+    const { orderList } = await import('../../src/modules/orders/orders.list.js');
+    const { experienceList } = await import('../../src/modules/experiences/experiences.list.js');
+    const { eventList } = await import('../../src/modules/events/events.list.js');
     const text = fs.readFileSync('docs/query-language.md', 'utf8');
     expect(text).toContain(QUERY_LANGUAGE_SUMMARY);
-    for (const spec of [orderSpec, experienceSpec, eventSpec])
+    for (const spec of [orderList, experienceList, eventList])
       expect(text).toContain(describeFields(spec));
   });
 });

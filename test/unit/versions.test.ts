@@ -1,25 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { createVersionRegistry, parseVersionDate } from '../../src/versions/registry.js';
-import type { ApiVersion } from '../../src/versions/types.js';
+import type { ApiVersion, VersionTransform } from '../../src/versions/types.js';
 
-const rewrite = (tag: string) => ({
-  method: 'GET',
-  url: '/x',
-  rewrite: (body: unknown) => [...(body as string[]), tag],
+const transform = (version: string, tag: string): VersionTransform => ({
+  version,
+  object: 'x',
+  down: (objects) => objects.map((o) => ({ ...o, tags: [...(o.tags as string[]), tag] })),
 });
 
 const list: ApiVersion[] = [
-  { date: '2018-02-26', title: 'C', description: '', responses: [rewrite('C')] },
+  { date: '2018-02-26', title: 'C', description: '' },
   { date: '2017-01-01', title: 'A', description: '' },
-  {
-    date: '2018-02-15',
-    title: 'B',
-    description: '',
-    responses: [rewrite('B')],
-    requests: [{ method: 'GET', url: '/x', rewrite: () => undefined }],
-  },
+  { date: '2018-02-15', title: 'B', description: '' },
 ];
-const registry = createVersionRegistry(list);
+const registry = createVersionRegistry(list, [
+  { objects: [transform('2018-02-26', 'C')] },
+  {
+    objects: [transform('2018-02-15', 'B')],
+    requests: [{ version: '2018-02-15', method: 'GET', url: '/x', rewrite: () => undefined }],
+  },
+]);
 
 describe('parseVersionDate', () => {
   it('accepts real dates, with an optional leading v', () => {
@@ -62,17 +62,28 @@ describe('version registry', () => {
     expect(() => registry.resolve('soon', undefined)).toThrow(/YYYY-MM-DD/);
   });
 
-  it('lists response rewrites newest first, only for versions after the caller’s', () => {
-    const apply = (version: string) =>
-      registry
-        .responseRewrites(version, { method: 'GET', url: '/x' })
-        .reduce<unknown>((body, r) => r.rewrite(body, {} as never), []);
-    expect(apply('2017-01-01')).toEqual(['C', 'B']);
-    expect(apply('2018-02-15')).toEqual(['C']);
-    expect(apply('2018-02-26')).toEqual([]);
-    expect(registry.responseRewrites('2017-01-01', { method: 'POST', url: '/x' })).toEqual([]);
+  it('lists object transforms newest first, only for versions after the caller’s', async () => {
+    const apply = async (version: string) => {
+      let objects = [{ object: 'x', tags: [] as string[] }];
+      for (const t of registry.objectTransforms(version))
+        objects = (await t.down(objects, {} as never)) as typeof objects;
+      return objects[0]!.tags;
+    };
+    expect(await apply('2017-01-01')).toEqual(['C', 'B']);
+    expect(await apply('2018-02-15')).toEqual(['C']);
+    expect(await apply('2018-02-26')).toEqual([]);
+  });
+
+  it('lists request rewrites of the route, only for versions after the caller’s', () => {
     expect(registry.requestRewrites('2017-01-01', { method: 'GET', url: '/x' })).toHaveLength(1);
+    expect(registry.requestRewrites('2017-01-01', { method: 'POST', url: '/x' })).toHaveLength(0);
     expect(registry.requestRewrites('2018-02-15', { method: 'GET', url: '/x' })).toHaveLength(0);
+  });
+
+  it('refuses changes dated on a version it does not know', () => {
+    expect(() =>
+      createVersionRegistry(list, [{ objects: [transform('2019-01-01', 'Z')] }]),
+    ).toThrow(/Unknown version/);
   });
 
   it('gates behaviour by date', () => {

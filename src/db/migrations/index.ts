@@ -8,6 +8,7 @@ import * as m0002 from './0002_booking.js';
 import * as m0003 from './0003_delegates_idempotency.js';
 import * as m0004 from './0004_outbox.js';
 import * as m0005 from './0005_guides.js';
+import * as m0008 from './0008_experience_events_cascade.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': m0001,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0003_delegates_idempotency': m0003,
   '0004_outbox': m0004,
   '0005_guides': m0005,
+  '0008_experience_events_cascade': m0008,
 };

@@ -1,16 +1,7 @@
 /** Turns delegate rows into the API's Delegate object. */
-import { iso, ref, type Ref } from '../shared/views.js';
+import { iso, ref } from '../shared/index.js';
 import type { DelegateRow } from './delegates.repository.js';
-
-export interface DelegateView {
-  object: 'delegate';
-  id: string;
-  seller: Ref;
-  user: { id: string; name: string; email: string };
-  roles: string[];
-  createdAt: string;
-  updatedAt: string;
-}
+import type { DelegateView } from './delegates.schemas.js';
 
 export function toDelegateView(row: DelegateRow): DelegateView {
   return {

@@ -1,6 +1,8 @@
 /** All SQL on delegates. */
 import type { Kysely, Selectable } from 'kysely';
+import { listSource } from '../../db/list-source.js';
 import type { DB, DelegatesTable } from '../../db/types.js';
+import type { ListSource } from '../../query/run.js';
 
 export type DelegateRow = Selectable<DelegatesTable> & { user_name: string; user_email: string };
 
@@ -47,8 +49,12 @@ export function delegatesRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
-    async listBySeller(sellerId: string): Promise<DelegateRow[]> {
-      return withUser().where('d.seller_id', '=', sellerId).orderBy('d.id').execute();
+    /** A page of delegates with their users' names and emails (the list query adds the rest). */
+    listSource(): ListSource<DelegateRow> {
+      return listSource(
+        () => db.selectFrom('delegates as d').innerJoin('users as u', 'u.id', 'd.user_id'),
+        (q) => q.selectAll('d').select(['u.name as user_name', 'u.email as user_email']),
+      );
     },
 
     async remove(sellerId: string, id: string): Promise<boolean> {

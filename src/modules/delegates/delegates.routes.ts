@@ -2,12 +2,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
-import { ListOf, authenticated, errorResponses } from '../../http/schemas.js';
-import { CreateDelegateBody, DelegateParams, SellerParams } from './delegates.schemas.js';
+import { ListQuery, authenticated, errorResponses, listErrors, refTo } from '../../http/schemas.js';
+import { describeList } from '../../query/describe.js';
+import { delegateList } from './delegates.list.js';
+import {
+  CreateDelegateBody,
+  Delegate,
+  DelegateList,
+  DelegateParams,
+  SellerParams,
+} from './delegates.schemas.js';
 import type { DelegatesService } from './delegates.service.js';
 
 const tags = ['delegates'];
-const DelegateRef = Type.Unsafe({ $ref: 'Delegate#' });
+const DelegateRef = refTo(Delegate);
 const errors = errorResponses(
   'authentication_required',
   'invalid_credentials',
@@ -24,6 +32,7 @@ export const delegatesRoutes: FastifyPluginAsyncTypebox<{ delegates: DelegatesSe
     {
       schema: {
         tags,
+        operationId: 'createDelegate',
         summary: 'Let a user act for the seller within roles (201; 200 when it replaces the roles)',
         security: authenticated,
         params: SellerParams,
@@ -51,13 +60,16 @@ export const delegatesRoutes: FastifyPluginAsyncTypebox<{ delegates: DelegatesSe
     {
       schema: {
         tags,
+        operationId: 'listDelegates',
         summary: "The seller's delegates",
+        description: describeList(delegateList),
         security: authenticated,
         params: SellerParams,
-        response: { 200: ListOf(DelegateRef), ...errors },
+        querystring: ListQuery,
+        response: { 200: refTo(DelegateList), ...errors, ...listErrors },
       },
     },
-    async (request) => delegates.list(requireCaller(request), request.params.id),
+    async (request) => delegates.list(requireCaller(request), request.params.id, request.query),
   );
 
   app.get(
@@ -65,6 +77,7 @@ export const delegatesRoutes: FastifyPluginAsyncTypebox<{ delegates: DelegatesSe
     {
       schema: {
         tags,
+        operationId: 'getDelegate',
         summary: 'One delegate (v2018-02-26)',
         security: authenticated,
         params: DelegateParams,
@@ -80,6 +93,7 @@ export const delegatesRoutes: FastifyPluginAsyncTypebox<{ delegates: DelegatesSe
     {
       schema: {
         tags,
+        operationId: 'deleteDelegate',
         summary: 'Remove a delegate',
         security: authenticated,
         params: DelegateParams,

@@ -1,7 +1,7 @@
-/** Request and response schemas of the delegates endpoints. */
-import { Type } from 'typebox';
-import { Id, Ref, Timestamp } from '../../http/schemas.js';
-import { DELEGATE_ROLES } from '../access/roles.js';
+/** The Delegate object and the request bodies of the delegates endpoints. */
+import { Type, type Static } from 'typebox';
+import { Id, Ref, Timestamp, listOf } from '../../http/schemas.js';
+import { DELEGATE_ROLES } from '../../domain/roles.js';
 
 export const DelegateRoles = Type.Array(Type.Enum([...DELEGATE_ROLES]), {
   minItems: 1,
@@ -21,6 +21,8 @@ export const Delegate = Type.Object(
   },
   { $id: 'Delegate' },
 );
+export type DelegateView = Static<typeof Delegate>;
+export const DelegateList = listOf(Delegate);
 
 export const CreateDelegateBody = Type.Object(
   {

@@ -4,12 +4,15 @@
  */
 import type { Db } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { ApiError, invalid, notFound } from '../../http/errors.js';
-import { accessFor } from '../access/access.js';
-import type { Caller } from '../users/caller.js';
-import { usersRepository } from '../users/users.repository.js';
-import { toDelegateView, type DelegateView } from './delegates.mapper.js';
+import { accessOf } from '../../domain/access.js';
+import type { Caller } from '../../domain/caller.js';
+import { DomainError, invalid, notFound } from '../../domain/errors.js';
+import { runList } from '../../query/run.js';
+import type { UsersFacade } from '../users/index.js';
+import { delegateList } from './delegates.list.js';
+import { toDelegateView } from './delegates.mapper.js';
 import { delegatesRepository } from './delegates.repository.js';
+import type { DelegateView } from './delegates.schemas.js';
 
 export interface NewDelegate {
   email?: string;
@@ -17,19 +20,13 @@ export interface NewDelegate {
   roles: string[];
 }
 
-export function delegatesService({ db }: { db: Db }) {
+export function delegatesService({ db, users }: { db: Db; users: UsersFacade }) {
   const repo = delegatesRepository(db);
-  const users = usersRepository(db);
 
   /** The seller, if it exists and the caller may manage its delegates. */
   async function managedSeller(caller: Caller, sellerId: string): Promise<void> {
-    const seller = await users.findById(sellerId);
-    if (!seller || !seller.roles.includes('ROLE_SELLER')) throw notFound(`Seller ${sellerId}`);
-    await accessFor(db, caller).require(
-      'delegates',
-      sellerId,
-      `the delegates of seller ${sellerId}`,
-    );
+    if (!(await users.isSeller(db, sellerId))) throw notFound(`Seller ${sellerId}`);
+    accessOf(caller).require('delegates', sellerId, `the delegates of seller ${sellerId}`);
   }
 
   return {
@@ -43,12 +40,12 @@ export function delegatesService({ db }: { db: Db }) {
       }
       await managedSeller(caller, sellerId);
       const user = input.email
-        ? await users.findByEmail(input.email)
-        : await users.findById(input.user!.id);
+        ? await users.findByEmail(db, input.email)
+        : await users.find(db, input.user!.id);
       if (!user)
         throw notFound(input.email ? `A user with email ${input.email}` : `User ${input.user!.id}`);
       if (user.id === sellerId) {
-        throw new ApiError('validation_failed', 'A seller cannot be its own delegate.', {
+        throw new DomainError('validation_failed', 'A seller cannot be its own delegate.', {
           errors: [
             { in: 'body', name: input.email ? 'email' : 'user.id', detail: 'is the seller itself' },
           ],
@@ -64,15 +61,18 @@ export function delegatesService({ db }: { db: Db }) {
       return { created, delegate: toDelegateView(row!) };
     },
 
-    async list(
-      caller: Caller,
-      sellerId: string,
-    ): Promise<{ data: DelegateView[]; paging: { next: null } }> {
+    async list(caller: Caller, sellerId: string, query: Record<string, unknown>) {
       await managedSeller(caller, sellerId);
-      return {
-        data: (await repo.listBySeller(sellerId)).map(toDelegateView),
-        paging: { next: null },
-      };
+      return runList(
+        delegateList,
+        {
+          path: `/api/users/${sellerId}/delegates`,
+          query,
+          scope: { anyOf: [{ field: 'seller', in: [sellerId] }] },
+        },
+        repo.listSource(),
+        (rows) => rows.map(toDelegateView),
+      );
     },
 
     async get(caller: Caller, sellerId: string, id: string): Promise<DelegateView> {

@@ -1,25 +1,10 @@
 /** Turns event rows (with their experience's name and time zone) into the API's Event. */
 import type { Selectable } from 'kysely';
 import type { EventsTable } from '../../db/types.js';
-import { iso, localIso, ref, type Ref } from '../shared/views.js';
+import { iso, localIso, ref } from '../shared/index.js';
+import type { EventView } from './events.schemas.js';
 
 export type EventRow = Selectable<EventsTable> & { title: string; timezone: string };
-
-export interface EventView {
-  object: 'event';
-  id: string;
-  experience: Ref;
-  seller: Ref;
-  title: string;
-  start: string;
-  end: string;
-  max: number | null;
-  quantity: { reserved: number };
-  open: number | null;
-  guides: string[];
-  createdAt: string;
-  updatedAt: string;
-}
 
 export function toEventView(row: EventRow): EventView {
   return {

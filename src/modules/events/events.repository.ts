@@ -129,6 +129,27 @@ export function eventsRepository(db: Kysely<DB>) {
         .execute();
     },
 
+    /** Takes a guide off every event that has not started by `now` (the guide was deleted). */
+    async removeGuideFromFuture(guideId: string, now: Date): Promise<void> {
+      await db
+        .updateTable('events')
+        .set({ guide_ids: sql`array_remove(guide_ids, ${guideId})`, updated_at: now })
+        .where(sql<SqlBool>`guide_ids @> array[${guideId}]::text[]`)
+        .where('starts_at', '>', now)
+        .execute();
+    },
+
+    /** The guides on each of these events. */
+    async guidesOf(ids: readonly string[]): Promise<Map<string, string[]>> {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('events')
+        .select(['id', 'guide_ids'])
+        .where('id', 'in', ids)
+        .execute();
+      return new Map(rows.map((r) => [r.id, r.guide_ids]));
+    },
+
     async removeGuide(id: string, guideId: string): Promise<void> {
       await db
         .updateTable('events')

@@ -1,25 +1,23 @@
 /** HTTP routes of events: each handler is one service call. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
-import { idempotentCreate } from '../../http/idempotent-reply.js';
-import { versionBefore } from '../../http/versioning.js';
 import {
   IdParams,
-  ListOf,
   ListQuery,
   authenticated,
   errorResponses,
   listErrors,
+  refTo,
 } from '../../http/schemas.js';
 import { describeList } from '../../query/describe.js';
-import type { IdempotencyService } from '../idempotency/idempotency.service.js';
-import { eventSpec } from './events.query.js';
-import { CreateEventBody } from './events.schemas.js';
+import { idempotentCreate, type IdempotencyService } from '../idempotency/index.js';
+import { eventList } from './events.list.js';
+import { CreateEventBody, Event, EventList } from './events.schemas.js';
+import { checksGuideSchedules } from './events.versions.js';
 import type { EventsService } from './events.service.js';
 
 const tags = ['events'];
-const EventRef = Type.Unsafe({ $ref: 'Event#' });
+const EventRef = refTo(Event);
 const readErrors = errorResponses('authentication_required', 'invalid_credentials', 'not_found');
 
 export const eventsRoutes: FastifyPluginAsyncTypebox<{
@@ -31,12 +29,13 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
+        operationId: 'listEvents',
         summary: 'List events of the sellers the caller works for (all for admins)',
-        description: describeList(eventSpec),
+        description: describeList(eventList),
         security: authenticated,
         querystring: ListQuery,
         response: {
-          200: ListOf(EventRef),
+          200: refTo(EventList),
           ...listErrors,
           ...errorResponses('authentication_required'),
         },
@@ -50,6 +49,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
+        operationId: 'upsertEvent',
         summary:
           'Create an event, or update the one of the same experience and start (201 both ways)',
         description: 'Accepts an Idempotency-Key header.',
@@ -73,7 +73,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const caller = requireCaller(request);
-      const checkSchedule = !versionBefore(request, '2018-02-26');
+      const checkSchedule = checksGuideSchedules(request.apiVersion);
       return idempotentCreate(idempotency, request, reply, caller, (record) =>
         events.upsert(caller, request.body, record, checkSchedule),
       );
@@ -85,6 +85,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
+        operationId: 'getEvent',
         summary: 'An event',
         security: authenticated,
         params: IdParams,

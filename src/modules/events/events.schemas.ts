@@ -1,6 +1,7 @@
-/** Request and response schemas of the events endpoints. */
-import { Type } from 'typebox';
-import { Id, Nullable, Ref, Timestamp } from '../../http/schemas.js';
+/** The Event object, availability, and the request bodies of the events endpoints. */
+import { Type, type Static } from 'typebox';
+import { Id, Nullable, Ref, Timestamp, listOf } from '../../http/schemas.js';
+import { DateString } from '../shared/index.js';
 
 export const Event = Type.Object(
   {
@@ -9,17 +10,22 @@ export const Event = Type.Object(
     experience: Ref,
     seller: Ref,
     title: Type.String({ description: "The experience's name" }),
-    start: Type.String({ description: "ISO 8601 with the experience's local offset" }),
-    end: Type.String(),
+    start: Type.String({
+      format: 'date-time',
+      description: "ISO 8601 with the experience's local offset",
+    }),
+    end: Type.String({ format: 'date-time' }),
     max: Nullable(Type.Integer({ description: 'Seats; null = unlimited' })),
     quantity: Type.Object({ reserved: Type.Integer() }),
     open: Nullable(Type.Integer({ description: 'max - reserved; null when unlimited' })),
-    guides: Type.Array(Type.String(), { description: 'Guide ids' }),
+    guides: Type.Array(Id, { description: 'Guide ids' }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
   { $id: 'Event' },
 );
+export type EventView = Static<typeof Event>;
+export const EventList = listOf(Event);
 
 export const CreateEventBody = Type.Object(
   {
@@ -45,4 +51,18 @@ export const CreateEventBody = Type.Object(
     ),
   },
   { additionalProperties: false },
+);
+
+export const AvailabilityQuery = Type.Object({
+  start: DateString,
+  end: DateString,
+});
+
+export const Availability = Type.Record(
+  Type.String({ description: 'YYYY-MM-DD' }),
+  Type.Record(
+    Type.String({ description: 'HHMM' }),
+    Nullable(Type.Integer({ description: 'Open seats; null = unlimited' })),
+  ),
+  { $id: 'Availability', description: '{"YYYY-MM-DD": {"HHMM": openSeats}}' },
 );

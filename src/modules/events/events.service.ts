@@ -5,20 +5,21 @@
 import type { Db } from '../../db/database.js';
 import { isCheckViolation } from '../../db/errors.js';
 import { newId } from '../../db/ids.js';
-import { ApiError, invalid, notFound } from '../../http/errors.js';
+import { inTransaction, type Executor } from '../../db/unit-of-work.js';
+import { accessOf } from '../../domain/access.js';
+import type { Caller } from '../../domain/caller.js';
+import { DomainError, invalid, notFound } from '../../domain/errors.js';
 import { runList } from '../../query/run.js';
-import { accessFor, type Access } from '../access/access.js';
-import { listScopes } from '../access/list-scopes.js';
-import { experiencesRepository } from '../experiences/experiences.repository.js';
-import { withRetry } from '../../db/retry.js';
-import { setGuides } from '../guides/assignment.js';
-import { guidesRepository } from '../guides/guides.repository.js';
-import type { Recorder } from '../idempotency/idempotency.service.js';
-import { parseStart } from '../schedules/local-time.js';
-import type { Caller } from '../users/caller.js';
-import { toEventView, type EventRow, type EventView } from './events.mapper.js';
-import { eventSpec } from './events.query.js';
+import type { Scope } from '../../query/types.js';
+import type { ExperiencesFacade } from '../experiences/index.js';
+import type { GuidesFacade } from '../guides/index.js';
+import type { Recorder } from '../idempotency/index.js';
+import { parseStart } from '../schedules/index.js';
+import { setGuides } from './assignment.js';
+import { eventList } from './events.list.js';
+import { toEventView, type EventRow } from './events.mapper.js';
 import { eventsRepository } from './events.repository.js';
+import type { EventView } from './events.schemas.js';
 
 export interface EventInput {
   experience: { id: string };
@@ -27,31 +28,61 @@ export interface EventInput {
   guides?: string[];
 }
 
-/** The seller's staff see its events; a guide sees the events it is assigned to. */
-export async function maySee(
-  access: Access,
-  event: Pick<EventRow, 'seller_id' | 'guide_ids'>,
-): Promise<boolean> {
-  if (await access.can('events', event.seller_id)) return true;
-  const mine = await access.guideIds();
-  return event.guide_ids.some((id) => mine.includes(id));
+export interface EventsServiceDeps {
+  db: Db;
+  experiences: ExperiencesFacade;
+  guides: GuidesFacade;
 }
 
-export function eventsService({ db }: { db: Db }) {
+/**
+ * Who sees an event: the seller's staff, and a ROLE_GUIDE delegate the events it is
+ * assigned to (its guide profiles are read only for callers that hold that role).
+ */
+export function eventVisibility(guides: GuidesFacade) {
+  const guideIdsOf = async (db: Executor, caller: Caller): Promise<string[]> =>
+    accessOf(caller).holdsRole('ROLE_GUIDE') ? guides.idsGuidedBy(db, caller) : [];
+
+  return {
+    async maySee(
+      db: Executor,
+      caller: Caller,
+      event: Pick<EventRow, 'seller_id' | 'guide_ids'>,
+    ): Promise<boolean> {
+      if (accessOf(caller).can('events', event.seller_id)) return true;
+      const mine = await guideIdsOf(db, caller);
+      return event.guide_ids.some((id) => mine.includes(id));
+    },
+
+    async scope(db: Executor, caller: Caller): Promise<Scope> {
+      const sellers = accessOf(caller).sellersFor('events');
+      if (sellers === 'all') return 'all';
+      const guideIds = await guideIdsOf(db, caller);
+      return {
+        anyOf: [
+          { field: 'seller', in: sellers },
+          { field: 'guides', in: guideIds },
+        ].filter((a) => a.in.length > 0),
+      };
+    },
+  };
+}
+
+export function eventsService({ db, experiences, guides }: EventsServiceDeps) {
   const repo = eventsRepository(db);
+  const visibility = eventVisibility(guides);
 
   return {
     list: async (caller: Caller, query: Record<string, unknown>) =>
       runList(
-        eventSpec,
-        { path: '/api/events', query, scope: await listScopes.events(accessFor(db, caller)) },
+        eventList,
+        { path: '/api/events', query, scope: await visibility.scope(db, caller) },
         repo.listSource(),
         (rows) => rows.map(toEventView),
       ),
 
     async get(caller: Caller, id: string): Promise<EventView> {
       const row = await repo.findById(id);
-      if (!row || !(await maySee(accessFor(db, caller), row))) throw notFound(`Event ${id}`);
+      if (!row || !(await visibility.maySee(db, caller, row))) throw notFound(`Event ${id}`);
       return toEventView(row);
     },
 
@@ -62,17 +93,9 @@ export function eventsService({ db }: { db: Db }) {
       record: Recorder,
       checkSchedule = true,
     ): Promise<EventView> {
-      const access = accessFor(db, caller);
-      const experience = await experiencesRepository(db).findById(input.experience.id);
-      const mayManage =
-        experience !== undefined && (await access.can('events', experience.seller_id));
-      if (!experience || (!experience.visible && !mayManage))
-        throw notFound(`Experience ${input.experience.id}`);
-      await access.require(
-        'events',
-        experience.seller_id,
-        `the events of experience ${experience.id}`,
-      );
+      const access = accessOf(caller);
+      const experience = await experiences.findVisible(db, caller, input.experience.id);
+      access.require('events', experience.seller_id, `the events of experience ${experience.id}`);
       const start = parseStart(input.start, experience.timezone);
       if (!start) {
         throw invalid(
@@ -82,58 +105,52 @@ export function eventsService({ db }: { db: Db }) {
         );
       }
       if (input.guides !== undefined) {
-        await access.require(
-          'guides',
-          experience.seller_id,
-          `the guides of experience ${experience.id}`,
-        );
+        access.require('guides', experience.seller_id, `the guides of experience ${experience.id}`);
       }
-      return withRetry(() =>
-        db.transaction().execute(async (trx) => {
-          const events = eventsRepository(trx);
-          // Guides before the event, as assignment and deletion lock them: one lock order
-          // everywhere, so these paths cannot deadlock each other.
-          for (const guideId of [...new Set(input.guides ?? [])].sort())
-            await guidesRepository(trx).lock(guideId);
-          let id: string;
-          try {
-            id = await events.upsert(
+      return inTransaction(db, async (tx) => {
+        const events = eventsRepository(tx);
+        // Guides before the event, as assignment and deletion lock them: one lock order
+        // everywhere, so these paths cannot deadlock each other.
+        for (const guideId of [...new Set(input.guides ?? [])].sort())
+          await guides.lock(tx, guideId);
+        let id: string;
+        try {
+          id = await events.upsert(
+            {
+              id: newId(),
+              experience_id: experience.id,
+              seller_id: experience.seller_id,
+              starts_at: start,
+              ends_at: new Date(start.getTime() + experience.duration * 60_000),
+              max: input.max === undefined ? experience.outing_max : input.max,
+            },
+            input.max !== undefined,
+          );
+        } catch (error) {
+          if (isCheckViolation(error, 'events_no_oversell')) {
+            throw new DomainError(
+              'capacity_below_reserved',
+              'max is below the seats already reserved on this event.',
               {
-                id: newId(),
-                experience_id: experience.id,
-                seller_id: experience.seller_id,
-                starts_at: start,
-                ends_at: new Date(start.getTime() + experience.duration * 60_000),
-                max: input.max === undefined ? experience.outing_max : input.max,
+                errors: [
+                  { in: 'body', name: 'max', detail: 'is below the seats already reserved' },
+                ],
               },
-              input.max !== undefined,
             );
-          } catch (error) {
-            if (isCheckViolation(error, 'events_no_oversell')) {
-              throw new ApiError(
-                'capacity_below_reserved',
-                'max is below the seats already reserved on this event.',
-                {
-                  errors: [
-                    { in: 'body', name: 'max', detail: 'is below the seats already reserved' },
-                  ],
-                },
-              );
-            }
-            throw error;
           }
-          if (input.guides !== undefined) {
-            // Guides obey the same rule as POST /api/events/{id}/guides (no forceConfirm here).
-            await setGuides(trx, (await events.findById(id))!, input.guides, {
-              forceConfirm: false,
-              checkSchedule,
-            });
-          }
-          const view = toEventView((await events.findById(id))!);
-          await record(trx, { status: 201, body: view });
-          return view;
-        }),
-      );
+          throw error;
+        }
+        if (input.guides !== undefined) {
+          // Guides obey the same rule as POST /api/events/{id}/guides (no forceConfirm here).
+          await setGuides(tx, guides, (await events.findById(id))!, input.guides, {
+            forceConfirm: false,
+            checkSchedule,
+          });
+        }
+        const view = toEventView((await events.findById(id))!);
+        await record(tx, { status: 201, body: view });
+        return view;
+      });
     },
   };
 }

@@ -1,8 +1,9 @@
 /** Turns experience rows into the API's Experience object. */
 import type { Selectable } from 'kysely';
 import type { ExperiencesTable } from '../../db/types.js';
-import type { Schedule } from '../schedules/schedule.rules.js';
-import { iso, ref, type Ref } from '../shared/views.js';
+import type { Schedule } from '../schedules/index.js';
+import { iso, ref } from '../shared/index.js';
+import type { ExperienceView } from './experiences.schemas.js';
 
 export type ExperienceRow = Selectable<ExperiencesTable>;
 
@@ -10,24 +11,11 @@ export type ExperienceRow = Selectable<ExperiencesTable>;
 export const schedulesOf = (row: Pick<ExperienceRow, 'schedules'>): Schedule[] =>
   row.schedules as unknown as Schedule[];
 
-export interface ExperienceView {
-  object: 'experience';
-  id: string;
-  seller: Ref;
-  name: string;
-  desc: string;
-  price: number;
-  priceType: 'person' | 'outing';
-  currency: string;
-  duration: number;
-  timezone: string;
-  group: { orderMin: number | null; orderMax: number | null; outingMax: number | null };
-  schedules: Record<string, unknown>[];
-  visible: boolean;
-  guide?: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
+export type GuidePreferences = NonNullable<ExperienceView['guide']>;
+
+/** The stored guide preferences (written whole on create, merged on update), if any. */
+export const guidePreferencesOf = (row: Pick<ExperienceRow, 'guide'>): GuidePreferences | null =>
+  row.guide as GuidePreferences | null;
 
 export function toExperienceView(row: ExperienceRow): ExperienceView {
   return {
@@ -42,9 +30,9 @@ export function toExperienceView(row: ExperienceRow): ExperienceView {
     duration: row.duration,
     timezone: row.timezone,
     group: { orderMin: row.order_min, orderMax: row.order_max, outingMax: row.outing_max },
-    schedules: row.schedules,
+    schedules: schedulesOf(row),
     visible: row.visible,
-    ...(row.guide ? { guide: row.guide } : {}),
+    ...(row.guide ? { guide: guidePreferencesOf(row)! } : {}),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };

@@ -64,20 +64,8 @@ export function experiencesRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
-    /** Whether any order was ever booked on it (then it is hidden, not deleted). */
-    async hasBookings(id: string): Promise<boolean> {
-      const row = await db
-        .selectFrom('order_items')
-        .select('id')
-        .where('experience_id', '=', id)
-        .limit(1)
-        .executeTakeFirst();
-      return row !== undefined;
-    },
-
-    /** Deletes an experience and its (unbooked) events. */
+    /** Deletes an experience and its events; fails on a foreign key once it was booked. */
     async remove(id: string): Promise<void> {
-      await db.deleteFrom('events').where('experience_id', '=', id).execute();
       await db.deleteFrom('experiences').where('id', '=', id).execute();
     },
   };

@@ -4,18 +4,18 @@ import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
 import {
   IdParams,
-  ListOf,
   ListQuery,
   authenticated,
   errorResponses,
   listErrors,
+  refTo,
 } from '../../http/schemas.js';
 import { describeList } from '../../query/describe.js';
-import { experienceSpec } from './experiences.query.js';
+import { experienceList } from './experiences.list.js';
 import {
-  Availability,
-  AvailabilityQuery,
   CreateExperienceBody,
+  Experience,
+  ExperienceList,
   CreateGuidePreferencesBody,
   UpdateGuidePreferencesBody,
   UpdateExperienceBody,
@@ -23,7 +23,7 @@ import {
 import type { ExperiencesService } from './experiences.service.js';
 
 const tags = ['experiences'];
-const ExperienceRef = Type.Unsafe({ $ref: 'Experience#' });
+const ExperienceRef = refTo(Experience);
 const writeErrors = errorResponses(
   'validation_failed',
   'authentication_required',
@@ -40,10 +40,11 @@ export const experiencesRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
+        operationId: 'listExperiences',
         summary: 'List experiences: visible ones for everyone, plus those the caller manages',
-        description: describeList(experienceSpec),
+        description: describeList(experienceList),
         querystring: ListQuery,
-        response: { 200: ListOf(ExperienceRef), ...listErrors },
+        response: { 200: refTo(ExperienceList), ...listErrors },
       },
     },
     async (request) => experiences.list(request.caller, request.query),
@@ -54,6 +55,7 @@ export const experiencesRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
+        operationId: 'createExperience',
         summary: 'Create an experience (the seller, its curators or seller-admins)',
         security: authenticated,
         body: CreateExperienceBody,
@@ -69,6 +71,7 @@ export const experiencesRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
+        operationId: 'getExperience',
         summary: 'An experience (public when visible)',
         params: IdParams,
         response: { 200: ExperienceRef, ...errorResponses('invalid_credentials', 'not_found') },
@@ -82,6 +85,7 @@ export const experiencesRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
+        operationId: 'updateExperience',
         summary: 'Change the given fields of an experience',
         security: authenticated,
         params: IdParams,
@@ -97,6 +101,7 @@ export const experiencesRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
+        operationId: 'deleteExperience',
         summary: 'Delete an experience that was never booked (hide a booked one instead)',
         security: authenticated,
         params: IdParams,
@@ -118,6 +123,7 @@ export const experiencesRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
+        operationId: 'createGuidePreferences',
         summary:
           'Create the guide preferences of an experience (v2018-02-26); returns the experience',
         security: authenticated,
@@ -143,6 +149,7 @@ export const experiencesRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
+        operationId: 'updateGuidePreferences',
         summary: 'Change the guide preferences of an experience (404 when it has none)',
         security: authenticated,
         params: IdParams,
@@ -152,28 +159,5 @@ export const experiencesRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) =>
       experiences.updateGuide(requireCaller(request), request.params.id, request.body),
-  );
-
-  app.get(
-    '/experiences/:id/availability',
-    {
-      schema: {
-        tags,
-        summary: 'Open seats per departure, per local date (at most 62 days)',
-        params: IdParams,
-        querystring: AvailabilityQuery,
-        response: {
-          200: Availability,
-          ...errorResponses('validation_failed', 'invalid_credentials', 'not_found'),
-        },
-      },
-    },
-    async (request) =>
-      experiences.availability(
-        request.caller,
-        request.params.id,
-        request.query.start,
-        request.query.end,
-      ),
   );
 };

@@ -3,9 +3,9 @@
  * 4217 currency, a real IANA time zone, money in cents, a coherent group size, and
  * well-formed schedules.
  */
-import type { FieldError } from '../../http/errors.js';
-import { isTimeZone } from '../schedules/local-time.js';
-import { scheduleErrors, type ScheduleInput } from '../schedules/schedule.rules.js';
+import type { FieldError } from '../../domain/errors.js';
+import { isTimeZone } from '../schedules/index.js';
+import { scheduleErrors, type ScheduleInput } from '../schedules/index.js';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 

@@ -1,7 +1,7 @@
-/** Request and response schemas of the experiences endpoints. */
-import { Type } from 'typebox';
-import { Id, Nullable, Ref, Timestamp } from '../../http/schemas.js';
-import { DateString, ScheduleFields } from '../shared/schedule.schemas.js';
+/** The Experience object and the request bodies of the experiences endpoints. */
+import { Type, type Static } from 'typebox';
+import { Id, Nullable, Ref, Timestamp, listOf, refTo } from '../../http/schemas.js';
+import { Schedule, ScheduleFields } from '../shared/index.js';
 
 export const Experience = Type.Object(
   {
@@ -20,7 +20,7 @@ export const Experience = Type.Object(
       orderMax: Nullable(Type.Integer()),
       outingMax: Nullable(Type.Integer({ description: 'Seats per event; null = unlimited' })),
     }),
-    schedules: Type.Array(Type.Unsafe({ $ref: 'Schedule#' })),
+    schedules: Type.Array(refTo(Schedule)),
     visible: Type.Boolean(),
     guide: Type.Optional(
       Type.Object({
@@ -34,6 +34,8 @@ export const Experience = Type.Object(
   },
   { $id: 'Experience' },
 );
+export type ExperienceView = Static<typeof Experience>;
+export const ExperienceList = listOf(Experience);
 
 const ScheduleBody = Type.Object(
   { id: Type.Optional(Id), ...ScheduleFields },
@@ -96,20 +98,6 @@ export const UpdateExperienceBody = Type.Object(
     visible: experienceFields.visible,
   },
   { additionalProperties: false, minProperties: 1, description: 'The fields to change' },
-);
-
-export const AvailabilityQuery = Type.Object({
-  start: DateString,
-  end: DateString,
-});
-
-export const Availability = Type.Record(
-  Type.String({ description: 'YYYY-MM-DD' }),
-  Type.Record(
-    Type.String({ description: 'HHMM' }),
-    Nullable(Type.Integer({ description: 'Open seats; null = unlimited' })),
-  ),
-  { description: '{"YYYY-MM-DD": {"HHMM": openSeats}}' },
 );
 
 const guidePreferenceFields = {

@@ -3,31 +3,20 @@
  * seller-admins (or an admin); visible ones, and their availability, are public.
  */
 import type { Db } from '../../db/database.js';
+import { isForeignKeyViolation } from '../../db/errors.js';
 import { newId } from '../../db/ids.js';
-import { ApiError, invalid, notFound } from '../../http/errors.js';
+import { accessOf } from '../../domain/access.js';
+import type { Caller } from '../../domain/caller.js';
+import { DomainError, invalid, invalidFields, notFound } from '../../domain/errors.js';
 import { runList } from '../../query/run.js';
-import { accessFor, type Access } from '../access/access.js';
-import { listScopes } from '../access/list-scopes.js';
-import { eventsRepository } from '../events/events.repository.js';
-import { canonicalZone } from '../schedules/local-time.js';
-import { isDate, type ScheduleInput } from '../schedules/schedule.rules.js';
-import type { Caller } from '../users/caller.js';
-import { usersRepository } from '../users/users.repository.js';
-import {
-  MAX_AVAILABILITY_DAYS,
-  availability,
-  daysBetween,
-  departureInstants,
-} from './availability.js';
-import {
-  schedulesOf,
-  toExperienceView,
-  type ExperienceRow,
-  type ExperienceView,
-} from './experiences.mapper.js';
-import { experienceSpec } from './experiences.query.js';
+import type { Scope } from '../../query/types.js';
+import { canonicalZone, type ScheduleInput } from '../schedules/index.js';
+import type { UsersFacade } from '../users/index.js';
+import { experienceList } from './experiences.list.js';
+import { schedulesOf, toExperienceView, type ExperienceRow } from './experiences.mapper.js';
 import { experiencesRepository } from './experiences.repository.js';
 import { experienceErrors } from './experiences.rules.js';
+import type { ExperienceView } from './experiences.schemas.js';
 
 export interface ExperienceInput {
   seller?: { id: string };
@@ -53,9 +42,35 @@ export interface GuidePreferences {
 const withIds = (schedules: ScheduleInput[]) =>
   schedules.map((s) => ({ ...s, id: s.id ?? newId() }));
 
-export function experiencesService({ db }: { db: Db }) {
+/**
+ * What a caller sees in the list: visible experiences, and the hidden ones of the sellers
+ * whose staff it is (they book and staff them).
+ */
+export function experiencesScope(caller: Caller | null): Scope {
+  const sellers = caller ? accessOf(caller).sellersFor('events') : [];
+  if (sellers === 'all') return 'all';
+  return {
+    anyOf: [
+      { field: 'visible', in: [true] },
+      { field: 'seller', in: sellers },
+    ].filter((a) => a.in.length > 0),
+  };
+}
+
+/** An experience the caller may see: visible, or one whose seller it works for; else 404. */
+export function mayView(
+  caller: Caller | null,
+  row: ExperienceRow | undefined,
+  id: string,
+): ExperienceRow {
+  if (!row || (!row.visible && !(caller && accessOf(caller).can('events', row.seller_id)))) {
+    throw notFound(`Experience ${id}`);
+  }
+  return row;
+}
+
+export function experiencesService({ db, users }: { db: Db; users: UsersFacade }) {
   const repo = experiencesRepository(db);
-  const events = eventsRepository(db);
 
   function check(
     row: Pick<ExperienceRow, 'price' | 'currency' | 'timezone' | 'order_min' | 'order_max'>,
@@ -70,51 +85,34 @@ export function experiencesService({ db }: { db: Db }) {
       schedules,
     });
     if (errors.length > 0) {
-      throw new ApiError(
-        'validation_failed',
-        errors.map((e) => `${e.name}: ${e.detail}`).join('; '),
-        { errors },
-      );
+      throw invalidFields(errors);
     }
   }
 
-  /** An experience the caller may see: visible, or one it manages; else 404. */
-  async function visible(
-    caller: Caller | null,
-    id: string,
-  ): Promise<{ row: ExperienceRow; access: Access | null }> {
-    const row = await repo.findById(id);
-    const access = caller && accessFor(db, caller);
-    if (!row || (!row.visible && !(access && (await access.can('events', row.seller_id))))) {
-      throw notFound(`Experience ${id}`);
-    }
-    return { row, access };
-  }
+  const visible = async (caller: Caller | null, id: string): Promise<ExperienceRow> =>
+    mayView(caller, await repo.findById(id), id);
 
   /** Guide preferences are set by whoever manages the experience or the seller's guides. */
   async function managedGuides(caller: Caller, id: string): Promise<ExperienceRow> {
-    const { row, access } = await visible(caller, id);
-    if (!(await access!.can('guides', row.seller_id))) {
-      await access!.require('experiences', row.seller_id, `experience ${id}`);
+    const row = await visible(caller, id);
+    const access = accessOf(caller);
+    if (!access.can('guides', row.seller_id)) {
+      access.require('experiences', row.seller_id, `experience ${id}`);
     }
     return row;
   }
 
   async function managed(caller: Caller, id: string): Promise<ExperienceRow> {
-    const { row, access } = await visible(caller, id);
-    await access!.require('experiences', row.seller_id, `experience ${id}`);
+    const row = await visible(caller, id);
+    accessOf(caller).require('experiences', row.seller_id, `experience ${id}`);
     return row;
   }
 
   return {
     list: async (caller: Caller | null, query: Record<string, unknown>) =>
       runList(
-        experienceSpec,
-        {
-          path: '/api/experiences',
-          query,
-          scope: await listScopes.experiences(caller && accessFor(db, caller)),
-        },
+        experienceList,
+        { path: '/api/experiences', query, scope: experiencesScope(caller) },
         repo.listSource(),
         (rows) => rows.map(toExperienceView),
       ),
@@ -127,7 +125,7 @@ export function experiencesService({ db }: { db: Db }) {
         ExperienceInput,
     ): Promise<ExperienceView> {
       if (!input.seller && !caller.roles.includes('ROLE_SELLER')) {
-        const sellers = await accessFor(db, caller).sellersFor('experiences');
+        const sellers = accessOf(caller).sellersFor('experiences');
         if (sellers === 'all' || sellers.length > 0) {
           throw invalid(
             'body',
@@ -137,21 +135,16 @@ export function experiencesService({ db }: { db: Db }) {
         }
       }
       const sellerId = input.seller?.id ?? caller.id;
-      const seller = await usersRepository(db).findById(sellerId);
-      if (!seller || !seller.roles.includes('ROLE_SELLER')) {
+      if (!(await users.isSeller(db, sellerId))) {
         if (sellerId === caller.id) {
-          throw new ApiError(
+          throw new DomainError(
             'forbidden',
             'Only sellers (ROLE_SELLER) and their delegates create experiences.',
           );
         }
         throw invalid('body', 'seller.id', 'is not a seller');
       }
-      await accessFor(db, caller).require(
-        'experiences',
-        sellerId,
-        `the experiences of seller ${sellerId}`,
-      );
+      accessOf(caller).require('experiences', sellerId, `the experiences of seller ${sellerId}`);
       const schedules = withIds(input.schedules ?? []);
       const row = {
         id: newId(),
@@ -176,7 +169,7 @@ export function experiencesService({ db }: { db: Db }) {
     },
 
     async get(caller: Caller | null, id: string): Promise<ExperienceView> {
-      return toExperienceView((await visible(caller, id)).row);
+      return toExperienceView(await visible(caller, id));
     },
 
     async update(caller: Caller, id: string, input: ExperienceInput): Promise<ExperienceView> {
@@ -224,7 +217,7 @@ export function experiencesService({ db }: { db: Db }) {
         includeInConfirmation: input.includeInConfirmation ?? false,
       });
       if (!row) {
-        throw new ApiError(
+        throw new DomainError(
           'guide_preferences_exist',
           'This experience already has guide preferences; change them with PUT.',
         );
@@ -245,39 +238,17 @@ export function experiencesService({ db }: { db: Db }) {
 
     async remove(caller: Caller, id: string): Promise<void> {
       await managed(caller, id);
-      if (await repo.hasBookings(id)) {
-        throw new ApiError(
+      try {
+        // One statement: its events go with it (on delete cascade), and a booked order
+        // refuses it through its foreign key, however recently it was booked.
+        await repo.remove(id);
+      } catch (error) {
+        if (!isForeignKeyViolation(error)) throw error;
+        throw new DomainError(
           'experience_has_bookings',
           'Orders were booked on this experience; hide it with visible: false instead.',
         );
       }
-      await db.transaction().execute((trx) => experiencesRepository(trx).remove(id));
-    },
-
-    async availability(
-      caller: Caller | null,
-      id: string,
-      start: string,
-      end: string,
-    ): Promise<Record<string, Record<string, number | null>>> {
-      if (!isDate(start)) throw invalid('query', 'start', 'must be a real date YYYY-MM-DD');
-      if (!isDate(end)) throw invalid('query', 'end', 'must be a real date YYYY-MM-DD');
-      if (end < start) throw invalid('query', 'end', 'must not be before start');
-      // Counted, not walked: a range of centuries is refused at once.
-      if (daysBetween(start, end) > MAX_AVAILABILITY_DAYS) {
-        throw invalid('query', 'end', `at most ${MAX_AVAILABILITY_DAYS} days from start`);
-      }
-      const { row } = await visible(caller, id);
-      const input = {
-        schedules: schedulesOf(row),
-        timezone: row.timezone,
-        outingMax: row.outing_max,
-        start,
-        end,
-      };
-      const instants = departureInstants(input);
-      const booked = instants.length === 0 ? [] : await events.startingAt(id, instants);
-      return availability(input, booked);
     },
   };
 }

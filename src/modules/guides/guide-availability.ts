@@ -23,12 +23,7 @@
  * schedules is `scheduleErrors`' job; an empty or inverted range here simply covers nothing.
  */
 import { IANAZone } from 'luxon';
-import {
-  addDays,
-  appliesOn,
-  hhmmToMinutes,
-  type ScheduleInput,
-} from '../schedules/schedule.rules.js';
+import { addDays, appliesOn, hhmmToMinutes, type ScheduleInput } from '../schedules/index.js';
 
 /** An event's instants, and the IANA zone of its experience. */
 export interface EventInterval {

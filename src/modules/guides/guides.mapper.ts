@@ -1,28 +1,14 @@
 /** Turns guide rows into the API's Guide object. */
 import type { Selectable } from 'kysely';
 import type { GuidesTable } from '../../db/types.js';
-import type { Schedule } from '../schedules/schedule.rules.js';
-import { iso, ref, refOrNull, type Ref } from '../shared/views.js';
+import type { Schedule } from '../schedules/index.js';
+import { iso, ref, refOrNull } from '../shared/index.js';
+import type { GuideView } from './guides.schemas.js';
 
 export type GuideRow = Selectable<GuidesTable>;
 
 export const guideSchedulesOf = (row: Pick<GuideRow, 'schedules'>): Schedule[] =>
   row.schedules as unknown as Schedule[];
-
-export interface GuideView {
-  object: 'guide';
-  id: string;
-  seller: Ref;
-  user: Ref | null;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  bio: string;
-  picture: string | null;
-  schedules: Schedule[];
-  createdAt: string;
-  updatedAt: string;
-}
 
 export function toGuideView(row: GuideRow): GuideView {
   return {

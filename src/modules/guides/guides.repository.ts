@@ -1,5 +1,5 @@
 /** All SQL on guides (deleted guides are invisible here except through findMany, for history). */
-import { sql, type Insertable, type Kysely, type SqlBool, type Updateable } from 'kysely';
+import type { Insertable, Kysely, Updateable } from 'kysely';
 import { listSource } from '../../db/list-source.js';
 import type { DB, GuidesTable } from '../../db/types.js';
 import type { ListSource } from '../../query/run.js';
@@ -39,15 +39,12 @@ export function guidesRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
-    /** Guides linked to a user at sellers where that user is a ROLE_GUIDE delegate. */
-    async idsGuidedBy(userId: string): Promise<string[]> {
+    /** Live guides linked to a user at any of `sellerIds`. */
+    async idsLinkedTo(userId: string, sellerIds: readonly string[]): Promise<string[]> {
       const rows = await live()
-        .innerJoin('delegates as d', (join) =>
-          join.onRef('d.seller_id', '=', 'g.seller_id').on('d.user_id', '=', userId),
-        )
         .select('g.id')
         .where('g.user_id', '=', userId)
-        .where(sql<SqlBool>`'ROLE_GUIDE' = any(d.roles)`)
+        .where('g.seller_id', 'in', sellerIds)
         .execute();
       return rows.map((r) => r.id);
     },
@@ -65,18 +62,12 @@ export function guidesRepository(db: Kysely<DB>) {
         .executeTakeFirstOrThrow();
     },
 
-    /** Deletes a guide: kept for the history of past events, taken off future ones. */
-    async remove(id: string, now: Date): Promise<void> {
+    /** Deletes a guide: kept for the history of past events, invisible from now on. */
+    async markDeleted(id: string, now: Date): Promise<void> {
       await db
         .updateTable('guides')
         .set({ deleted_at: now, updated_at: now })
         .where('id', '=', id)
-        .execute();
-      await db
-        .updateTable('events')
-        .set({ guide_ids: sql`array_remove(guide_ids, ${id})`, updated_at: now })
-        .where(sql<SqlBool>`guide_ids @> array[${id}]::text[]`)
-        .where('starts_at', '>', now)
         .execute();
     },
   };

@@ -2,17 +2,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
-import {
-  ListOf,
-  ListQuery,
-  authenticated,
-  errorResponses,
-  listErrors,
-} from '../../http/schemas.js';
+import { ListQuery, authenticated, errorResponses, listErrors, refTo } from '../../http/schemas.js';
 import { describeList } from '../../query/describe.js';
-import { guideSpec } from './guides.query.js';
+import { guideList } from './guides.list.js';
 import {
   CreateGuideBody,
+  Guide,
+  GuideList,
   GuideParams,
   GuideScheduleBody,
   GuideScheduleParams,
@@ -22,7 +18,7 @@ import {
 import type { GuidesService } from './guides.service.js';
 
 const tags = ['guides'];
-const GuideRef = Type.Unsafe({ $ref: 'Guide#' });
+const GuideRef = refTo(Guide);
 const errors = errorResponses(
   'authentication_required',
   'invalid_credentials',
@@ -42,12 +38,13 @@ export const guidesRoutes: FastifyPluginAsyncTypebox<{ guides: GuidesService }> 
     {
       schema: {
         tags,
+        operationId: 'listGuides',
         summary: "The seller's guides (v2018-02-26)",
-        description: describeList(guideSpec),
+        description: describeList(guideList),
         security,
         params: SellerParams,
         querystring: ListQuery,
-        response: { 200: ListOf(GuideRef), ...listErrors, ...errors },
+        response: { 200: refTo(GuideList), ...listErrors, ...errors },
       },
     },
     async (request) => guides.list(requireCaller(request), request.params.id, request.query),
@@ -58,6 +55,7 @@ export const guidesRoutes: FastifyPluginAsyncTypebox<{ guides: GuidesService }> 
     {
       schema: {
         tags,
+        operationId: 'createGuide',
         summary: 'Create a guide profile',
         security,
         params: SellerParams,
@@ -76,6 +74,7 @@ export const guidesRoutes: FastifyPluginAsyncTypebox<{ guides: GuidesService }> 
     {
       schema: {
         tags,
+        operationId: 'getGuide',
         summary: 'A guide, with its schedules',
         security,
         params: GuideParams,
@@ -91,6 +90,7 @@ export const guidesRoutes: FastifyPluginAsyncTypebox<{ guides: GuidesService }> 
     {
       schema: {
         tags,
+        operationId: 'updateGuide',
         summary: 'Change the given fields of a guide',
         security,
         params: GuideParams,
@@ -112,6 +112,7 @@ export const guidesRoutes: FastifyPluginAsyncTypebox<{ guides: GuidesService }> 
     {
       schema: {
         tags,
+        operationId: 'deleteGuide',
         summary: 'Delete a guide; it leaves every future event',
         security,
         params: GuideParams,
@@ -129,6 +130,7 @@ export const guidesRoutes: FastifyPluginAsyncTypebox<{ guides: GuidesService }> 
     {
       schema: {
         tags,
+        operationId: 'createGuideSchedule',
         summary: 'Add an availability schedule; returns the guide',
         security,
         params: GuideParams,
@@ -154,6 +156,7 @@ export const guidesRoutes: FastifyPluginAsyncTypebox<{ guides: GuidesService }> 
     {
       schema: {
         tags,
+        operationId: 'updateGuideSchedule',
         summary: 'Replace an availability schedule; returns the guide',
         security,
         params: GuideScheduleParams,
@@ -176,6 +179,7 @@ export const guidesRoutes: FastifyPluginAsyncTypebox<{ guides: GuidesService }> 
     {
       schema: {
         tags,
+        operationId: 'deleteGuideSchedule',
         summary: 'Remove an availability schedule; returns the guide',
         security,
         params: GuideScheduleParams,

@@ -1,7 +1,7 @@
-/** Request and response schemas of the guides and guide schedules endpoints. */
-import { Type } from 'typebox';
-import { Id, Nullable, Ref, Timestamp } from '../../http/schemas.js';
-import { Hhmm, ScheduleFields } from '../shared/schedule.schemas.js';
+/** The Guide object and the request bodies of the guides and guide schedules endpoints. */
+import { Type, type Static } from 'typebox';
+import { Id, Nullable, Ref, Timestamp, listOf, refTo } from '../../http/schemas.js';
+import { Hhmm, ScheduleFields } from '../shared/index.js';
 
 const GuideTimeRange = Type.Object(
   {
@@ -27,7 +27,10 @@ const guideScheduleFields = {
 
 export const GuideScheduleBody = Type.Object(guideScheduleFields, { additionalProperties: false });
 
-export const GuideSchedule = Type.Object({ id: Id, ...guideScheduleFields });
+export const GuideSchedule = Type.Object(
+  { id: Id, ...guideScheduleFields },
+  { $id: 'GuideSchedule' },
+);
 
 const profile = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -75,12 +78,14 @@ export const Guide = Type.Object(
     phone: Nullable(Type.String()),
     bio: Type.String(),
     picture: Nullable(Type.String()),
-    schedules: Type.Array(GuideSchedule),
+    schedules: Type.Array(refTo(GuideSchedule)),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
   { $id: 'Guide' },
 );
+export type GuideView = Static<typeof Guide>;
+export const GuideList = listOf(Guide);
 
 export const SellerParams = Type.Object({ id: Id });
 export const GuideParams = Type.Object({ id: Id, guideId: Id });

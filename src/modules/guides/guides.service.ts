@@ -6,15 +6,17 @@
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { newId } from '../../db/ids.js';
-import { ApiError, invalid, notFound } from '../../http/errors.js';
+import { invalid, invalidFields, notFound } from '../../domain/errors.js';
 import { runList } from '../../query/run.js';
-import { accessFor } from '../access/access.js';
-import { scheduleErrors, type ScheduleInput } from '../schedules/schedule.rules.js';
-import type { Caller } from '../users/caller.js';
-import { usersRepository } from '../users/users.repository.js';
-import { guideSchedulesOf, toGuideView, type GuideRow, type GuideView } from './guides.mapper.js';
-import { guideSpec } from './guides.query.js';
+import { accessOf } from '../../domain/access.js';
+import type { Caller } from '../../domain/caller.js';
+import { inTransaction, type Tx } from '../../db/unit-of-work.js';
+import { scheduleErrors, type ScheduleInput } from '../schedules/index.js';
+import type { UsersFacade } from '../users/index.js';
+import { guideList } from './guides.list.js';
+import { guideSchedulesOf, toGuideView, type GuideRow } from './guides.mapper.js';
 import { guidesRepository } from './guides.repository.js';
+import type { GuideView } from './guides.schemas.js';
 
 export interface GuideProfile {
   name?: string;
@@ -28,22 +30,24 @@ export interface GuideProfile {
 function checkSchedules(schedules: ScheduleInput[], path: (i: number) => string): void {
   const errors = schedules.flatMap((s, i) => scheduleErrors(s, path(i), 'guide'));
   if (errors.length > 0) {
-    throw new ApiError(
-      'validation_failed',
-      errors.map((e) => `${e.name}: ${e.detail}`).join('; '),
-      { errors },
-    );
+    throw invalidFields(errors);
   }
 }
 
-export function guidesService({ db }: { db: Db }) {
+export interface GuidesServiceDeps {
+  db: Db;
+  users: UsersFacade;
+  /** Takes a deleted guide off the events that have not started (the events module's). */
+  leaveFutureEvents: (tx: Tx, guideId: string, now: Date) => Promise<void>;
+}
+
+export function guidesService({ db, users, leaveFutureEvents }: GuidesServiceDeps) {
   const repo = guidesRepository(db);
 
   /** The seller must exist and the caller must manage its guides. */
   async function managed(caller: Caller, sellerId: string): Promise<void> {
-    const seller = await usersRepository(db).findById(sellerId);
-    if (!seller || !seller.roles.includes('ROLE_SELLER')) throw notFound(`Seller ${sellerId}`);
-    await accessFor(db, caller).require('guides', sellerId, `the guides of seller ${sellerId}`);
+    if (!(await users.isSeller(db, sellerId))) throw notFound(`Seller ${sellerId}`);
+    accessOf(caller).require('guides', sellerId, `the guides of seller ${sellerId}`);
   }
 
   async function guide(caller: Caller, sellerId: string, id: string): Promise<GuideRow> {
@@ -57,8 +61,7 @@ export function guidesService({ db }: { db: Db }) {
     user: { id: string } | null | undefined,
   ): Promise<string | null | undefined> {
     if (user === undefined || user === null) return user;
-    if (!(await usersRepository(db).findById(user.id)))
-      throw invalid('body', 'user.id', 'is not a user');
+    if (!(await users.find(db, user.id))) throw invalid('body', 'user.id', 'is not a user');
     return user.id;
   }
 
@@ -73,8 +76,8 @@ export function guidesService({ db }: { db: Db }) {
     edit: (schedules: ScheduleInput[]) => ScheduleInput[],
   ): Promise<GuideView> {
     await guide(caller, sellerId, guideId);
-    return db.transaction().execute(async (trx) => {
-      const guides = guidesRepository(trx);
+    return inTransaction(db, async (tx) => {
+      const guides = guidesRepository(tx);
       const row = await guides.lock(guideId);
       if (!row) throw notFound(`Guide ${guideId}`);
       const schedules = edit(guideSchedulesOf(row));
@@ -86,7 +89,7 @@ export function guidesService({ db }: { db: Db }) {
     async list(caller: Caller, sellerId: string, query: Record<string, unknown>) {
       await managed(caller, sellerId);
       return runList(
-        guideSpec,
+        guideList,
         {
           path: `/api/sellers/${sellerId}/guides`,
           query,
@@ -156,7 +159,11 @@ export function guidesService({ db }: { db: Db }) {
 
     async remove(caller: Caller, sellerId: string, id: string): Promise<void> {
       await guide(caller, sellerId, id);
-      await db.transaction().execute((trx) => guidesRepository(trx).remove(id, new Date()));
+      const now = new Date();
+      await inTransaction(db, async (tx) => {
+        await guidesRepository(tx).markDeleted(id, now);
+        await leaveFutureEvents(tx, id, now);
+      });
     },
 
     addSchedule: (caller: Caller, sellerId: string, guideId: string, input: ScheduleInput) =>

@@ -7,7 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/database.js';
-import { ApiError } from '../../http/errors.js';
+import { DomainError } from '../../domain/errors.js';
+import { problemOf } from '../../http/problems.js';
 import { idempotencyRepository } from './idempotency.repository.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -52,7 +53,7 @@ export function idempotencyService({ db }: { db: Db }) {
       return claim(userId, key, fingerprint);
     }
     if (existing.fingerprint !== fingerprint) {
-      throw new ApiError(
+      throw new DomainError(
         'idempotency_key_reused',
         'This Idempotency-Key was used for a different request.',
       );
@@ -65,7 +66,7 @@ export function idempotencyService({ db }: { db: Db }) {
       };
     }
     if (await repo.takeOver(userId, key, STALE_MS)) return undefined;
-    throw new ApiError(
+    throw new DomainError(
       'idempotency_in_progress',
       'A request with this Idempotency-Key is still being processed; retry shortly.',
     );
@@ -83,7 +84,7 @@ export function idempotencyService({ db }: { db: Db }) {
       const { userId, key } = request;
       if (key === undefined) return { ...(await perform(async () => undefined)), replayed: false };
       if (!KEY.test(key)) {
-        throw new ApiError(
+        throw new DomainError(
           'invalid_idempotency_key',
           'Idempotency-Key must be 1-255 visible ASCII characters.',
           {
@@ -109,9 +110,9 @@ export function idempotencyService({ db }: { db: Db }) {
         await repo.complete(userId, key, outcome.status, outcome.body);
         return { ...outcome, replayed: false };
       } catch (error) {
-        if (error instanceof ApiError && error.status < 500) {
+        if (error instanceof DomainError && error.status < 500) {
           // A refusal is an answer too: the retry gets the same one.
-          await repo.complete(userId, key, error.status, error.toProblem());
+          await repo.complete(userId, key, error.status, problemOf(error));
         } else {
           await repo.forget(userId, key);
         }

@@ -3,13 +3,11 @@
  * experiences, whether each arrival is a scheduled departure and the group size is allowed.
  * Produces the priced items to write, or throws the 4xx the client should see.
  */
-import { ApiError, forbidden, invalid, notFound } from '../../http/errors.js';
-import type { Access } from '../access/access.js';
-import { schedulesOf, type ExperienceRow } from '../experiences/experiences.mapper.js';
-import { isScheduled } from '../schedules/departures.js';
-import { localToInstant } from '../schedules/local-time.js';
-import { isDate, isHhmm } from '../schedules/schedule.rules.js';
-import type { UserRow } from '../users/users.repository.js';
+import type { Access } from '../../domain/access.js';
+import { DomainError, forbidden, invalid, notFound } from '../../domain/errors.js';
+import type { ExperienceRow } from '../experiences/index.js';
+import { isDate, isHhmm, isScheduled, localToInstant, type Schedule } from '../schedules/index.js';
+import type { Account } from '../users/index.js';
 import { groupSizeError, itemAmount } from './orders.rules.js';
 
 export interface BookingItemInput {
@@ -49,32 +47,30 @@ export interface PlannedBooking {
 export interface BookingContext {
   access: Access;
   /** The caller's account (defaults for a customer booking for itself). */
-  caller: UserRow;
+  caller: Account;
   experiences: ReadonlyMap<string, ExperienceRow>;
   /** The customer account named in the request, when there is one. */
-  customer: UserRow | undefined;
+  customer: Account | undefined;
+  /** The stored schedules of an experience. */
+  schedulesOf(experience: ExperienceRow): Schedule[];
   now: Date;
 }
 
 const itemError = (index: number, field: string, detail: string) =>
   invalid('body', `items.${index}.${field}`, detail);
 
-export async function planBooking(
-  input: BookingInput,
-  ctx: BookingContext,
-): Promise<PlannedBooking> {
+export function planBooking(input: BookingInput, ctx: BookingContext): PlannedBooking {
   const first = ctx.experiences.get(input.items[0]!.experience.id);
   // Experiences the caller may not see do not exist, as far as it is concerned.
   const staffOf = new Map<string, boolean>();
   for (const [index, item] of input.items.entries()) {
     const experience = ctx.experiences.get(item.experience.id);
     const staff = experience
-      ? (staffOf.get(experience.seller_id) ??
-        (await ctx.access.can('orders', experience.seller_id)))
+      ? (staffOf.get(experience.seller_id) ?? ctx.access.can('orders', experience.seller_id))
       : false;
     if (experience) staffOf.set(experience.seller_id, staff);
     if (!experience || (!experience.visible && !staff)) {
-      throw new ApiError('not_found', `Experience ${item.experience.id} was not found.`, {
+      throw new DomainError('not_found', `Experience ${item.experience.id} was not found.`, {
         errors: [
           { in: 'body', name: `items.${index}.experience.id`, detail: 'no such experience' },
         ],
@@ -106,11 +102,11 @@ export async function planBooking(
       throw itemError(index, 'arrivalTime', 'must be a time HHMM with minutes below 60');
     const sizeError = groupSizeError(experience, item.quantity);
     if (sizeError) throw itemError(index, 'quantity', `${experience.name} ${sizeError}`);
-    const start = isScheduled(schedulesOf(experience), item.arrival, item.arrivalTime)
+    const start = isScheduled(ctx.schedulesOf(experience), item.arrival, item.arrivalTime)
       ? localToInstant(item.arrival, item.arrivalTime, experience.timezone)
       : undefined;
     if (!start) {
-      throw new ApiError(
+      throw new DomainError(
         'not_scheduled',
         `${experience.name} does not depart on ${item.arrival} at ${String(item.arrivalTime).padStart(4, '0')}.`,
         {
@@ -126,7 +122,7 @@ export async function planBooking(
       );
     }
     if (!staff && start.getTime() <= ctx.now.getTime()) {
-      throw new ApiError(
+      throw new DomainError(
         'departure_started',
         `This departure of ${experience.name} has already started.`,
         {

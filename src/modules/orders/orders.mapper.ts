@@ -1,7 +1,8 @@
 /** Turns order and order item rows into the API's Order object. */
 import type { Selectable } from 'kysely';
 import type { OrderItemsTable, OrdersTable } from '../../db/types.js';
-import { iso, localIso, ref, refOrNull, type Ref } from '../shared/views.js';
+import { iso, localIso, ref, refOrNull } from '../shared/index.js';
+import type { OrderItemView, OrderView } from './orders.schemas.js';
 
 export type OrderRow = Selectable<OrdersTable>;
 export type OrderItemRow = Selectable<OrderItemsTable>;
@@ -15,36 +16,6 @@ export const itemFromJson = (item: ItemJson): OrderItemRow => ({
 
 /** Xola's integer item status codes. */
 export const ITEM_STATUS = { confirmed: 200, canceled: 700 } as const;
-
-export interface OrderItemView {
-  id: string;
-  experience: Ref;
-  event: Ref;
-  name: string;
-  arrival: string;
-  arrivalTime: number;
-  arrivalDatetime: string;
-  quantity: number;
-  price: number;
-  amount: number;
-  status: number;
-}
-
-export interface OrderView {
-  object: 'order';
-  id: string;
-  seller: Ref;
-  customer: Ref | null;
-  customerName: string;
-  customerEmail: string | null;
-  status: 'confirmed' | 'canceled';
-  arrival: string;
-  amount: number;
-  currency: string;
-  items: OrderItemView[];
-  createdAt: string;
-  updatedAt: string;
-}
 
 export function toOrderItemView(row: OrderItemRow): OrderItemView {
   return {

@@ -1,24 +1,22 @@
 /** HTTP routes of orders: each handler is one service call. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
-import { idempotentCreate } from '../../http/idempotent-reply.js';
 import {
   IdParams,
-  ListOf,
   ListQuery,
   authenticated,
   errorResponses,
   listErrors,
+  refTo,
 } from '../../http/schemas.js';
 import { describeList } from '../../query/describe.js';
-import type { IdempotencyService } from '../idempotency/idempotency.service.js';
-import { orderSpec } from './orders.query.js';
-import { CreateOrderBody } from './orders.schemas.js';
+import { idempotentCreate, type IdempotencyService } from '../idempotency/index.js';
+import { orderList } from './orders.list.js';
+import { CreateOrderBody, Order, OrderList } from './orders.schemas.js';
 import type { OrdersService } from './orders.service.js';
 
 const tags = ['orders'];
-const OrderRef = Type.Unsafe({ $ref: 'Order#' });
+const OrderRef = refTo(Order);
 const readErrors = errorResponses('authentication_required', 'invalid_credentials', 'not_found');
 
 export const ordersRoutes: FastifyPluginAsyncTypebox<{
@@ -30,13 +28,14 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
+        operationId: 'listOrders',
         summary:
           'List orders: those booked by the caller, those of sellers it works for, or all for admins',
-        description: describeList(orderSpec),
+        description: describeList(orderList),
         security: authenticated,
         querystring: ListQuery,
         response: {
-          200: ListOf(OrderRef),
+          200: refTo(OrderList),
           ...listErrors,
           ...errorResponses('authentication_required'),
         },
@@ -50,6 +49,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
+        operationId: 'createOrder',
         summary: 'Book: every item or none; 409 when a departure is not scheduled or full',
         description:
           'Customers book for themselves; the seller and its reservation delegates book for customers. Accepts an Idempotency-Key header.',
@@ -84,6 +84,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
+        operationId: 'getOrder',
         summary: 'An order',
         security: authenticated,
         params: IdParams,
@@ -98,6 +99,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
+        operationId: 'cancelOrder',
         summary:
           'Cancel an order and give its seats back (the customer, the seller or its reservation staff)',
         security: authenticated,

@@ -2,7 +2,7 @@
  * The rules of a booking, as pure functions: prices by price type, the group size an item
  * may book, and when a departure may still be booked.
  */
-import type { ExperienceRow } from '../experiences/experiences.mapper.js';
+import type { ExperienceRow } from '../experiences/index.js';
 
 /** `person`: price per seat; `outing`: one price for the booking, whatever its size. */
 export function itemAmount(

@@ -1,16 +1,19 @@
-/** Request and response schemas of the orders endpoints. */
-import { Type } from 'typebox';
-import { Id, Nullable, Ref, Timestamp } from '../../http/schemas.js';
-import { DateString, Hhmm } from '../shared/schedule.schemas.js';
+/** The Order object and the request bodies of the orders endpoints. */
+import { Type, type Static } from 'typebox';
+import { Id, Nullable, Ref, Timestamp, listOf } from '../../http/schemas.js';
+import { DateString, Hhmm } from '../shared/index.js';
 
 export const OrderItem = Type.Object({
   id: Id,
   experience: Ref,
   event: Ref,
   name: Type.String({ description: "The experience's name when booked" }),
-  arrival: Type.String({ description: 'YYYY-MM-DD' }),
+  arrival: Type.String({ format: 'date', description: 'YYYY-MM-DD' }),
   arrivalTime: Type.Integer({ description: 'HHMM' }),
-  arrivalDatetime: Type.String({ description: 'ISO 8601 with the local offset' }),
+  arrivalDatetime: Type.String({
+    format: 'date-time',
+    description: 'ISO 8601 with the local offset',
+  }),
   quantity: Type.Integer(),
   price: Type.Number(),
   amount: Type.Number(),
@@ -26,7 +29,7 @@ export const Order = Type.Object(
     customerName: Type.String(),
     customerEmail: Nullable(Type.String()),
     status: Type.Enum(['confirmed', 'canceled']),
-    arrival: Type.String({ description: 'Earliest item date' }),
+    arrival: Type.String({ format: 'date', description: 'Earliest item date' }),
     amount: Type.Number(),
     currency: Type.String(),
     items: Type.Array(OrderItem),
@@ -35,6 +38,9 @@ export const Order = Type.Object(
   },
   { $id: 'Order' },
 );
+export type OrderView = Static<typeof Order>;
+export type OrderItemView = Static<typeof OrderItem>;
+export const OrderList = listOf(Order);
 
 export const CreateOrderBody = Type.Object(
   {

@@ -5,53 +5,73 @@
  */
 import type { Db } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { inTransaction, type Tx } from '../../db/unit-of-work.js';
+import { accessOf, type Access } from '../../domain/access.js';
+import type { Caller } from '../../domain/caller.js';
+import { DomainError, notFound } from '../../domain/errors.js';
 import { runList } from '../../query/run.js';
-import { accessFor, type Access } from '../access/access.js';
-import { listScopes } from '../access/list-scopes.js';
-import { eventsRepository } from '../events/events.repository.js';
-import { experiencesRepository } from '../experiences/experiences.repository.js';
-import type { Recorder } from '../idempotency/idempotency.service.js';
-import type { Caller } from '../users/caller.js';
-import { usersRepository } from '../users/users.repository.js';
+import type { Scope } from '../../query/types.js';
+import type { EventsFacade } from '../events/index.js';
+import type { ExperiencesFacade } from '../experiences/index.js';
+import type { Recorder } from '../idempotency/index.js';
+import type { UsersFacade } from '../users/index.js';
 import { planBooking, type BookingInput, type PlannedBooking } from './booking.js';
+import { orderList } from './orders.list.js';
 import {
   ITEM_STATUS,
   itemFromJson,
   toOrderView,
   type OrderItemRow,
   type OrderRow,
-  type OrderView,
 } from './orders.mapper.js';
-import { orderSpec } from './orders.query.js';
 import { ordersRepository, type OrderWithItems } from './orders.repository.js';
 import { roundCents } from './orders.rules.js';
-import { withRetry } from '../../db/retry.js';
+import type { OrderView } from './orders.schemas.js';
 
 /** Where a booking's confirmation email goes: written in the booking's transaction. */
 export interface ConfirmationQueue {
-  enqueue(trx: Db, message: { orderId: string; recipient: string }): Promise<void>;
+  enqueue(tx: Tx, message: { orderId: string; recipient: string }): Promise<void>;
 }
 
 export interface OrdersServiceDeps {
   db: Db;
   confirmations: ConfirmationQueue;
+  users: UsersFacade;
+  experiences: ExperiencesFacade;
+  events: EventsFacade;
   now?: () => Date;
 }
 
-export function ordersService({ db, confirmations, now = () => new Date() }: OrdersServiceDeps) {
+/** What a caller sees in the list: the orders it booked, and those of sellers it staffs. */
+export function ordersScope(caller: Caller): Scope {
+  const sellers = accessOf(caller).sellersFor('orders');
+  if (sellers === 'all') return 'all';
+  return {
+    anyOf: [
+      { field: 'seller', in: sellers },
+      { field: 'customer', in: [caller.id] },
+    ].filter((a) => a.in.length > 0),
+  };
+}
+
+export function ordersService({
+  db,
+  confirmations,
+  users,
+  experiences,
+  events,
+  now = () => new Date(),
+}: OrdersServiceDeps) {
   const repo = ordersRepository(db);
 
   const view = (row: OrderWithItems): OrderView => toOrderView(row, row.items.map(itemFromJson));
 
   /** Customers see the orders they booked; sellers and their reservation staff, the seller's. */
-  async function maySee(access: Access, order: OrderRow): Promise<boolean> {
-    return order.customer_id === access.caller.id || (await access.can('orders', order.seller_id));
-  }
+  const maySee = (access: Access, order: OrderRow): boolean =>
+    order.customer_id === access.caller.id || access.can('orders', order.seller_id);
 
   /** Writes a checked booking: events found or made, seats taken, order and email stored. */
-  async function write(trx: Db, plan: PlannedBooking): Promise<OrderView> {
-    const events = eventsRepository(trx);
+  async function write(trx: Tx, plan: PlannedBooking): Promise<OrderView> {
     // Events are created in one fixed order and seats taken in another fixed order (by
     // id): two bookings can then never wait on each other in a cycle.
     const eventOf = new Map<number, string>();
@@ -62,7 +82,7 @@ export function ordersService({ db, confirmations, now = () => new Date() }: Ord
     for (const item of byStart) {
       eventOf.set(
         item.index,
-        await events.findOrCreate({
+        await events.findOrCreate(trx, {
           id: newId(),
           experience_id: item.experience.id,
           seller_id: plan.sellerId,
@@ -81,9 +101,9 @@ export function ordersService({ db, confirmations, now = () => new Date() }: Ord
     }
     for (const eventId of [...seats.keys()].sort()) {
       const { quantity, firstItem } = seats.get(eventId)!;
-      if (!(await events.reserve(eventId, quantity))) {
-        const seatsLeft = await events.seatsLeft(eventId);
-        throw new ApiError(
+      if (!(await events.reserve(trx, eventId, quantity))) {
+        const seatsLeft = await events.seatsLeft(trx, eventId);
+        throw new DomainError(
           'capacity_exceeded',
           `Only ${seatsLeft} seats are left on this departure; ${quantity} were asked for.`,
           {
@@ -143,66 +163,58 @@ export function ordersService({ db, confirmations, now = () => new Date() }: Ord
   return {
     list: async (caller: Caller, query: Record<string, unknown>) =>
       runList(
-        orderSpec,
-        { path: '/api/orders', query, scope: await listScopes.orders(accessFor(db, caller)) },
+        orderList,
+        { path: '/api/orders', query, scope: ordersScope(caller) },
         repo.listSource(),
         (rows) => rows.map(view),
       ),
 
     async get(caller: Caller, id: string): Promise<OrderView> {
       const order = await repo.findWithItems(id);
-      if (!order || !(await maySee(accessFor(db, caller), order))) throw notFound(`Order ${id}`);
+      if (!order || !maySee(accessOf(caller), order)) throw notFound(`Order ${id}`);
       return view(order);
     },
 
     async book(caller: Caller, input: BookingInput, record: Recorder): Promise<OrderView> {
-      const users = usersRepository(db);
       const ids = [...new Set(input.items.map((i) => i.experience.id))];
-      const [account, experiences, customer] = await Promise.all([
-        users.findById(caller.id),
-        experiencesRepository(db).findMany(ids),
-        input.customer ? users.findById(input.customer.id) : Promise.resolve(undefined),
+      const [account, rows, customer] = await Promise.all([
+        users.find(db, caller.id),
+        experiences.findMany(db, ids),
+        input.customer ? users.find(db, input.customer.id) : Promise.resolve(undefined),
       ]);
-      const plan = await planBooking(input, {
-        access: accessFor(db, caller),
+      const plan = planBooking(input, {
+        access: accessOf(caller),
         caller: account!,
-        experiences: new Map(experiences.map((e) => [e.id, e])),
+        experiences: new Map(rows.map((e) => [e.id, e])),
         customer,
+        schedulesOf: experiences.schedulesOf,
         now: now(),
       });
-      return withRetry(() =>
-        db.transaction().execute(async (trx) => {
-          const view = await write(trx, plan);
-          await record(trx, { status: 201, body: view });
-          return view;
-        }),
-      );
+      return inTransaction(db, async (tx) => {
+        const booked = await write(tx, plan);
+        await record(tx, { status: 201, body: booked });
+        return booked;
+      });
     },
 
     async cancel(caller: Caller, id: string): Promise<OrderView> {
-      const access = accessFor(db, caller);
-      // Read the caller's delegations before the transaction: inside it, a query on `db`
-      // would wait for a second connection, and the embedded database has only one.
-      await access.delegations();
-      return withRetry(() =>
-        db.transaction().execute(async (trx) => {
-          const orders = ordersRepository(trx);
-          const order = await orders.lock(id);
-          if (!order || !(await maySee(access, order))) throw notFound(`Order ${id}`);
-          if (order.status === 'canceled')
-            throw new ApiError('already_canceled', `Order ${id} is already canceled.`);
-          const items = (await orders.itemsOf([id])).get(id) ?? [];
-          const seats = new Map<string, number>();
-          for (const item of items)
-            seats.set(item.event_id, (seats.get(item.event_id) ?? 0) + item.quantity);
-          await orders.markCanceled(id);
-          const events = eventsRepository(trx);
-          for (const eventId of [...seats.keys()].sort())
-            await events.release(eventId, seats.get(eventId)!);
-          const canceled = (await orders.findById(id))!;
-          return toOrderView(canceled, (await orders.itemsOf([id])).get(id) ?? []);
-        }),
-      );
+      const access = accessOf(caller);
+      return inTransaction(db, async (tx) => {
+        const orders = ordersRepository(tx);
+        const order = await orders.lock(id);
+        if (!order || !maySee(access, order)) throw notFound(`Order ${id}`);
+        if (order.status === 'canceled')
+          throw new DomainError('already_canceled', `Order ${id} is already canceled.`);
+        const items = (await orders.itemsOf([id])).get(id) ?? [];
+        const seats = new Map<string, number>();
+        for (const item of items)
+          seats.set(item.event_id, (seats.get(item.event_id) ?? 0) + item.quantity);
+        await orders.markCanceled(id);
+        for (const eventId of [...seats.keys()].sort())
+          await events.release(tx, eventId, seats.get(eventId)!);
+        const canceled = (await orders.findById(id))!;
+        return toOrderView(canceled, (await orders.itemsOf([id])).get(id) ?? []);
+      });
     },
   };
 }

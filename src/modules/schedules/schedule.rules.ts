@@ -4,7 +4,7 @@
  * Dates here are local calendar dates (`YYYY-MM-DD`) of the experience or event; time zones
  * are resolved by the callers.
  */
-import type { FieldError } from '../../http/errors.js';
+import type { FieldError } from '../../domain/errors.js';
 import { isCalendarDate } from '../../query/values.js';
 
 export interface TimeRange {

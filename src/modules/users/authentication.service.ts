@@ -3,17 +3,24 @@
  * the sandbox only, Basic email:password (scrypt, with a short verified-credentials cache).
  */
 import type { Db } from '../../db/database.js';
-import { ApiError } from '../../http/errors.js';
+import { DomainError } from '../../domain/errors.js';
 import { MAX_API_KEY_LENGTH, apiKeyDigest, digestsEqual } from '../../security/api-keys.js';
 import { verifyPassword } from '../../security/passwords.js';
 import type { BasicAuthCache } from './basic-auth-cache.js';
-import type { Caller } from './caller.js';
-import { usersRepository, type UserRow } from './users.repository.js';
+import type { Caller } from '../../domain/caller.js';
+import { usersRepository, type CallerRow } from './users.repository.js';
 
-const invalid = () => new ApiError('invalid_credentials', 'The credentials were not recognised.');
+const invalid = () =>
+  new DomainError('invalid_credentials', 'The credentials were not recognised.');
 
-function toCaller(row: Pick<UserRow, 'id' | 'email' | 'roles' | 'api_version'>): Caller {
-  return { id: row.id, email: row.email, roles: row.roles, apiVersion: row.api_version };
+function toCaller(row: CallerRow): Caller {
+  return {
+    id: row.id,
+    email: row.email,
+    roles: row.roles,
+    apiVersion: row.api_version,
+    delegations: new Map(row.delegations.map((d) => [d.sellerId, d.roles])),
+  };
 }
 
 export function authenticationService({ db, cache }: { db: Db; cache: BasicAuthCache }) {
@@ -24,14 +31,11 @@ export function authenticationService({ db, cache }: { db: Db; cache: BasicAuthC
       const digest = apiKeyDigest(apiKey);
       const row = await repo.findCallerByApiKeyDigest(digest);
       if (!row || !digestsEqual(row.api_key_digest, digest)) throw invalid();
-      return {
-        ...toCaller(row),
-        delegations: new Map(row.delegations.map((d) => [d.sellerId, d.roles])),
-      };
+      return toCaller(row);
     },
 
     async byPassword(email: string, password: string): Promise<Caller> {
-      const row = await repo.findByEmail(email);
+      const row = await repo.findCallerByEmail(email);
       if (!row) {
         // Spend the same time as a wrong password so the answer does not reveal the email.
         await verifyPassword(password, DUMMY_HASH);

@@ -2,7 +2,7 @@
  * The rules of user metadata, as pure functions: which keys and values are valid, and the
  * limits a merged metadata object must stay within.
  */
-import type { FieldError } from '../../http/errors.js';
+import type { FieldError } from '../../domain/errors.js';
 
 export const METADATA_LIMITS = {
   maxKeyLength: 255,

@@ -1,17 +1,6 @@
 /** Turns user rows into the API's User object. */
 import type { UserRow } from './users.repository.js';
-
-export interface UserView {
-  object: 'user';
-  id: string;
-  name: string;
-  email: string;
-  roles: string[];
-  createdAt: string;
-  updatedAt: string;
-  metadata?: Record<string, unknown>;
-  apiKey?: string;
-}
+import type { UserView } from './users.schemas.js';
 
 export function toUserView(
   row: UserRow,

@@ -12,6 +12,22 @@ export type CallerRow = Pick<
 export type NewUserRow = Insertable<UsersTable>;
 
 export function usersRepository(db: Kysely<DB>) {
+  /**
+   * An account as a caller: its identity and the roles it holds at each seller. The grants
+   * are read here, with the account, because every authenticated request needs both.
+   */
+  const callers = () =>
+    db
+      .selectFrom('users as u')
+      .select(['u.id', 'u.email', 'u.roles', 'u.api_version', 'u.api_key_digest'])
+      .select(
+        sql<
+          { sellerId: string; roles: string[] }[]
+        >`coalesce((select json_agg(json_build_object('sellerId', d.seller_id, 'roles', d.roles)) from delegates d where d.user_id = u.id), '[]'::json)`.as(
+          'delegations',
+        ),
+      );
+
   return {
     async insert(row: NewUserRow): Promise<UserRow> {
       return db.insertInto('users').values(row).returningAll().executeTakeFirstOrThrow();
@@ -35,17 +51,16 @@ export function usersRepository(db: Kysely<DB>) {
      * account's identity and its delegations (as JSON, so no second query).
      */
     async findCallerByApiKeyDigest(digest: Buffer): Promise<CallerRow | undefined> {
-      return db
-        .selectFrom('users as u')
-        .select(['u.id', 'u.email', 'u.roles', 'u.api_version', 'u.api_key_digest'])
-        .select(
-          sql<
-            { sellerId: string; roles: string[] }[]
-          >`coalesce((select json_agg(json_build_object('sellerId', d.seller_id, 'roles', d.roles)) from delegates d where d.user_id = u.id), '[]'::json)`.as(
-            'delegations',
-          ),
-        )
-        .where('u.api_key_digest', '=', digest)
+      return callers().where('u.api_key_digest', '=', digest).executeTakeFirst();
+    },
+
+    /** The same for Basic credentials, with the password hash to check. */
+    async findCallerByEmail(
+      email: string,
+    ): Promise<(CallerRow & Pick<UserRow, 'password_hash'>) | undefined> {
+      return callers()
+        .select('u.password_hash')
+        .where((eb) => eb(eb.fn('lower', ['u.email']), '=', email.toLowerCase()))
         .executeTakeFirst();
     },
 

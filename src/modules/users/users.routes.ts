@@ -1,21 +1,23 @@
 /** HTTP routes of users, API keys and metadata: each handler is one service call. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
-import { invalid } from '../../http/errors.js';
-import { IdParams, authenticated, errorResponses } from '../../http/schemas.js';
+import { invalid } from '../../domain/errors.js';
+import { IdParams, authenticated, errorResponses, refTo } from '../../http/schemas.js';
 import type { UsersService } from './users.service.js';
 import {
-  ApiKeyBody,
+  ApiKey,
   CreateUserBody,
   Metadata,
   MetadataBody,
   MetadataParams,
   PrivateQuery,
+  User,
 } from './users.schemas.js';
 
 const tags = ['users'];
-const UserRef = Type.Unsafe({ $ref: 'User#' });
+const UserRef = refTo(User);
+const ApiKeyRef = refTo(ApiKey);
+const MetadataRef = refTo(Metadata);
 const readErrors = errorResponses(
   'authentication_required',
   'invalid_credentials',
@@ -32,6 +34,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
     {
       schema: {
         tags,
+        operationId: 'createUser',
         summary: 'Create an account; the response carries its API key',
         body: CreateUserBody,
         response: { 201: UserRef, ...errorResponses('validation_failed', 'email_taken') },
@@ -45,6 +48,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
     {
       schema: {
         tags,
+        operationId: 'getMe',
         summary: 'The authenticated user, with its API key',
         security: authenticated,
         querystring: PrivateQuery,
@@ -59,6 +63,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
     {
       schema: {
         tags,
+        operationId: 'getUser',
         summary: 'A user (self or admin); private=true adds metadata',
         security: authenticated,
         params: IdParams,
@@ -75,10 +80,11 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
     {
       schema: {
         tags,
+        operationId: 'getApiKey',
         summary: "The user's API key (self or admin)",
         security: authenticated,
         params: IdParams,
-        response: { 200: ApiKeyBody, ...readErrors },
+        response: { 200: ApiKeyRef, ...readErrors },
       },
     },
     async (request) => users.getApiKey(requireCaller(request), request.params.id),
@@ -89,10 +95,11 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
     {
       schema: {
         tags,
+        operationId: 'rotateApiKey',
         summary: 'Rotate the API key; the old key stops working at once',
         security: authenticated,
         params: IdParams,
-        response: { 200: ApiKeyBody, ...readErrors },
+        response: { 200: ApiKeyRef, ...readErrors },
       },
     },
     async (request) => users.rotateApiKey(requireCaller(request), request.params.id),
@@ -103,12 +110,13 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
     {
       schema: {
         tags,
+        operationId: 'mergeMetadata',
         summary: 'Merge metadata pairs; returns the whole metadata',
         security: authenticated,
         params: IdParams,
         body: MetadataBody,
         response: {
-          200: Metadata,
+          200: MetadataRef,
           ...errorResponses(
             'validation_failed',
             'metadata_invalid',
@@ -128,11 +136,12 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
     {
       schema: {
         tags,
+        operationId: 'deleteMetadataKey',
         summary: 'Remove one metadata key (it may contain "/"); returns the remaining metadata',
         security: authenticated,
         params: MetadataParams,
         response: {
-          200: Metadata,
+          200: MetadataRef,
           ...errorResponses(
             'authentication_required',
             'forbidden',

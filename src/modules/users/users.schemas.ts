@@ -1,10 +1,11 @@
-/** Request and response schemas of the users endpoints. */
-import { Type } from 'typebox';
-import { Id, Timestamp } from '../../http/schemas.js';
-import { SELF_ASSIGNABLE_ROLES } from './caller.js';
+/** The User object and the request bodies of the users endpoints. */
+import { Type, type Static } from 'typebox';
+import { Id, Timestamp, refTo } from '../../http/schemas.js';
+import { SELF_ASSIGNABLE_ROLES } from '../../domain/caller.js';
 import { METADATA_LIMITS } from './metadata.rules.js';
 
 export const Metadata = Type.Record(Type.String(), Type.Unknown(), {
+  $id: 'Metadata',
   description: 'Key-value pairs; keys namespaced as <company>/<application>/<key>, no "."',
 });
 
@@ -17,11 +18,12 @@ export const User = Type.Object(
     roles: Type.Array(Type.String()),
     createdAt: Timestamp,
     updatedAt: Timestamp,
-    metadata: Type.Optional(Metadata),
+    metadata: Type.Optional(refTo(Metadata)),
     apiKey: Type.Optional(Type.String({ description: 'Only on creation and on /users/me' })),
   },
   { $id: 'User' },
 );
+export type UserView = Static<typeof User>;
 
 export const CreateUserBody = Type.Object(
   {
@@ -42,7 +44,7 @@ export const PrivateQuery = Type.Object({
   private: Type.Optional(Type.Boolean({ description: 'true adds metadata (self or admin)' })),
 });
 
-export const ApiKeyBody = Type.Object({ apiKey: Type.String() });
+export const ApiKey = Type.Object({ apiKey: Type.String() }, { $id: 'ApiKey' });
 
 export const MetadataBody = Type.Record(Type.String(), Type.Unknown(), {
   minProperties: 1,

@@ -4,12 +4,18 @@
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { newId } from '../../db/ids.js';
-import { ApiError, forbidden, notFound } from '../../http/errors.js';
+import { DomainError, forbidden, invalidFields, notFound } from '../../domain/errors.js';
 import { apiKeyDigest, generateApiKey, type ApiKeyCipher } from '../../security/api-keys.js';
 import { hashPassword } from '../../security/passwords.js';
-import { DEFAULT_ROLES, SELF_ASSIGNABLE_ROLES, isSelfOrAdmin, type Caller } from './caller.js';
+import {
+  DEFAULT_ROLES,
+  SELF_ASSIGNABLE_ROLES,
+  isSelfOrAdmin,
+  type Caller,
+} from '../../domain/caller.js';
 import { metadataLimitError, metadataPairErrors } from './metadata.rules.js';
-import { toUserView, type UserView } from './users.mapper.js';
+import { toUserView } from './users.mapper.js';
+import type { UserView } from './users.schemas.js';
 import { usersRepository, type UserRow } from './users.repository.js';
 
 export interface NewUser {
@@ -52,7 +58,7 @@ export function usersService({ db, cipher, latestVersion }: UsersServiceDeps) {
         (role) => !(SELF_ASSIGNABLE_ROLES as readonly string[]).includes(role),
       );
       if (forbiddenRole && !trusted) {
-        throw new ApiError(
+        throw new DomainError(
           'validation_failed',
           `roles: ${forbiddenRole} cannot be self-assigned.`,
           {
@@ -81,7 +87,7 @@ export function usersService({ db, cipher, latestVersion }: UsersServiceDeps) {
         return toUserView(row, { apiKey });
       } catch (error) {
         if (isUniqueViolation(error, 'users_email_key')) {
-          throw new ApiError('email_taken', 'An account with this email already exists.', {
+          throw new DomainError('email_taken', 'An account with this email already exists.', {
             errors: [{ in: 'body', name: 'email', detail: 'is already registered' }],
           });
         }
@@ -122,17 +128,14 @@ export function usersService({ db, cipher, latestVersion }: UsersServiceDeps) {
     ): Promise<Record<string, unknown>> {
       if (!isSelfOrAdmin(caller, id)) throw forbidden('Only the user or an admin may do this.');
       const errors = metadataPairErrors(pairs);
-      if (errors.length > 0) {
-        const detail = errors.map((e) => `${e.name}: ${e.detail}`).join('; ');
-        throw new ApiError('metadata_invalid', detail, { errors });
-      }
+      if (errors.length > 0) throw invalidFields(errors, 'metadata_invalid');
       return db.transaction().execute(async (trx) => {
         const locked = usersRepository(trx);
         const current = await locked.lockMetadata(id);
         if (!current) throw notFound(`User ${id}`);
         const merged = { ...current, ...pairs };
         const tooBig = metadataLimitError(merged);
-        if (tooBig) throw new ApiError('metadata_limit_exceeded', tooBig);
+        if (tooBig) throw new DomainError('metadata_limit_exceeded', tooBig);
         await locked.writeMetadata(id, merged);
         return merged;
       });
@@ -149,7 +152,7 @@ export function usersService({ db, cipher, latestVersion }: UsersServiceDeps) {
         const current = await locked.lockMetadata(id);
         if (!current) throw notFound(`User ${id}`);
         if (!Object.hasOwn(current, key)) {
-          throw new ApiError('metadata_key_not_found', `The metadata has no key "${key}".`);
+          throw new DomainError('metadata_key_not_found', `The metadata has no key "${key}".`);
         }
         const { [key]: _removed, ...rest } = current;
         await locked.writeMetadata(id, rest);

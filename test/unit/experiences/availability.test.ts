@@ -7,7 +7,7 @@ import {
   departureInstants,
   type AvailabilityInput,
   type BookedEvent,
-} from '../../../src/modules/experiences/availability.js';
+} from '../../../src/modules/events/availability.js';
 import type { ScheduleInput } from '../../../src/modules/schedules/schedule.rules.js';
 
 // 2019-11-04 is a Monday.

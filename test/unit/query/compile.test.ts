@@ -15,8 +15,8 @@ import { compile } from '../../../src/query/compile.js';
 import { parse } from '../../../src/query/parse.js';
 import { plan } from '../../../src/query/plan.js';
 import type { Scope } from '../../../src/query/types.js';
-import { eventSpec } from '../../../src/modules/events/events.query.js';
-import { orderSpec } from '../../../src/modules/orders/orders.query.js';
+import { eventList } from '../../../src/modules/events/events.list.js';
+import { orderList } from '../../../src/modules/orders/orders.list.js';
 
 const db = new Kysely<DB>({
   dialect: {
@@ -30,7 +30,7 @@ const db = new Kysely<DB>({
 const SELLER = '5e1f3c9a2b4d6e8f0a1b2c3d';
 
 function ordersSql(query: Record<string, string>, scope: Scope = 'all') {
-  const compiled = compile(orderSpec, plan(parse(query), orderSpec), scope);
+  const compiled = compile(orderList, plan(parse(query), orderList), scope);
   return db
     .selectFrom('orders as o')
     .selectAll('o')
@@ -42,7 +42,7 @@ function ordersSql(query: Record<string, string>, scope: Scope = 'all') {
 }
 
 function eventsSql(query: Record<string, string>) {
-  const compiled = compile(eventSpec, plan(parse(query), eventSpec), 'all');
+  const compiled = compile(eventList, plan(parse(query), eventList), 'all');
   return db
     .selectFrom('events as e')
     .selectAll('e')

@@ -1,7 +1,7 @@
 /** The reference semantics, on small hand-made objects. */
 import { describe, expect, it } from 'vitest';
-import { orderSpec } from '../../../src/modules/orders/orders.query.js';
-import { eventSpec } from '../../../src/modules/events/events.query.js';
+import { orderList } from '../../../src/modules/orders/orders.list.js';
+import { eventList } from '../../../src/modules/events/events.list.js';
 import { comparator, evaluate, matches } from '../../../src/query/evaluate.js';
 import { parse } from '../../../src/query/parse.js';
 import { plan } from '../../../src/query/plan.js';
@@ -45,43 +45,43 @@ describe('evaluate', () => {
       { 'items.arrival[range]': '2019-11-08,2019-11-10' },
     ];
     for (const q of forms) {
-      expect(is(orderSpec, q, straddling)).toBe(false);
-      expect(is(orderSpec, q, inside)).toBe(true);
+      expect(is(orderList, q, straddling)).toBe(false);
+      expect(is(orderList, q, inside)).toBe(true);
     }
   });
 
   it('makes notEqual, nin and doesNotContain match null, and the others not', () => {
     const noEmail = order('1', { customerEmail: null });
-    expect(is(orderSpec, { 'customerEmail[notEqual]': 'x' }, noEmail)).toBe(true);
-    expect(is(orderSpec, { 'customerEmail[nin]': 'x,y' }, noEmail)).toBe(true);
-    expect(is(orderSpec, { 'customerEmail[doesNotContain]': 'x' }, noEmail)).toBe(true);
-    expect(is(orderSpec, { 'customerEmail[contains]': '' }, noEmail)).toBe(false);
-    expect(is(orderSpec, { 'customerEmail[exists]': 'false' }, noEmail)).toBe(true);
+    expect(is(orderList, { 'customerEmail[notEqual]': 'x' }, noEmail)).toBe(true);
+    expect(is(orderList, { 'customerEmail[nin]': 'x,y' }, noEmail)).toBe(true);
+    expect(is(orderList, { 'customerEmail[doesNotContain]': 'x' }, noEmail)).toBe(true);
+    expect(is(orderList, { 'customerEmail[contains]': '' }, noEmail)).toBe(false);
+    expect(is(orderList, { 'customerEmail[exists]': 'false' }, noEmail)).toBe(true);
   });
 
   it('ignores case in substring operators and takes % _ \\ literally', () => {
     const o = order('1', { customerName: 'Ann 100%_Off\\Sale' });
-    expect(is(orderSpec, { 'customerName[contains]': '%_off\\' }, o)).toBe(true);
-    expect(is(orderSpec, { 'customerName[startsWith]': 'ANN' }, o)).toBe(true);
-    expect(is(orderSpec, { 'customerName[endsWith]': 'SALE' }, o)).toBe(true);
-    expect(is(orderSpec, { 'customerName[contains]': 'a_n' }, o)).toBe(false);
-    expect(is(orderSpec, { customerName: 'ann 100%_off\\sale' }, o)).toBe(false);
+    expect(is(orderList, { 'customerName[contains]': '%_off\\' }, o)).toBe(true);
+    expect(is(orderList, { 'customerName[startsWith]': 'ANN' }, o)).toBe(true);
+    expect(is(orderList, { 'customerName[endsWith]': 'SALE' }, o)).toBe(true);
+    expect(is(orderList, { 'customerName[contains]': 'a_n' }, o)).toBe(false);
+    expect(is(orderList, { customerName: 'ann 100%_off\\sale' }, o)).toBe(false);
   });
 
   it('compares datetimes as instants, whatever the offset', () => {
     const o = order('1', {});
-    expect(is(orderSpec, { createdAt: '2019-11-01T11:00:00+01:00' }, o)).toBe(true);
-    expect(is(orderSpec, { 'createdAt[gt]': '2019-11-01' }, o)).toBe(true);
+    expect(is(orderList, { createdAt: '2019-11-01T11:00:00+01:00' }, o)).toBe(true);
+    expect(is(orderList, { 'createdAt[gt]': '2019-11-01' }, o)).toBe(true);
   });
 
   it('treats an id list as a set', () => {
     const event = { id: A, guides: [A], open: null, max: null };
-    expect(is(eventSpec, { guides: A }, event)).toBe(true);
-    expect(is(eventSpec, { 'guides[in]': `${B},${A}` }, event)).toBe(true);
-    expect(is(eventSpec, { 'guides[notEqual]': A }, event)).toBe(false);
-    expect(is(eventSpec, { 'guides[nin]': B }, event)).toBe(true);
-    expect(is(eventSpec, { 'guides[exists]': 'false' }, { ...event, guides: [] })).toBe(true);
-    expect(is(eventSpec, { 'open[exists]': 'false' }, event)).toBe(true);
+    expect(is(eventList, { guides: A }, event)).toBe(true);
+    expect(is(eventList, { 'guides[in]': `${B},${A}` }, event)).toBe(true);
+    expect(is(eventList, { 'guides[notEqual]': A }, event)).toBe(false);
+    expect(is(eventList, { 'guides[nin]': B }, event)).toBe(true);
+    expect(is(eventList, { 'guides[exists]': 'false' }, { ...event, guides: [] })).toBe(true);
+    expect(is(eventList, { 'open[exists]': 'false' }, event)).toBe(true);
   });
 
   it('orders like PostgreSQL: nulls last ascending, first descending; ties by id', () => {
@@ -90,11 +90,11 @@ describe('evaluate', () => {
       order('1', {}),
       order('2', { amount: 5 }),
     ];
-    const asc = plan(parse({ sort: 'amount' }), orderSpec);
+    const asc = plan(parse({ sort: 'amount' }), orderList);
     expect([...objects].sort(comparator(asc)).map((o) => o.id)).toEqual(['2', '1', '3']);
     const spec: ResourceSpec = {
-      ...orderSpec,
-      fields: orderSpec.fields.map((f) =>
+      ...orderList,
+      fields: orderList.fields.map((f) =>
         f.name === 'customerEmail' ? { ...f, sortable: true } : f,
       ),
     };
@@ -105,16 +105,16 @@ describe('evaluate', () => {
   it('pages and counts', () => {
     const objects = ['1', '2', '3', '4', '5'].map((id) => order(id, {}));
     const result = evaluate(
-      orderSpec,
-      plan(parse({ limit: '2', skip: '2' }), orderSpec),
+      orderList,
+      plan(parse({ limit: '2', skip: '2' }), orderList),
       'all',
       objects,
     );
     expect(result.page.map((o) => o.id)).toEqual(['3', '2']);
     expect(result).toMatchObject({ hasMore: true, total: 5 });
     const seller = evaluate(
-      orderSpec,
-      plan(parse({}), orderSpec),
+      orderList,
+      plan(parse({}), orderList),
       { anyOf: [{ field: 'seller', in: [B] }] },
       objects,
     );

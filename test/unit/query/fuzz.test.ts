@@ -1,15 +1,15 @@
 /** Arbitrary input to parse and plan: either a plan or a QueryError, never anything else. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { eventSpec } from '../../../src/modules/events/events.query.js';
-import { experienceSpec } from '../../../src/modules/experiences/experiences.query.js';
-import { orderSpec } from '../../../src/modules/orders/orders.query.js';
+import { eventList } from '../../../src/modules/events/events.list.js';
+import { experienceList } from '../../../src/modules/experiences/experiences.list.js';
+import { orderList } from '../../../src/modules/orders/orders.list.js';
 import { QueryError } from '../../../src/query/errors.js';
 import { OPERATOR_NAMES } from '../../../src/query/types.js';
 import { parse } from '../../../src/query/parse.js';
 import { plan } from '../../../src/query/plan.js';
 
-const specs = [orderSpec, eventSpec, experienceSpec];
+const specs = [orderList, eventList, experienceList];
 const names = specs.flatMap((s) => s.fields.map((f) => f.name));
 
 /** Keys that are plausible (real fields and operators) as often as they are junk. */

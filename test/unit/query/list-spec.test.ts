@@ -12,6 +12,7 @@ describe('fieldTypeOf', () => {
     [Id, 'id'],
     [Ref, 'id'],
     [nullable(Ref), 'id'],
+    [Type.Object({ id: Id, name: Type.String() }), 'id'],
     [Type.String({ format: 'date' }), 'date'],
     [Type.String({ format: 'date-time' }), 'datetime'],
     [Type.String(), 'string'],
@@ -37,6 +38,7 @@ describe('fieldTypeOf', () => {
 
   it('has no type for objects that are not references, or for unknown shapes', () => {
     expect(fieldTypeOf(Type.Object({ a: Type.String() }))).toBeUndefined();
+    expect(fieldTypeOf(Type.Object({ id: Type.String() }))).toBeUndefined();
     expect(fieldTypeOf(Type.Array(Type.String()))).toBeUndefined();
     expect(fieldTypeOf(Type.Unknown())).toBeUndefined();
   });

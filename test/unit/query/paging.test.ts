@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { orderSpec } from '../../../src/modules/orders/orders.query.js';
+import { orderList } from '../../../src/modules/orders/orders.list.js';
 import { nextLink, trimPage } from '../../../src/query/paging.js';
 import { parse } from '../../../src/query/parse.js';
 import { plan } from '../../../src/query/plan.js';
 
 const LAST = 'cccccccccccccccccccccccc';
-const planOf = (q: Record<string, string>) => plan(parse(q), orderSpec);
+const planOf = (q: Record<string, string>) => plan(parse(q), orderList);
 
 describe('paging', () => {
   it('trims the look-ahead row', () => {

@@ -1,16 +1,10 @@
 /**
- * The catalogue of error codes: every `code` a problem+json body can carry, with its HTTP
- * status and title. docs/api-conventions.md is checked against this list by a test, so a
- * code cannot ship undocumented. Codes are stable: clients branch on them.
+ * The catalogue of domain error codes: every `code` a service can refuse with, its HTTP
+ * status and title (the query language has its own, in query/errors.ts; http/problems.ts
+ * joins both). docs/api-conventions.md is checked against the catalogue by a test, so a code
+ * cannot ship undocumented. Codes are stable: clients branch on them.
  */
-import { queryErrorCodes, type QueryErrorCode } from '../query/errors.js';
-
-const queryCodes = Object.fromEntries(
-  Object.entries(queryErrorCodes).map(([code, title]) => [code, { status: 400, title }]),
-) as Record<QueryErrorCode, { status: 400; title: string }>;
-
 export const errorCodes = {
-  ...queryCodes,
   // 400
   validation_failed: { status: 400, title: 'The request is not valid' },
   invalid_json: { status: 400, title: 'The body is not valid JSON' },

@@ -3,14 +3,10 @@
  * refusal is replayed as problem+json, a replay is marked Idempotent-Replayed).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type {
-  IdempotencyService,
-  IdempotentOutcome,
-  Recorder,
-} from '../modules/idempotency/idempotency.service.js';
-import type { Caller } from '../modules/users/caller.js';
-import { sendProblem } from './error-handler.js';
-import type { ProblemBody } from './errors.js';
+import type { Caller } from '../../domain/caller.js';
+import { sendProblem } from '../../http/error-handler.js';
+import type { ProblemBody } from '../../http/problems.js';
+import type { IdempotencyService, IdempotentOutcome, Recorder } from './idempotency.service.js';
 
 export function idempotencyKey(request: FastifyRequest): string | undefined {
   const value = request.headers['idempotency-key'];

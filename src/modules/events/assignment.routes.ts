@@ -2,12 +2,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
-import { Id, authenticated, errorResponses } from '../../http/schemas.js';
-import { versionBefore } from '../../http/versioning.js';
+import { Id, authenticated, errorResponses, refTo } from '../../http/schemas.js';
 import type { AssignmentService } from './assignment.service.js';
+import { Event } from './events.schemas.js';
+import { checksGuideSchedules } from './events.versions.js';
 
 const tags = ['events', 'guides'];
-const EventRef = Type.Unsafe({ $ref: 'Event#' });
+const EventRef = refTo(Event);
 const errors = errorResponses(
   'authentication_required',
   'invalid_credentials',
@@ -41,6 +42,7 @@ export const assignmentRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
+        operationId: 'assignGuide',
         summary: 'Assign a guide to an event (201 with the event; assigning twice changes nothing)',
         description:
           'The guide must be available by its schedules for the whole event (409 guide_unavailable, never overridden) ' +
@@ -63,7 +65,7 @@ export const assignmentRoutes: FastifyPluginAsyncTypebox<{
             requireCaller(request),
             request.params.id,
             request.body,
-            !versionBefore(request, '2018-02-26'),
+            checksGuideSchedules(request.apiVersion),
           ),
         ),
   );
@@ -73,6 +75,7 @@ export const assignmentRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
+        operationId: 'unassignGuide',
         summary: 'Take a guide off an event (200 with the event)',
         security: authenticated,
         params: Type.Object({ id: Id, guideId: Id }),

@@ -3,9 +3,14 @@
  * the schedules) with the seats still open, from the events already booked. Pure, given
  * the events found.
  */
-import { departuresOn, hhmmKey } from '../schedules/departures.js';
-import { localToInstant } from '../schedules/local-time.js';
-import { addDays, dayNumber, type ScheduleInput } from '../schedules/schedule.rules.js';
+import {
+  addDays,
+  dayNumber,
+  departuresOn,
+  hhmmKey,
+  localToInstant,
+  type ScheduleInput,
+} from '../schedules/index.js';
 
 export const MAX_AVAILABILITY_DAYS = 62;
 

@@ -4,14 +4,11 @@
  * A guide must be available by its schedules for the event's whole local interval (never
  * overridden), and must not be on an overlapping event (unless forceConfirm).
  */
-import type { Db } from '../../db/database.js';
-import { ApiError, notFound } from '../../http/errors.js';
-import type { EventRow } from '../events/events.mapper.js';
-import { toEventView } from '../events/events.mapper.js';
-import { eventsRepository } from '../events/events.repository.js';
-import { unavailability } from './guide-availability.js';
-import { guideSchedulesOf } from './guides.mapper.js';
-import { guidesRepository } from './guides.repository.js';
+import type { Tx } from '../../db/unit-of-work.js';
+import { DomainError, notFound } from '../../domain/errors.js';
+import { unavailability, type GuidesFacade } from '../guides/index.js';
+import { toEventView, type EventRow } from './events.mapper.js';
+import { eventsRepository } from './events.repository.js';
 
 export interface AssignmentOptions {
   /** Take the guide even when it is on an overlapping event. */
@@ -22,14 +19,15 @@ export interface AssignmentOptions {
 
 /** Checks and records one guide on `event` (a no-op when it is already there). */
 export async function assignGuide(
-  trx: Db,
+  trx: Tx,
+  guides: GuidesFacade,
   event: EventRow,
   guideId: string,
   options: AssignmentOptions,
 ): Promise<void> {
-  const guide = await guidesRepository(trx).lock(guideId);
+  const guide = await guides.lock(trx, guideId);
   if (!guide || guide.seller_id !== event.seller_id) {
-    throw new ApiError('not_found', `Guide ${guideId} was not found.`, {
+    throw new DomainError('not_found', `Guide ${guideId} was not found.`, {
       errors: [{ in: 'body', name: 'guide.id', detail: "no such guide at this event's seller" }],
     });
   }
@@ -38,13 +36,13 @@ export async function assignGuide(
   const current = (await events.findById(event.id))!;
   if (current.guide_ids.includes(guideId)) return;
   if (options.checkSchedule) {
-    const reason = unavailability(guideSchedulesOf(guide), {
+    const reason = unavailability(guides.schedulesOf(guide), {
       start: current.starts_at,
       end: current.ends_at,
       timezone: current.timezone,
     });
     if (reason) {
-      throw new ApiError(
+      throw new DomainError(
         'guide_unavailable',
         `${guide.name} is not available for this event: ${reason}`,
         {
@@ -56,7 +54,7 @@ export async function assignGuide(
   if (!options.forceConfirm) {
     const clash = await events.overlappingWithGuide(guideId, current);
     if (clash) {
-      throw new ApiError(
+      throw new DomainError(
         'guide_conflict',
         `${guide.name} is already on an overlapping event; send forceConfirm: true to assign anyway.`,
         {
@@ -71,7 +69,8 @@ export async function assignGuide(
 
 /** Sets the guides of an event to exactly `guideIds` (POST /api/events), checking the new ones. */
 export async function setGuides(
-  trx: Db,
+  trx: Tx,
+  guides: GuidesFacade,
   event: EventRow,
   guideIds: readonly string[],
   options: AssignmentOptions,
@@ -81,7 +80,7 @@ export async function setGuides(
   const events = eventsRepository(trx);
   for (const id of removed) await events.removeGuide(event.id, id);
   // Locks are taken in id order, like seats: concurrent requests cannot wait in a cycle.
-  for (const id of [...wanted].sort()) await assignGuide(trx, event, id, options);
+  for (const id of [...wanted].sort()) await assignGuide(trx, guides, event, id, options);
 }
 
 export function requireGuideOn(event: EventRow, guideId: string): void {

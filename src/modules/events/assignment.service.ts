@@ -3,14 +3,16 @@
  * `DELETE /api/events/{id}/guides/{guideId}`, for the seller's guide managers.
  */
 import type { Db } from '../../db/database.js';
-import { withRetry } from '../../db/retry.js';
-import { invalid, notFound } from '../../http/errors.js';
-import { accessFor } from '../access/access.js';
-import { toEventView, type EventRow, type EventView } from '../events/events.mapper.js';
-import { eventsRepository } from '../events/events.repository.js';
-import { maySee } from '../events/events.service.js';
-import type { Caller } from '../users/caller.js';
+import { inTransaction } from '../../db/unit-of-work.js';
+import { accessOf } from '../../domain/access.js';
+import type { Caller } from '../../domain/caller.js';
+import { invalid, notFound } from '../../domain/errors.js';
+import type { GuidesFacade } from '../guides/index.js';
 import { assignGuide, requireGuideOn } from './assignment.js';
+import { toEventView, type EventRow } from './events.mapper.js';
+import { eventsRepository } from './events.repository.js';
+import type { EventView } from './events.schemas.js';
+import { eventVisibility } from './events.service.js';
 
 /** The three body shapes existing clients send. */
 export interface AssignmentBody {
@@ -27,13 +29,14 @@ export function readAssignment(body: AssignmentBody): { guideId: string; forceCo
   return { guideId, forceConfirm: body.guide?.forceConfirm ?? body.forceConfirm ?? false };
 }
 
-export function assignmentService({ db }: { db: Db }) {
+export function assignmentService({ db, guides }: { db: Db; guides: GuidesFacade }) {
+  const visibility = eventVisibility(guides);
+
   /** The event, if the caller may manage its guides (404 when it may not even see it). */
   async function managedEvent(caller: Caller, id: string): Promise<EventRow> {
-    const access = accessFor(db, caller);
     const event = await eventsRepository(db).findById(id);
-    if (!event || !(await maySee(access, event))) throw notFound(`Event ${id}`);
-    await access.require('guides', event.seller_id, `the guides of event ${id}`);
+    if (!event || !(await visibility.maySee(db, caller, event))) throw notFound(`Event ${id}`);
+    accessOf(caller).require('guides', event.seller_id, `the guides of event ${id}`);
     return event;
   }
 
@@ -46,12 +49,10 @@ export function assignmentService({ db }: { db: Db }) {
     ): Promise<EventView> {
       const { guideId, forceConfirm } = readAssignment(body);
       const event = await managedEvent(caller, eventId);
-      return withRetry(() =>
-        db.transaction().execute(async (trx) => {
-          await assignGuide(trx, event, guideId, { forceConfirm, checkSchedule });
-          return toEventView((await eventsRepository(trx).findById(eventId))!);
-        }),
-      );
+      return inTransaction(db, async (tx) => {
+        await assignGuide(tx, guides, event, guideId, { forceConfirm, checkSchedule });
+        return toEventView((await eventsRepository(tx).findById(eventId))!);
+      });
     },
 
     async unassign(caller: Caller, eventId: string, guideId: string): Promise<EventView> {

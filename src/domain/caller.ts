@@ -16,10 +16,10 @@ export interface Caller {
   /** The API version pinned on the account at creation. */
   readonly apiVersion: string;
   /**
-   * Seller id -> delegate roles, when authentication read them along with the account (one
-   * query instead of two per request); absent, access.ts reads them on first use.
+   * Seller id -> the delegate roles the caller holds there, read with the account when it
+   * authenticates (one query), so deciding access never needs the database.
    */
-  readonly delegations?: ReadonlyMap<string, readonly string[]>;
+  readonly delegations: ReadonlyMap<string, readonly string[]>;
 }
 
 export const isAdmin = (caller: Caller): boolean => caller.roles.includes('ROLE_ADMIN');

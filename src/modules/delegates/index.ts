@@ -1,0 +1,4 @@
+/** The delegates module's public surface: the only file other code imports from it. */
+export { Delegate, type DelegateView } from './delegates.schemas.js';
+export { delegatesModule } from './delegates.module.js';
+export { delegatesFacade, type DelegatesFacade } from './delegates.facade.js';

@@ -1,0 +1,40 @@
+/**
+ * What other modules may ask of events: bookings find or make the event of a departure and
+ * take or give back its seats (inside their transaction), a deleted guide leaves the events
+ * to come, and emails read which guides are on an event.
+ */
+import type { Executor, Tx } from '../../db/unit-of-work.js';
+import { eventsRepository } from './events.repository.js';
+
+export interface NewEvent {
+  id: string;
+  experience_id: string;
+  seller_id: string;
+  starts_at: Date;
+  ends_at: Date;
+  max: number | null;
+}
+
+export const eventsFacade = {
+  /** The event at this start, made if missing; safe under concurrency. */
+  findOrCreate: (tx: Tx, event: NewEvent): Promise<string> =>
+    eventsRepository(tx).findOrCreate(event),
+
+  /** Takes seats if there is room (false when there is not); never oversells. */
+  reserve: (tx: Tx, id: string, quantity: number): Promise<boolean> =>
+    eventsRepository(tx).reserve(id, quantity),
+
+  release: (tx: Tx, id: string, quantity: number): Promise<void> =>
+    eventsRepository(tx).release(id, quantity),
+
+  seatsLeft: (db: Executor, id: string): Promise<number | null> =>
+    eventsRepository(db).seatsLeft(id),
+
+  leaveFutureEvents: (tx: Tx, guideId: string, now: Date): Promise<void> =>
+    eventsRepository(tx).removeGuideFromFuture(guideId, now),
+
+  guidesOf: (db: Executor, eventIds: readonly string[]): Promise<Map<string, string[]>> =>
+    eventsRepository(db).guidesOf(eventIds),
+};
+
+export type EventsFacade = typeof eventsFacade;

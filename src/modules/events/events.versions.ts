@@ -1,0 +1,110 @@
+/**
+ * What events look like to callers before v2018-02-26 Guide Profiles (src/versions/): guides
+ * were the users of a seller's delegates. Their events list user ids in `guides`, wherever
+ * an event appears (responses, lists, the event inside a guide_conflict error); their
+ * assignment requests name user ids (a profile is created for a delegate that has none);
+ * and their assignments skip the schedule check.
+ */
+import { isId } from '../../db/ids.js';
+import { accessOf } from '../../domain/access.js';
+import type { ExperiencesFacade } from '../experiences/index.js';
+import type { GuidesFacade } from '../guides/index.js';
+import { GUIDE_PROFILES } from '../../versions/index.js';
+import type { RequestParts, VersionChanges, VersionContext } from '../../versions/types.js';
+import type { ApiObject } from '../../versions/transforms.js';
+import { eventsRepository } from './events.repository.js';
+
+/** Callers from v2018-02-26 on have guides checked against their schedules. */
+export const checksGuideSchedules = (apiVersion: string): boolean => apiVersion >= GUIDE_PROFILES;
+
+export function eventVersionChanges({
+  guides,
+  experiences,
+}: {
+  guides: GuidesFacade;
+  experiences: ExperiencesFacade;
+}): VersionChanges {
+  /**
+   * The seller whose guides a request would touch, when the caller manages them: nothing is
+   * translated (let alone created) for anyone else; the route then answers 403 or 404.
+   */
+  const managedSeller = (context: VersionContext, sellerId: string | undefined) =>
+    sellerId && context.caller && accessOf(context.caller).can('guides', sellerId)
+      ? sellerId
+      : undefined;
+
+  const sellerOfEvent = async (context: VersionContext, eventId: unknown) =>
+    isId(eventId)
+      ? managedSeller(context, (await eventsRepository(context.db).findById(eventId))?.seller_id)
+      : undefined;
+
+  /** `{"id": userId}`, `{"id": {"id": userId}}` or `{"guide": {"id": userId}}` -> the guide. */
+  async function assignmentBody(request: RequestParts, context: VersionContext): Promise<void> {
+    const body = request.body as
+      { id?: unknown; guide?: { id?: unknown; forceConfirm?: unknown } } | undefined;
+    const raw = body?.guide?.id ?? body?.id;
+    const userId = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : raw;
+    if (!isId(userId)) return; // let validation answer
+    const sellerId = await sellerOfEvent(context, request.params.id);
+    if (!sellerId) return; // let the route answer
+    const guideId = await guides.guideOfDelegate(context.db, sellerId, userId);
+    const forceConfirm =
+      body?.guide?.forceConfirm ?? (body as { forceConfirm?: unknown }).forceConfirm;
+    request.body = {
+      guide: { id: guideId, ...(forceConfirm === undefined ? {} : { forceConfirm }) },
+    };
+  }
+
+  async function unassignmentParams(request: RequestParts, context: VersionContext) {
+    const userId = request.params.guideId;
+    if (!isId(userId)) return;
+    const sellerId = await sellerOfEvent(context, request.params.id);
+    if (!sellerId) return;
+    const guideId = await guides.guideOfUser(context.db, sellerId, userId);
+    if (guideId) request.params.guideId = guideId;
+  }
+
+  async function eventBody(request: RequestParts, context: VersionContext): Promise<void> {
+    const body = request.body as { experience?: { id?: unknown }; guides?: unknown } | undefined;
+    if (!body || !Array.isArray(body.guides) || !isId(body.experience?.id)) return;
+    const userIds = body.guides as unknown[];
+    if (!userIds.every(isId)) return; // let validation answer
+    const experience = await experiences.find(context.db, body.experience.id);
+    const sellerId = managedSeller(context, experience?.seller_id);
+    if (!sellerId) return;
+    const guideIds: string[] = [];
+    for (const userId of userIds) {
+      guideIds.push(await guides.guideOfDelegate(context.db, sellerId, userId));
+    }
+    request.body = { ...body, guides: guideIds };
+  }
+
+  /** An event's guides as user ids (guides without a linked user are left out). */
+  async function guidesAsUsers(events: ApiObject[], context: VersionContext) {
+    const ids = [...new Set(events.flatMap((e) => e.guides as string[]))];
+    const users = await guides.usersOfGuides(context.db, ids);
+    return events.map((e) => ({
+      ...e,
+      guides: (e.guides as string[]).flatMap((id) => (users.has(id) ? [users.get(id)!] : [])),
+    }));
+  }
+
+  return {
+    requests: [
+      {
+        version: GUIDE_PROFILES,
+        method: 'POST',
+        url: '/api/events/:id/guides',
+        rewrite: assignmentBody,
+      },
+      {
+        version: GUIDE_PROFILES,
+        method: 'DELETE',
+        url: '/api/events/:id/guides/:guideId',
+        rewrite: unassignmentParams,
+      },
+      { version: GUIDE_PROFILES, method: 'POST', url: '/api/events', rewrite: eventBody },
+    ],
+    objects: [{ version: GUIDE_PROFILES, object: 'event', down: guidesAsUsers }],
+  };
+}

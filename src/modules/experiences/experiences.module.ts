@@ -1,0 +1,21 @@
+/** The experiences module assembled: routes over the service, the facade, what it registers. */
+import type { Db } from '../../db/database.js';
+import type { ResourceModule } from '../../http/module.js';
+import type { UsersFacade } from '../users/index.js';
+import { experiencesFacade, type ExperiencesFacade } from './experiences.facade.js';
+import { experiencesRoutes } from './experiences.routes.js';
+import { Experience, ExperienceList } from './experiences.schemas.js';
+import { experiencesService } from './experiences.service.js';
+
+export function experiencesModule(deps: {
+  db: Db;
+  users: UsersFacade;
+}): ResourceModule<ExperiencesFacade> {
+  const experiences = experiencesService(deps);
+  return {
+    name: 'experiences',
+    schemas: [Experience, ExperienceList],
+    routes: (app) => experiencesRoutes(app, { experiences }),
+    facade: experiencesFacade,
+  };
+}

@@ -1,0 +1,5 @@
+/** The experiences module's public surface: the only file other code imports from it. */
+export { Experience, type ExperienceView } from './experiences.schemas.js';
+export { experiencesModule } from './experiences.module.js';
+export { experiencesFacade, type ExperiencesFacade } from './experiences.facade.js';
+export type { ExperienceRow, GuidePreferences } from './experiences.mapper.js';

@@ -1,0 +1,20 @@
+/** The guides module assembled: routes over the service, the facade, what it registers. */
+import type { Db } from '../../db/database.js';
+import type { ResourceModule } from '../../http/module.js';
+import type { UsersFacade } from '../users/index.js';
+import { guidesFacade, type GuidesFacade } from './guides.facade.js';
+import { guidesRoutes } from './guides.routes.js';
+import { Guide, GuideList, GuideSchedule } from './guides.schemas.js';
+import { guidesService, type GuidesServiceDeps } from './guides.service.js';
+
+export function guidesModule(
+  deps: GuidesServiceDeps & { db: Db; users: UsersFacade },
+): ResourceModule<GuidesFacade> {
+  const guides = guidesService(deps);
+  return {
+    name: 'guides',
+    schemas: [GuideSchedule, Guide, GuideList],
+    routes: (app) => guidesRoutes(app, { guides }),
+    facade: guidesFacade,
+  };
+}

@@ -1,0 +1,11 @@
+/**
+ * The idempotency module's public surface: Idempotency-Key handling for the POSTs of every
+ * other module (a service stored in the database, and the reply helper routes use).
+ */
+export {
+  idempotencyService,
+  type IdempotencyService,
+  type Outcome,
+  type Recorder,
+} from './idempotency.service.js';
+export { idempotentCreate, idempotencyKey, sendOutcome } from './idempotent-reply.js';

@@ -1,0 +1,20 @@
+/** What other modules may ask of orders: an order with its items, as the API shows it. */
+import type { Executor } from '../../db/unit-of-work.js';
+import { itemFromJson, toOrderView, type OrderItemRow } from './orders.mapper.js';
+import { ordersRepository } from './orders.repository.js';
+import type { OrderView } from './orders.schemas.js';
+
+export const ordersFacade = {
+  /** The order and, per item id, the item row (its event and the zone it was booked in). */
+  async find(
+    db: Executor,
+    id: string,
+  ): Promise<{ order: OrderView; items: OrderItemRow[] } | undefined> {
+    const row = await ordersRepository(db).findWithItems(id);
+    if (!row) return undefined;
+    const items = row.items.map(itemFromJson);
+    return { order: toOrderView(row, items), items };
+  },
+};
+
+export type OrdersFacade = typeof ordersFacade;

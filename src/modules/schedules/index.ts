@@ -1,0 +1,25 @@
+/**
+ * Schedule and local-time rules (not a resource itself): which departures a schedule
+ * allows on a date, validation of schedules, and local wall-clock time in IANA zones.
+ */
+export { departuresOn, isScheduled, hhmmKey } from './departures.js';
+export {
+  canonicalZone,
+  instantToLocal,
+  isTimeZone,
+  localToInstant,
+  parseStart,
+} from './local-time.js';
+export {
+  addDays,
+  appliesOn,
+  dayNumber,
+  hhmmToMinutes,
+  isDate,
+  isHhmm,
+  scheduleErrors,
+  weekday,
+  type Schedule,
+  type ScheduleInput,
+  type TimeRange,
+} from './schedule.rules.js';
