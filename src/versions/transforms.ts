@@ -1,7 +1,7 @@
 /**
  * Version transforms by object: a module declares, for one dated version and one `object`
  * type, how to turn the latest shape of that object into the shape callers pinned before
- * that version expect. `applyTransforms` finds every object of that type wherever it is in
+ * that version expect. Problem details (error bodies) are objects of type `problem`. `applyTransforms` finds every object of that type wherever it is in
  * a payload (a single response, a list page, nested in another object, inside an error
  * body or a webhook payload) and rewrites them in one batch per transform, so a transform
  * that needs the database makes one query per response, not one per object.
@@ -27,6 +27,16 @@ interface Slot {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** The type of an API object: its `object` tag, or `problem` for an RFC 9457 error body. */
+function typeOf(value: Record<string, unknown>): string | undefined {
+  if (typeof value.object === 'string') return value.object;
+  const problem =
+    typeof value.type === 'string' &&
+    typeof value.status === 'number' &&
+    typeof value.code === 'string';
+  return problem ? 'problem' : undefined;
+}
+
 /**
  * Where the objects tagged `tag` are. A matched object is not searched further: its
  * transform owns everything inside it.
@@ -38,7 +48,7 @@ function findSlots(holder: Record<string, unknown>, tag: string): Slot[] {
     if (Array.isArray(value)) {
       value.forEach((_, index) => visit(value, index));
     } else if (isPlainObject(value)) {
-      if (value.object === tag) slots.push({ parent, key });
+      if (typeOf(value) === tag) slots.push({ parent, key });
       else for (const child of Object.keys(value)) visit(value, child);
     }
   };

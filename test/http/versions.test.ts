@@ -156,6 +156,11 @@ describe.each([OLD, NEW])('the assignment scenario under X-API-VERSION %s', (ver
     const problem = expectProblem(conflict, 409, 'guide_conflict');
     expectVersion(conflict, version);
     expect((problem.event as EventView).id).toBe(e1.id);
+    // The error names the guide, and carries the conflicting event, in the version's ids:
+    // a client before 2018-02-26 never sees a guide-profile id.
+    expect((problem.event as EventView).guides).toEqual([ref]);
+    expect((problem.guide as { id: string }).id).toBe(ref);
+    if (old) expect(conflict.body).not.toContain(gus.id);
     const forced = await assign(
       t.app,
       seller,

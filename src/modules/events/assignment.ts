@@ -45,9 +45,7 @@ export async function assignGuide(
       throw new DomainError(
         'guide_unavailable',
         `${guide.name} is not available for this event: ${reason}`,
-        {
-          guide: { id: guideId },
-        },
+        { guide: { id: guideId } },
       );
     }
   }
@@ -57,10 +55,7 @@ export async function assignGuide(
       throw new DomainError(
         'guide_conflict',
         `${guide.name} is already on an overlapping event; send forceConfirm: true to assign anyway.`,
-        {
-          guide: { id: guideId },
-          event: toEventView(clash),
-        },
+        { guide: { id: guideId }, event: toEventView(clash) },
       );
     }
   }

@@ -89,6 +89,19 @@ export function eventVersionChanges({
     }));
   }
 
+  /** The guide an assignment error names is its user for these callers. */
+  async function problemGuideAsUser(problems: ApiObject[], context: VersionContext) {
+    const named = problems.filter((p) => isId((p.guide as { id?: unknown } | undefined)?.id));
+    const users = await guides.usersOfGuides(
+      context.db,
+      named.map((p) => (p.guide as { id: string }).id),
+    );
+    return problems.map((p) => {
+      const id = (p.guide as { id?: string } | undefined)?.id;
+      return id !== undefined && users.has(id) ? { ...p, guide: { id: users.get(id)! } } : p;
+    });
+  }
+
   return {
     requests: [
       {
@@ -105,6 +118,9 @@ export function eventVersionChanges({
       },
       { version: GUIDE_PROFILES, method: 'POST', url: '/api/events', rewrite: eventBody },
     ],
-    objects: [{ version: GUIDE_PROFILES, object: 'event', down: guidesAsUsers }],
+    objects: [
+      { version: GUIDE_PROFILES, object: 'event', down: guidesAsUsers },
+      { version: GUIDE_PROFILES, object: 'problem', down: problemGuideAsUser },
+    ],
   };
 }

@@ -39,6 +39,17 @@ describe('applyTransforms', () => {
     });
   });
 
+  it('treats error bodies as objects of type problem', async () => {
+    const problem = { type: 'urn:x', title: 'T', status: 409, code: 'c', detail: 'd', guide: 'g' };
+    const translate: ObjectTransform<null> = {
+      version: 'v',
+      object: 'problem',
+      down: (objects) => objects.map((o) => ({ ...o, guide: `u-${String(o.guide)}` })),
+    };
+    expect(await applyTransforms(problem, [translate], null)).toEqual({ ...problem, guide: 'u-g' });
+    expect(await applyTransforms({ code: 'c' }, [translate], null)).toEqual({ code: 'c' });
+  });
+
   it('leaves payloads without the object alone and does not call the transform', async () => {
     const calls: number[] = [];
     const payload = { object: 'user', id: 'u1', nested: [{ a: 1 }] };
