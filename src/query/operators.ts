@@ -5,6 +5,7 @@
  * evaluator cannot disagree about what an operator means.
  */
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { fold, foldSql } from './fold.js';
 import type { FieldType, OperatorName, Value } from './types.js';
 
 export type Arity = 'one' | 'list' | 'pair';
@@ -91,9 +92,9 @@ function textMatch(
     arity: 'one',
     types: TEXT,
     description,
-    compile: (column, [v]) => sql<SqlBool>`${column} ilike ${likePattern(v as string, where)}`,
-    evaluate: (actual, [v]) =>
-      !isEmpty(actual) && test((actual as string).toLowerCase(), (v as string).toLowerCase()),
+    compile: (column, [v]) =>
+      sql<SqlBool>`${foldSql(column)} like ${likePattern(fold(v as string), where)}`,
+    evaluate: (actual, [v]) => !isEmpty(actual) && test(fold(actual as string), fold(v as string)),
   };
 }
 
@@ -169,7 +170,7 @@ const operatorList: OperatorDef[] = [
     types: TEXT,
     description: 'does not contain the value, ignoring case; also matches empty fields',
     compile: (column, [v]) =>
-      sql<SqlBool>`(${column} is null or ${column} not ilike ${likePattern(v as string, 'anywhere')})`,
+      sql<SqlBool>`(${column} is null or ${foldSql(column)} not like ${likePattern(fold(v as string), 'anywhere')})`,
     evaluate: (actual, values, type) => !operators.contains.evaluate(actual, values, type),
   },
   {

@@ -9,6 +9,7 @@ import * as m0003 from './0003_delegates_idempotency.js';
 import * as m0004 from './0004_outbox.js';
 import * as m0005 from './0005_guides.js';
 import * as m0008 from './0008_experience_events_cascade.js';
+import * as m0009 from './0009_unicode_fold_indexes.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': m0001,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0004_outbox': m0004,
   '0005_guides': m0005,
   '0008_experience_events_cascade': m0008,
+  '0009_unicode_fold_indexes': m0009,
 };

@@ -59,9 +59,9 @@ describe('compile', () => {
       'amount[gte]': '10',
     });
     expect(sql).toBe(
-      'select "o".* from "orders" as "o" where ("o"."seller_id" = $1 and "o"."customer_name" ilike $2 and "o"."amount" >= $3) order by "o"."id" desc limit $4 offset $5',
+      'select "o".* from "orders" as "o" where ("o"."seller_id" = $1 and lower("o"."customer_name" collate "und-x-icu") like $2 and "o"."amount" >= $3) order by "o"."id" desc limit $4 offset $5',
     );
-    expect(parameters).toEqual([SELLER, "%O'Brien; drop table orders%", 10, 21, 0]);
+    expect(parameters).toEqual([SELLER, "%o'brien; drop table orders%", 10, 21, 0]);
   });
 
   it('escapes %, _ and \\ in substring patterns', () => {
@@ -140,7 +140,9 @@ describe('compile', () => {
     });
     expect(sql).toContain('"o"."customer_email" is distinct from $1');
     expect(sql).toContain('("o"."customer_id" is null or "o"."customer_id" not in ($2))');
-    expect(sql).toContain('("o"."customer_email" is null or "o"."customer_email" not ilike $3)');
+    expect(sql).toContain(
+      '("o"."customer_email" is null or lower("o"."customer_email" collate "und-x-icu") not like $3)',
+    );
   });
 
   it('binds datetimes as ISO strings and exists as null checks', () => {
