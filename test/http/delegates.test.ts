@@ -179,6 +179,40 @@ describe('delegates', () => {
   });
 });
 
+describe('the delegates list speaks the query language', () => {
+  it('pages, filters and refuses what it does not know', async () => {
+    const shop = await signUp(t.app, { roles: ['ROLE_SELLER'] });
+    const staff = [await signUp(t.app), await signUp(t.app), await signUp(t.app)];
+    for (const user of staff) {
+      expect(
+        (await add(shop, shop.id, { user: { id: user.id }, roles: ['ROLE_CURATOR'] })).statusCode,
+      ).toBe(201);
+    }
+    const list = (query: string) =>
+      as(t.app, shop, { method: 'GET', url: `/api/users/${shop.id}/delegates?${query}` });
+
+    const first = await list('limit=2');
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().data).toHaveLength(2);
+    const next = first.json().paging.next as string;
+    expect(next).toMatch(/^\/api\/users\/[0-9a-f]{24}\/delegates\?id%5Blt%5D=|id\[lt\]=/);
+    const second = (await as(t.app, shop, { method: 'GET', url: next })).json();
+    const seen = [...first.json().data, ...second.data].map(
+      (d: { user: { id: string } }) => d.user.id,
+    );
+    expect(seen.sort()).toEqual(staff.map((u) => u.id).sort());
+    expect(second.paging.next).toBeNull();
+
+    const one = await list(`user=${staff[1]!.id}&count=true`);
+    expect(one.json().data.map((d: { user: { id: string } }) => d.user.id)).toEqual([staff[1]!.id]);
+    expect(one.json().paging.total).toBe(1);
+
+    expectProblem(await list('limit=0'), 400, 'invalid_paging');
+    expectProblem(await list('bogus=1'), 400, 'unknown_field');
+    expectProblem(await list('sort=roles'), 400, 'invalid_sort');
+  });
+});
+
 describe('what delegate roles allow', () => {
   it('shows the seller’s events to its staff and orders only to reservation roles', async () => {
     const clerk = await signUp(t.app);

@@ -5,6 +5,7 @@
  */
 import type { Executor, Tx } from '../../db/unit-of-work.js';
 import { eventsRepository } from './events.repository.js';
+import { experienceMustExist } from './events.rules.js';
 
 export interface NewEvent {
   id: string;
@@ -16,9 +17,12 @@ export interface NewEvent {
 }
 
 export const eventsFacade = {
-  /** The event at this start, made if missing; safe under concurrency. */
+  /**
+   * The event at this start, made if missing; safe under concurrency. 404 when the
+   * experience was deleted since the caller read it.
+   */
   findOrCreate: (tx: Tx, event: NewEvent): Promise<string> =>
-    eventsRepository(tx).findOrCreate(event),
+    experienceMustExist(event.experience_id, eventsRepository(tx).findOrCreate(event)),
 
   /** Takes seats if there is room (false when there is not); never oversells. */
   reserve: (tx: Tx, id: string, quantity: number): Promise<boolean> =>

@@ -19,6 +19,7 @@ import { setGuides } from './assignment.js';
 import { eventList } from './events.list.js';
 import { toEventView, type EventRow } from './events.mapper.js';
 import { eventsRepository } from './events.repository.js';
+import { experienceMustExist } from './events.rules.js';
 import type { EventView } from './events.schemas.js';
 
 export interface EventInput {
@@ -115,16 +116,19 @@ export function eventsService({ db, experiences, guides }: EventsServiceDeps) {
           await guides.lock(tx, guideId);
         let id: string;
         try {
-          id = await events.upsert(
-            {
-              id: newId(),
-              experience_id: experience.id,
-              seller_id: experience.seller_id,
-              starts_at: start,
-              ends_at: new Date(start.getTime() + experience.duration * 60_000),
-              max: input.max === undefined ? experience.outing_max : input.max,
-            },
-            input.max !== undefined,
+          id = await experienceMustExist(
+            experience.id,
+            events.upsert(
+              {
+                id: newId(),
+                experience_id: experience.id,
+                seller_id: experience.seller_id,
+                starts_at: start,
+                ends_at: new Date(start.getTime() + experience.duration * 60_000),
+                max: input.max === undefined ? experience.outing_max : input.max,
+              },
+              input.max !== undefined,
+            ),
           );
         } catch (error) {
           if (isCheckViolation(error, 'events_no_oversell')) {
