@@ -1,0 +1,17 @@
+-- upsert
+insert into "delegates" ("id", "seller_id", "user_id", "roles") values ($1, $2, $3, $4) on conflict on constraint "delegates_seller_user" do update set "roles" = $5, "updated_at" = $6 returning "id";
+
+-- find
+select "d".*, "u"."name" as "user_name", "u"."email" as "user_email" from "delegates" as "d" inner join "users" as "u" on "u"."id" = "d"."user_id" where "d"."seller_id" = $1 and "d"."id" = $2;
+
+-- findByUser
+select "d".*, "u"."name" as "user_name", "u"."email" as "user_email" from "delegates" as "d" inner join "users" as "u" on "u"."id" = "d"."user_id" where "d"."seller_id" = $1 and "d"."user_id" = $2;
+
+-- remove
+delete from "delegates" where "seller_id" = $1 and "id" = $2;
+
+-- listSource.rows
+select "d".*, "u"."name" as "user_name", "u"."email" as "user_email" from "delegates" as "d" inner join "users" as "u" on "u"."id" = "d"."user_id" where (("d"."seller_id" in ($1))) order by "d"."id" desc limit $2 offset $3;
+
+-- listSource.count
+select count(*) as "n" from "delegates" as "d" inner join "users" as "u" on "u"."id" = "d"."user_id" where (("d"."seller_id" in ($1)));

@@ -1,0 +1,42 @@
+-- findById
+select "e".*, "x"."name" as "title", "x"."timezone" as "timezone" from "events" as "e" inner join "experiences" as "x" on "x"."id" = "e"."experience_id" where "e"."id" = $1;
+
+-- upsert
+insert into "events" ("id", "experience_id", "seller_id", "starts_at", "ends_at", "max") values ($1, $2, $3, $4, $5, $6) on conflict on constraint "events_experience_start" do update set "ends_at" = "excluded"."ends_at", "max" = "excluded"."max", "updated_at" = $7 returning "id";
+
+-- findOrCreate
+insert into "events" ("id", "experience_id", "seller_id", "starts_at", "ends_at", "max") values ($1, $2, $3, $4, $5, $6) on conflict on constraint "events_experience_start" do nothing returning "id";
+select "id" from "events" where "experience_id" = $1 and "starts_at" = $2;
+
+-- reserve
+update "events" set "reserved" = reserved + $1, "updated_at" = $2 where "id" = $3 and ("max" is null or reserved + $4 <= "max");
+
+-- release
+update "events" set "reserved" = reserved - $1, "updated_at" = $2 where "id" = $3;
+
+-- overlappingWithGuide
+select "e".*, "x"."name" as "title", "x"."timezone" as "timezone" from "events" as "e" inner join "experiences" as "x" on "x"."id" = "e"."experience_id" where e.guide_ids @> array[$1]::text[] and "e"."id" <> $2 and "e"."starts_at" < $3 and "e"."ends_at" > $4 order by "e"."starts_at" limit $5;
+
+-- addGuide
+update "events" set "guide_ids" = array_append(guide_ids, $1), "updated_at" = $2 where "id" = $3 and not guide_ids @> array[$4]::text[];
+
+-- removeGuide
+update "events" set "guide_ids" = array_remove(guide_ids, $1), "updated_at" = $2 where "id" = $3;
+
+-- removeGuideFromFuture
+update "events" set "guide_ids" = array_remove(guide_ids, $1), "updated_at" = $2 where guide_ids @> array[$3]::text[] and "starts_at" > $4;
+
+-- guidesOf
+select "id", "guide_ids" from "events" where "id" in ($1, $2);
+
+-- seatsLeft
+select "max", "reserved" from "events" where "id" = $1;
+
+-- startingAt
+select "starts_at", "max", "reserved" from "events" where "experience_id" = $1 and "starts_at" in ($2, $3);
+
+-- listSource.rows
+select "e".*, "x"."name" as "title", "x"."timezone" as "timezone" from (select "e".* from "events" as "e" where ("e"."starts_at" between $1 and $2 and ("e"."seller_id" in ($3))) order by "e"."id" desc limit $4 offset $5) as "e" inner join "experiences" as "x" on "x"."id" = "e"."experience_id" order by "e"."id" desc;
+
+-- listSource.count
+select count(*) as "n" from "events" as "e" where ("e"."starts_at" between $1 and $2 and ("e"."seller_id" in ($3)));

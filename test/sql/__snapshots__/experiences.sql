@@ -1,0 +1,26 @@
+-- insert
+insert into "experiences" ("id", "seller_id", "name", "price", "price_type", "currency", "duration", "order_min", "order_max", "outing_max", "schedules", "guide") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning *;
+
+-- findById
+select * from "experiences" where "id" = $1;
+
+-- findMany
+select * from "experiences" where "id" in ($1, $2);
+
+-- update
+update "experiences" set "name" = $1, "updated_at" = $2 where "id" = $3 returning *;
+
+-- createGuidePreferences
+update "experiences" set "guide" = $1, "updated_at" = $2 where "id" = $3 and "guide" is null returning *;
+
+-- updateGuidePreferences
+update "experiences" set "guide" = guide || $1::jsonb, "updated_at" = $2 where "id" = $3 and "guide" is not null returning *;
+
+-- remove
+delete from "experiences" where "id" = $1;
+
+-- listSource.rows
+select "x".* from "experiences" as "x" where (lower("x"."name" collate "und-x-icu") like $1 and ("x"."seller_id" in ($2))) order by "x"."id" desc limit $3 offset $4;
+
+-- listSource.count
+select count(*) as "n" from "experiences" as "x" where (lower("x"."name" collate "und-x-icu") like $1 and ("x"."seller_id" in ($2)));

@@ -1,0 +1,29 @@
+-- insert
+insert into "guides" ("id", "seller_id", "name", "schedules") values ($1, $2, $3, $4) returning *;
+
+-- find
+select "g".* from "guides" as "g" where "g"."deleted_at" is null and "g"."seller_id" = $1 and "g"."id" = $2;
+
+-- lock
+select "g".* from "guides" as "g" where "g"."deleted_at" is null and "g"."id" = $1 for update;
+
+-- findMany
+select * from "guides" where "id" in ($1, $2);
+
+-- findByUser
+select "g".* from "guides" as "g" where "g"."deleted_at" is null and "g"."seller_id" = $1 and "g"."user_id" = $2;
+
+-- idsLinkedTo
+select "g"."id" from "guides" as "g" where "g"."deleted_at" is null and "g"."user_id" = $1 and "g"."seller_id" in ($2);
+
+-- update
+update "guides" set "name" = $1, "updated_at" = $2 where "id" = $3 returning *;
+
+-- markDeleted
+update "guides" set "deleted_at" = $1, "updated_at" = $2 where "id" = $3;
+
+-- listSource.rows
+select "g".* from "guides" as "g" where "g"."deleted_at" is null and (lower("g"."name" collate "und-x-icu") like $1 and ("g"."seller_id" in ($2))) order by "g"."id" desc limit $3 offset $4;
+
+-- listSource.count
+select count(*) as "n" from "guides" as "g" where "g"."deleted_at" is null and (lower("g"."name" collate "und-x-icu") like $1 and ("g"."seller_id" in ($2)));

@@ -1,0 +1,26 @@
+-- insert
+insert into "users" ("id", "name", "email", "password_hash", "roles", "api_key_digest", "api_key_ciphertext", "api_version") values ($1, $2, $3, $4, $5, $6, $7, $8) returning *;
+
+-- findById
+select * from "users" where "id" = $1;
+
+-- findByEmail
+select * from "users" where lower("email") = $1;
+
+-- findCallerByApiKeyDigest
+select "u"."id", "u"."email", "u"."roles", "u"."api_version", "u"."api_key_digest", coalesce((select json_agg(json_build_object('sellerId', d.seller_id, 'roles', d.roles)) from delegates d where d.user_id = u.id), '[]'::json) as "delegations" from "users" as "u" where "u"."api_key_digest" = $1;
+
+-- findCallerByEmail
+select "u"."id", "u"."email", "u"."roles", "u"."api_version", "u"."api_key_digest", coalesce((select json_agg(json_build_object('sellerId', d.seller_id, 'roles', d.roles)) from delegates d where d.user_id = u.id), '[]'::json) as "delegations", "u"."password_hash" from "users" as "u" where lower("u"."email") = $1;
+
+-- replaceApiKey
+update "users" set "api_key_digest" = $1, "api_key_ciphertext" = $2, "updated_at" = $3 where "id" = $4;
+
+-- setPassword
+update "users" set "password_hash" = $1, "updated_at" = $2 where "id" = $3;
+
+-- lockMetadata
+select "metadata" from "users" where "id" = $1 for update;
+
+-- writeMetadata
+update "users" set "metadata" = $1, "updated_at" = $2 where "id" = $3;

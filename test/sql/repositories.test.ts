@@ -1,0 +1,222 @@
+/**
+ * The SQL every repository method sends, checked in (as immich does): each method runs once
+ * against the query recorder (src/db/query-recorder.ts), which compiles exactly as the
+ * PostgreSQL dialect does and runs nothing, and its statements are compared with
+ * test/sql/__snapshots__/<repository>.sql. A change in generated SQL therefore shows in
+ * review as a change of that file (`npx vitest run test/sql -u` rewrites them; CI never does).
+ */
+import { describe, expect, it } from 'vitest';
+import { createQueryRecorder } from '../../src/db/query-recorder.js';
+import { outboxRepository } from '../../src/mail/outbox.repository.js';
+import { delegatesRepository } from '../../src/modules/delegates/delegates.repository.js';
+import { eventsRepository } from '../../src/modules/events/events.repository.js';
+import { experiencesRepository } from '../../src/modules/experiences/experiences.repository.js';
+import { guidesRepository } from '../../src/modules/guides/guides.repository.js';
+import { idempotencyRepository } from '../../src/modules/idempotency/idempotency.repository.js';
+import { ordersRepository } from '../../src/modules/orders/orders.repository.js';
+import { usersRepository } from '../../src/modules/users/users.repository.js';
+import { compile } from '../../src/query/compile.js';
+import { parse } from '../../src/query/parse.js';
+import { plan } from '../../src/query/plan.js';
+import type { ResourceSpec } from '../../src/query/types.js';
+import type { ListSource } from '../../src/query/run.js';
+import type { Db } from '../../src/db/database.js';
+import { delegateList } from '../../src/modules/delegates/delegates.list.js';
+import { eventList } from '../../src/modules/events/events.list.js';
+import { experienceList } from '../../src/modules/experiences/experiences.list.js';
+import { guideList } from '../../src/modules/guides/guides.list.js';
+import { orderList } from '../../src/modules/orders/orders.list.js';
+
+const recorder = createQueryRecorder();
+const A = 'a'.repeat(24);
+const B = 'b'.repeat(24);
+const AT = new Date('2030-06-01T09:00:00Z');
+const LATER = new Date('2030-06-01T11:00:00Z');
+
+/** A list source's page and count queries for one representative request. */
+function listCalls(
+  spec: ResourceSpec,
+  source: (db: Db) => ListSource<unknown>,
+  query: Record<string, string>,
+): Record<string, (db: Db) => Promise<unknown>> {
+  const compiled = compile(spec, plan(parse(query), spec), {
+    anyOf: [{ field: 'seller', in: [A] }],
+  });
+  return {
+    'listSource.rows': (db) => source(db).rows(compiled),
+    'listSource.count': (db) => source(db).count(compiled.where),
+  };
+}
+
+const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>> = {
+  users: {
+    insert: (db) =>
+      usersRepository(db).insert({
+        id: A,
+        name: 'N',
+        email: 'e@x.io',
+        password_hash: 'h',
+        roles: ['ROLE_SELLER'],
+        api_key_digest: Buffer.alloc(1),
+        api_key_ciphertext: Buffer.alloc(1),
+        api_version: '2017-01-01',
+      }),
+    findById: (db) => usersRepository(db).findById(A),
+    findByEmail: (db) => usersRepository(db).findByEmail('E@x.io'),
+    findCallerByApiKeyDigest: (db) => usersRepository(db).findCallerByApiKeyDigest(Buffer.alloc(1)),
+    findCallerByEmail: (db) => usersRepository(db).findCallerByEmail('E@x.io'),
+    replaceApiKey: (db) => usersRepository(db).replaceApiKey(A, Buffer.alloc(1), Buffer.alloc(1)),
+    setPassword: (db) => usersRepository(db).setPassword(A, 'h'),
+    lockMetadata: (db) => usersRepository(db).lockMetadata(A),
+    writeMetadata: (db) => usersRepository(db).writeMetadata(A, { k: 1 }),
+  },
+  delegates: {
+    upsert: (db) =>
+      delegatesRepository(db).upsert({ id: A, seller_id: B, user_id: A, roles: ['ROLE_GUIDE'] }),
+    find: (db) => delegatesRepository(db).find(B, A),
+    findByUser: (db) => delegatesRepository(db).findByUser(B, A),
+    remove: (db) => delegatesRepository(db).remove(B, A),
+    ...listCalls(delegateList, (db) => delegatesRepository(db).listSource(), { limit: '5' }),
+  },
+  experiences: {
+    insert: (db) =>
+      experiencesRepository(db).insert({
+        id: A,
+        seller_id: B,
+        name: 'N',
+        price: 10,
+        price_type: 'person',
+        currency: 'USD',
+        duration: 60,
+        order_min: null,
+        order_max: null,
+        outing_max: 10,
+        schedules: '[]',
+        guide: null,
+      }),
+    findById: (db) => experiencesRepository(db).findById(A),
+    findMany: (db) => experiencesRepository(db).findMany([A, B]),
+    update: (db) => experiencesRepository(db).update(A, { name: 'N' }),
+    createGuidePreferences: (db) =>
+      experiencesRepository(db).createGuidePreferences(A, { required: 1 }),
+    updateGuidePreferences: (db) =>
+      experiencesRepository(db).updateGuidePreferences(A, { required: 2 }),
+    remove: (db) => experiencesRepository(db).remove(A),
+    ...listCalls(experienceList, (db) => experiencesRepository(db).listSource(), {
+      'name[contains]': 'kayak',
+    }),
+  },
+  events: {
+    findById: (db) => eventsRepository(db).findById(A),
+    upsert: (db) =>
+      eventsRepository(db).upsert(
+        { id: A, experience_id: B, seller_id: B, starts_at: AT, ends_at: LATER, max: 10 },
+        true,
+      ),
+    findOrCreate: (db) =>
+      eventsRepository(db).findOrCreate({
+        id: A,
+        experience_id: B,
+        seller_id: B,
+        starts_at: AT,
+        ends_at: LATER,
+        max: 10,
+      }),
+    reserve: (db) => eventsRepository(db).reserve(A, 2),
+    release: (db) => eventsRepository(db).release(A, 2),
+    overlappingWithGuide: (db) =>
+      eventsRepository(db).overlappingWithGuide(B, { id: A, starts_at: AT, ends_at: LATER }),
+    addGuide: (db) => eventsRepository(db).addGuide(A, B),
+    removeGuide: (db) => eventsRepository(db).removeGuide(A, B),
+    removeGuideFromFuture: (db) => eventsRepository(db).removeGuideFromFuture(B, AT),
+    guidesOf: (db) => eventsRepository(db).guidesOf([A, B]),
+    seatsLeft: (db) => eventsRepository(db).seatsLeft(A),
+    startingAt: (db) => eventsRepository(db).startingAt(A, [AT, LATER]),
+    ...listCalls(eventList, (db) => eventsRepository(db).listSource(), {
+      'start[range]': '2030-06-01,2030-06-30',
+    }),
+  },
+  guides: {
+    insert: (db) =>
+      guidesRepository(db).insert({ id: A, seller_id: B, name: 'N', schedules: '[]' }),
+    find: (db) => guidesRepository(db).find(B, A),
+    lock: (db) => guidesRepository(db).lock(A),
+    findMany: (db) => guidesRepository(db).findMany([A, B]),
+    findByUser: (db) => guidesRepository(db).findByUser(B, A),
+    idsLinkedTo: (db) => guidesRepository(db).idsLinkedTo(A, [B]),
+    update: (db) => guidesRepository(db).update(A, { name: 'N' }),
+    markDeleted: (db) => guidesRepository(db).markDeleted(A, AT),
+    ...listCalls(guideList, (db) => guidesRepository(db).listSource(), {
+      'name[startsWith]': 'an',
+    }),
+  },
+  orders: {
+    insert: (db) =>
+      ordersRepository(db).insert(
+        {
+          id: A,
+          seller_id: B,
+          customer_id: null,
+          customer_name: 'N',
+          customer_email: null,
+          status: 'confirmed',
+          arrival: '2030-06-01',
+          amount: 20,
+          currency: 'USD',
+        },
+        [
+          {
+            id: B,
+            order_id: A,
+            seller_id: B,
+            customer_id: null,
+            experience_id: A,
+            event_id: A,
+            name: 'N',
+            arrival: '2030-06-01',
+            arrival_time: 900,
+            arrival_datetime: AT,
+            timezone: 'UTC',
+            quantity: 2,
+            price: 10,
+            amount: 20,
+            status: 200,
+          },
+        ],
+      ),
+    findWithItems: (db) => ordersRepository(db).findWithItems(A),
+    findById: (db) => ordersRepository(db).findById(A),
+    lock: (db) => ordersRepository(db).lock(A),
+    markCanceled: (db) => ordersRepository(db).markCanceled(A),
+    itemsOf: (db) => ordersRepository(db).itemsOf([A, B]),
+    ...listCalls(orderList, (db) => ordersRepository(db).listSource(), {
+      'items.arrival[range]': '2030-06-01,2030-06-03',
+    }),
+  },
+  idempotency: {
+    claim: (db) => idempotencyRepository(db).claim(A, 'key', 'fp'),
+    find: (db) => idempotencyRepository(db).find(A, 'key'),
+    takeOver: (db) => idempotencyRepository(db).takeOver(A, 'key', 60_000),
+    complete: (db) => idempotencyRepository(db).complete(A, 'key', 201, { ok: true }),
+    forget: (db) => idempotencyRepository(db).forget(A, 'key'),
+    expire: (db) => idempotencyRepository(db).expire(A, 'key', 86_400_000),
+  },
+  outbox: {
+    claimDue: (db) => outboxRepository(db).claimDue(10, 30_000),
+    markSent: (db) => outboxRepository(db).markSent(A),
+    markFailed: (db) => outboxRepository(db).markFailed({ id: A, attempts: 1 }, 'e', 5000),
+    listUnsent: (db) => outboxRepository(db).listUnsent(),
+  },
+};
+
+describe('repository SQL', () => {
+  it.each(Object.keys(repositories))('%s', async (name) => {
+    const sections: string[] = [];
+    for (const [method, call] of Object.entries(repositories[name]!)) {
+      const queries = await recorder.record((db) => call(db));
+      expect(queries.length, `${name}.${method} sent no SQL`).toBeGreaterThan(0);
+      sections.push(`-- ${method}\n${queries.map((q) => `${q.sql};`).join('\n')}\n`);
+    }
+    await expect(sections.join('\n')).toMatchFileSnapshot(`__snapshots__/${name}.sql`);
+  });
+});
