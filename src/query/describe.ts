@@ -33,3 +33,14 @@ export function describeFields(spec: ResourceSpec): string {
 export function describeList(spec: ResourceSpec): string {
   return `${QUERY_LANGUAGE_SUMMARY}\n\nFields of ${spec.resource}:\n\n${describeFields(spec)}`;
 }
+
+/** The `## Fields` section of docs/query-language.md: one table per list. */
+export function renderFieldTables(lists: readonly { title: string; spec: ResourceSpec }[]): string {
+  return [
+    '## Fields',
+    '',
+    '<!-- Generated from the list specs (src/modules/*/*.list.ts) by `npm run docs`; a test checks it. -->',
+    '',
+    ...lists.flatMap(({ title, spec }) => [`### ${title}`, '', describeFields(spec), '']),
+  ].join('\n');
+}

@@ -2,3 +2,4 @@
 export { Delegate, type DelegateView } from './delegates.schemas.js';
 export { delegatesModule } from './delegates.module.js';
 export { delegatesFacade, type DelegatesFacade } from './delegates.facade.js';
+export { delegateList } from './delegates.list.js';

@@ -2,3 +2,4 @@
 export { Event, type EventView } from './events.schemas.js';
 export { eventsModule } from './events.module.js';
 export { eventsFacade, type EventsFacade, type NewEvent } from './events.facade.js';
+export { eventList } from './events.list.js';

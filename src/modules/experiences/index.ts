@@ -3,3 +3,4 @@ export { Experience, type ExperienceView } from './experiences.schemas.js';
 export { experiencesModule } from './experiences.module.js';
 export { experiencesFacade, type ExperiencesFacade } from './experiences.facade.js';
 export type { ExperienceRow, GuidePreferences } from './experiences.mapper.js';
+export { experienceList } from './experiences.list.js';

@@ -4,3 +4,4 @@ export { guidesModule } from './guides.module.js';
 export { guidesFacade, type GuidesFacade } from './guides.facade.js';
 export type { GuideRow } from './guides.mapper.js';
 export { unavailability } from './guide-availability.js';
+export { guideList } from './guides.list.js';

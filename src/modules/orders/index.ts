@@ -4,3 +4,4 @@ export { ordersModule } from './orders.module.js';
 export { ordersFacade, type OrdersFacade } from './orders.facade.js';
 export type { ConfirmationQueue } from './orders.service.js';
 export { ITEM_STATUS } from './orders.mapper.js';
+export { orderList } from './orders.list.js';
