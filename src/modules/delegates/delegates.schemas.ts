@@ -1,7 +1,12 @@
-/** The Delegate object and the request bodies of the delegates endpoints. */
+/**
+ * The Delegate object (its schema, view type, and how a row becomes it) and the request
+ * bodies of the delegates endpoints.
+ */
 import { Type, type Static } from 'typebox';
 import { Id, Ref, Timestamp, listOf } from '../../http/schemas.js';
 import { DELEGATE_ROLES } from '../../domain/roles.js';
+import { iso, ref } from '../shared/index.js';
+import type { DelegateRow } from './delegates.repository.js';
 
 export const DelegateRoles = Type.Array(Type.Enum([...DELEGATE_ROLES]), {
   minItems: 1,
@@ -37,3 +42,15 @@ export const CreateDelegateBody = Type.Object(
 
 export const SellerParams = Type.Object({ id: Id });
 export const DelegateParams = Type.Object({ id: Id, delegateId: Id });
+
+export function toDelegateView(row: DelegateRow): DelegateView {
+  return {
+    object: 'delegate',
+    id: row.id,
+    seller: ref(row.seller_id),
+    user: { id: row.user_id, name: row.user_name, email: row.user_email },
+    roles: row.roles,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}

@@ -10,9 +10,8 @@ import { DomainError, invalid, notFound } from '../../domain/errors.js';
 import { runList } from '../../query/run.js';
 import type { UsersFacade } from '../users/index.js';
 import { delegateList } from './delegates.list.js';
-import { toDelegateView } from './delegates.mapper.js';
+import { type DelegateView, toDelegateView } from './delegates.schemas.js';
 import { delegatesRepository } from './delegates.repository.js';
-import type { DelegateView } from './delegates.schemas.js';
 
 export interface NewDelegate {
   email?: string;

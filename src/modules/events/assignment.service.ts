@@ -9,9 +9,8 @@ import type { Caller } from '../../domain/caller.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import type { GuidesFacade } from '../guides/index.js';
 import { assignGuide, requireGuideOn } from './assignment.js';
-import { toEventView, type EventRow } from './events.mapper.js';
+import { type EventRow, type EventView, toEventView } from './events.schemas.js';
 import { eventsRepository } from './events.repository.js';
-import type { EventView } from './events.schemas.js';
 import { eventVisibility } from './events.service.js';
 
 /** The three body shapes existing clients send. */

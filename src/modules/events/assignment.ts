@@ -7,7 +7,7 @@
 import type { Tx } from '../../db/unit-of-work.js';
 import { DomainError, notFound } from '../../domain/errors.js';
 import { unavailability, type GuidesFacade } from '../guides/index.js';
-import { toEventView, type EventRow } from './events.mapper.js';
+import { toEventView, type EventRow } from './events.schemas.js';
 import { eventsRepository } from './events.repository.js';
 
 export interface AssignmentOptions {

@@ -3,7 +3,7 @@ import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../../db/types.js';
 import type { CompiledList } from '../../query/compile.js';
 import type { ListSource } from '../../query/run.js';
-import type { EventRow } from './events.mapper.js';
+import type { EventRow } from './events.schemas.js';
 
 export function eventsRepository(db: Kysely<DB>) {
   /** Events with the name and time zone of their experience, which their view shows. */

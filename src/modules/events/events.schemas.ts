@@ -1,7 +1,12 @@
-/** The Event object, availability, and the request bodies of the events endpoints. */
+/**
+ * The Event object (its schema, view type, and how a row becomes it) and the request
+ * bodies of the events endpoints.
+ */
 import { Type, type Static } from 'typebox';
 import { Id, Nullable, Ref, Timestamp, listOf } from '../../http/schemas.js';
-import { DateString } from '../shared/index.js';
+import { DateString, iso, localIso, ref } from '../shared/index.js';
+import type { Selectable } from 'kysely';
+import type { EventsTable } from '../../db/types.js';
 
 export const Event = Type.Object(
   {
@@ -66,3 +71,23 @@ export const Availability = Type.Record(
   ),
   { $id: 'Availability', description: '{"YYYY-MM-DD": {"HHMM": openSeats}}' },
 );
+
+export type EventRow = Selectable<EventsTable> & { title: string; timezone: string };
+
+export function toEventView(row: EventRow): EventView {
+  return {
+    object: 'event',
+    id: row.id,
+    experience: ref(row.experience_id),
+    seller: ref(row.seller_id),
+    title: row.title,
+    start: localIso(row.starts_at, row.timezone),
+    end: localIso(row.ends_at, row.timezone),
+    max: row.max,
+    quantity: { reserved: row.reserved },
+    open: row.max === null ? null : row.max - row.reserved,
+    guides: row.guide_ids,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}

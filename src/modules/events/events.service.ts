@@ -17,10 +17,9 @@ import type { Recorder } from '../idempotency/index.js';
 import { parseStart } from '../schedules/index.js';
 import { setGuides } from './assignment.js';
 import { eventList } from './events.list.js';
-import { toEventView, type EventRow } from './events.mapper.js';
+import { type EventRow, type EventView, toEventView } from './events.schemas.js';
 import { eventsRepository } from './events.repository.js';
 import { experienceMustExist } from './events.rules.js';
-import type { EventView } from './events.schemas.js';
 
 export interface EventInput {
   experience: { id: string };

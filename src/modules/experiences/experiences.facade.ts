@@ -4,7 +4,7 @@
  */
 import type { Caller } from '../../domain/caller.js';
 import type { Executor } from '../../db/unit-of-work.js';
-import { guidePreferencesOf, schedulesOf, type ExperienceRow } from './experiences.mapper.js';
+import { guidePreferencesOf, schedulesOf, type ExperienceRow } from './experiences.schemas.js';
 import { experiencesRepository } from './experiences.repository.js';
 import { mayView } from './experiences.service.js';
 

@@ -3,7 +3,7 @@ import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import { listSource } from '../../db/list-source.js';
 import type { DB, ExperiencesTable } from '../../db/types.js';
 import type { ListSource } from '../../query/run.js';
-import type { ExperienceRow } from './experiences.mapper.js';
+import type { ExperienceRow } from './experiences.schemas.js';
 
 export function experiencesRepository(db: Kysely<DB>) {
   return {

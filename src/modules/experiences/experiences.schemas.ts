@@ -1,7 +1,13 @@
-/** The Experience object and the request bodies of the experiences endpoints. */
+/**
+ * The Experience object (its schema, view type, and how a row becomes it) and the request
+ * bodies of the experiences endpoints.
+ */
 import { Type, type Static } from 'typebox';
 import { Id, Nullable, Ref, Timestamp, listOf, refTo } from '../../http/schemas.js';
-import { Schedule, ScheduleFields } from '../shared/index.js';
+import { iso, ref, Schedule, ScheduleFields } from '../shared/index.js';
+import type { Selectable } from 'kysely';
+import type { ExperiencesTable } from '../../db/types.js';
+import type { Schedule as StoredSchedule } from '../schedules/index.js';
 
 export const Experience = Type.Object(
   {
@@ -130,3 +136,36 @@ export const UpdateGuidePreferencesBody = Type.Object(
   },
   { additionalProperties: false, minProperties: 1 },
 );
+
+export type ExperienceRow = Selectable<ExperiencesTable>;
+
+/** The stored schedules, which were validated on their way in. */
+export const schedulesOf = (row: Pick<ExperienceRow, 'schedules'>): StoredSchedule[] =>
+  row.schedules as unknown as StoredSchedule[];
+
+export type GuidePreferences = NonNullable<ExperienceView['guide']>;
+
+/** The stored guide preferences (written whole on create, merged on update), if any. */
+export const guidePreferencesOf = (row: Pick<ExperienceRow, 'guide'>): GuidePreferences | null =>
+  row.guide as GuidePreferences | null;
+
+export function toExperienceView(row: ExperienceRow): ExperienceView {
+  return {
+    object: 'experience',
+    id: row.id,
+    seller: ref(row.seller_id),
+    name: row.name,
+    desc: row.description,
+    price: row.price,
+    priceType: row.price_type,
+    currency: row.currency,
+    duration: row.duration,
+    timezone: row.timezone,
+    group: { orderMin: row.order_min, orderMax: row.order_max, outingMax: row.outing_max },
+    schedules: schedulesOf(row),
+    visible: row.visible,
+    ...(row.guide ? { guide: guidePreferencesOf(row)! } : {}),
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}

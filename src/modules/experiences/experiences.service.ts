@@ -13,10 +13,14 @@ import type { Scope } from '../../query/types.js';
 import { canonicalZone, type ScheduleInput } from '../schedules/index.js';
 import type { UsersFacade } from '../users/index.js';
 import { experienceList } from './experiences.list.js';
-import { schedulesOf, toExperienceView, type ExperienceRow } from './experiences.mapper.js';
+import {
+  type ExperienceRow,
+  type ExperienceView,
+  schedulesOf,
+  toExperienceView,
+} from './experiences.schemas.js';
 import { experiencesRepository } from './experiences.repository.js';
 import { experienceErrors } from './experiences.rules.js';
-import type { ExperienceView } from './experiences.schemas.js';
 
 export interface ExperienceInput {
   seller?: { id: string };

@@ -12,7 +12,7 @@ import { newId } from '../../db/ids.js';
 import type { Executor, Tx } from '../../db/unit-of-work.js';
 import { delegatesFacade as delegates } from '../delegates/index.js';
 import { usersFacade as users } from '../users/index.js';
-import { guideSchedulesOf, type GuideRow } from './guides.mapper.js';
+import { guideSchedulesOf, type GuideRow } from './guides.schemas.js';
 import { guidesRepository } from './guides.repository.js';
 
 export const guidesFacade = {

@@ -3,7 +3,7 @@ import type { Insertable, Kysely, Updateable } from 'kysely';
 import { listSource } from '../../db/list-source.js';
 import type { DB, GuidesTable } from '../../db/types.js';
 import type { ListSource } from '../../query/run.js';
-import type { GuideRow } from './guides.mapper.js';
+import type { GuideRow } from './guides.schemas.js';
 
 export function guidesRepository(db: Kysely<DB>) {
   const live = () => db.selectFrom('guides as g').where('g.deleted_at', 'is', null);

@@ -1,7 +1,13 @@
-/** The Guide object and the request bodies of the guides and guide schedules endpoints. */
+/**
+ * The Guide object (its schema, view type, and how a row becomes it) and the request
+ * bodies of the guides endpoints.
+ */
 import { Type, type Static } from 'typebox';
 import { Id, Nullable, Ref, Timestamp, listOf, refTo } from '../../http/schemas.js';
-import { Hhmm, ScheduleFields } from '../shared/index.js';
+import { Hhmm, iso, ref, refOrNull, ScheduleFields } from '../shared/index.js';
+import type { Selectable } from 'kysely';
+import type { GuidesTable } from '../../db/types.js';
+import type { Schedule } from '../schedules/index.js';
 
 const GuideTimeRange = Type.Object(
   {
@@ -90,3 +96,25 @@ export const GuideList = listOf(Guide);
 export const SellerParams = Type.Object({ id: Id });
 export const GuideParams = Type.Object({ id: Id, guideId: Id });
 export const GuideScheduleParams = Type.Object({ id: Id, guideId: Id, scheduleId: Id });
+
+export type GuideRow = Selectable<GuidesTable>;
+
+export const guideSchedulesOf = (row: Pick<GuideRow, 'schedules'>): Schedule[] =>
+  row.schedules as unknown as Schedule[];
+
+export function toGuideView(row: GuideRow): GuideView {
+  return {
+    object: 'guide',
+    id: row.id,
+    seller: ref(row.seller_id),
+    user: refOrNull(row.user_id),
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    bio: row.bio,
+    picture: row.picture,
+    schedules: guideSchedulesOf(row),
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}

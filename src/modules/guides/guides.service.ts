@@ -14,9 +14,8 @@ import { inTransaction, type Tx } from '../../db/unit-of-work.js';
 import { scheduleErrors, type ScheduleInput } from '../schedules/index.js';
 import type { UsersFacade } from '../users/index.js';
 import { guideList } from './guides.list.js';
-import { guideSchedulesOf, toGuideView, type GuideRow } from './guides.mapper.js';
+import { type GuideRow, guideSchedulesOf, type GuideView, toGuideView } from './guides.schemas.js';
 import { guidesRepository } from './guides.repository.js';
-import type { GuideView } from './guides.schemas.js';
 
 export interface GuideProfile {
   name?: string;

@@ -2,6 +2,6 @@
 export { Guide, type GuideView } from './guides.schemas.js';
 export { guidesModule } from './guides.module.js';
 export { guidesFacade, type GuidesFacade } from './guides.facade.js';
-export type { GuideRow } from './guides.mapper.js';
+export type { GuideRow } from './guides.schemas.js';
 export { unavailability } from './guide-availability.js';
 export { guideList } from './guides.list.js';

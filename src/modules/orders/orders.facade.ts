@@ -1,8 +1,7 @@
 /** What other modules may ask of orders: an order with its items, as the API shows it. */
 import type { Executor } from '../../db/unit-of-work.js';
-import { itemFromJson, toOrderView, type OrderItemRow } from './orders.mapper.js';
+import { itemFromJson, type OrderItemRow, type OrderView, toOrderView } from './orders.schemas.js';
 import { ordersRepository } from './orders.repository.js';
-import type { OrderView } from './orders.schemas.js';
 
 export const ordersFacade = {
   /** The order and, per item id, the item row (its event and the zone it was booked in). */

@@ -3,7 +3,7 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import { listSource } from '../../db/list-source.js';
 import type { DB, OrderItemsTable, OrdersTable } from '../../db/types.js';
 import type { ListSource } from '../../query/run.js';
-import type { ItemJson, OrderItemRow, OrderRow } from './orders.mapper.js';
+import type { ItemJson, OrderItemRow, OrderRow } from './orders.schemas.js';
 
 /** An order row with its items as JSON (item rows with timestamps as strings). */
 export type OrderWithItems = OrderRow & { items: ItemJson[] };

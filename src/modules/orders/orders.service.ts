@@ -20,13 +20,13 @@ import { orderList } from './orders.list.js';
 import {
   ITEM_STATUS,
   itemFromJson,
-  toOrderView,
   type OrderItemRow,
   type OrderRow,
-} from './orders.mapper.js';
+  type OrderView,
+  toOrderView,
+} from './orders.schemas.js';
 import { ordersRepository, type OrderWithItems } from './orders.repository.js';
 import { roundCents } from './orders.rules.js';
-import type { OrderView } from './orders.schemas.js';
 
 /** Where a booking's confirmation email goes: written in the booking's transaction. */
 export interface ConfirmationQueue {

@@ -1,8 +1,12 @@
-/** The User object and the request bodies of the users endpoints. */
+/**
+ * The User object (its schema, view type, and how a row becomes it) and the request
+ * bodies of the users endpoints.
+ */
 import { Type, type Static } from 'typebox';
 import { Id, Timestamp, refTo } from '../../http/schemas.js';
 import { SELF_ASSIGNABLE_ROLES } from '../../domain/caller.js';
 import { METADATA_LIMITS } from './metadata.rules.js';
+import type { UserRow } from './users.repository.js';
 
 export const Metadata = Type.Record(Type.String(), Type.Unknown(), {
   $id: 'Metadata',
@@ -53,3 +57,20 @@ export const MetadataBody = Type.Record(Type.String(), Type.Unknown(), {
 });
 
 export const MetadataParams = Type.Object({ id: Id, '*': Type.String() });
+
+export function toUserView(
+  row: UserRow,
+  extras: { metadata?: boolean; apiKey?: string } = {},
+): UserView {
+  return {
+    object: 'user',
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    roles: row.roles,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    ...(extras.metadata ? { metadata: row.metadata } : {}),
+    ...(extras.apiKey !== undefined ? { apiKey: extras.apiKey } : {}),
+  };
+}

@@ -14,8 +14,7 @@ import {
   type Caller,
 } from '../../domain/caller.js';
 import { metadataLimitError, metadataPairErrors } from './metadata.rules.js';
-import { toUserView } from './users.mapper.js';
-import type { UserView } from './users.schemas.js';
+import { toUserView, type UserView } from './users.schemas.js';
 import { usersRepository, type UserRow } from './users.repository.js';
 
 export interface NewUser {
