@@ -9,7 +9,12 @@ import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest, pendingMigrations } from './db/migrate.js';
 import { authenticationHook } from './http/auth.js';
 import { registerBodyParsing } from './http/body-parsing.js';
-import { registerErrorHandling, sendProblem, toProblem } from './http/error-handler.js';
+import {
+  clientErrorHandler,
+  registerErrorHandling,
+  sendProblem,
+  toProblem,
+} from './http/error-handler.js';
 import { healthRoutes } from './http/health.routes.js';
 import { loggerOptions } from './http/logging.js';
 import type { ResourceModule } from './http/module.js';
@@ -88,7 +93,19 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       },
     },
     bodyLimit: config.bodyLimit,
+    // Slow and idle clients (docs/configuration.md): a connection must send its headers in
+    // time, an idle keep-alive one is closed, and the checks run every second.
     requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.sockets.keepAliveTimeoutMs,
+    connectionTimeout: config.sockets.idleTimeoutMs,
+    http: {
+      headersTimeout:
+        config.requestTimeoutMs > 0
+          ? Math.min(config.sockets.headersTimeoutMs, config.requestTimeoutMs)
+          : config.sockets.headersTimeoutMs,
+      connectionsCheckingInterval: 1000,
+    },
+    clientErrorHandler,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     frameworkErrors: (error, request, reply) => {
@@ -96,6 +113,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       sendProblem(reply, toProblem(error, request));
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Beyond this, new connections are refused until some close: a flood of idle sockets
+  // cannot take every file descriptor (the idle ones time out, above).
+  app.server.maxConnections = config.sockets.maxConnections;
 
   // Decorations first: plugins registered later (e.g. /docs) see them too.
   app.decorateRequest('caller', null);

@@ -58,7 +58,31 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1_048_576 }),
-  REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 30_000 }),
+  REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 30_000 }),
+  HEADERS_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    maximum: 600_000,
+    default: 10_000,
+    description: 'A connection that has not sent complete request headers by then is closed',
+  }),
+  KEEP_ALIVE_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    maximum: 600_000,
+    default: 5_000,
+    description: 'An idle keep-alive connection is closed after this long',
+  }),
+  SOCKET_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    maximum: 3_600_000,
+    default: 60_000,
+    description: 'A connection with no traffic at all for this long is closed',
+  }),
+  MAX_CONNECTIONS: Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    default: 4096,
+    description: 'Open connections per process; more are refused until some close',
+  }),
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -88,6 +112,12 @@ export interface Config {
   readonly redisUrl: string | undefined;
   readonly bodyLimit: number;
   readonly requestTimeoutMs: number;
+  readonly sockets: {
+    readonly headersTimeoutMs: number;
+    readonly keepAliveTimeoutMs: number;
+    readonly idleTimeoutMs: number;
+    readonly maxConnections: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -138,6 +168,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: converted.REDIS_URL,
     bodyLimit: converted.BODY_LIMIT,
     requestTimeoutMs: converted.REQUEST_TIMEOUT_MS,
+    sockets: Object.freeze({
+      headersTimeoutMs: converted.HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: converted.KEEP_ALIVE_TIMEOUT_MS,
+      idleTimeoutMs: converted.SOCKET_TIMEOUT_MS,
+      maxConnections: converted.MAX_CONNECTIONS,
+    }),
   });
 }
 

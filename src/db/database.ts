@@ -41,6 +41,21 @@ const types = {
     parsers.get(oid) ?? (pg.types.getTypeParser(oid, format) as (value: string) => unknown),
 };
 
+/**
+ * A connection the server drops (a restart, `pg_terminate_backend`, a network cut) makes
+ * its client emit 'error'. pg's pool listens only while a client is idle; a client checked
+ * out between two statements of a transaction has no listener, and an unheard 'error' event
+ * ends the process. So every client gets a listener for its whole life: the statement in
+ * flight fails with the error (the request answers 503, see db/errors.ts), and the pool
+ * discards the broken client when it is released and opens a new one on demand.
+ */
+function keepErrorsFromCrashing(pool: pg.Pool): void {
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') {
     const pool = new pg.Pool({
@@ -52,7 +67,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       // A starved pool fails loudly (a logged 500) instead of hanging requests forever.
       connectionTimeoutMillis: 10_000,
     });
-    pool.on('error', () => undefined);
+    keepErrorsFromCrashing(pool);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
@@ -72,7 +87,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   await pglite.waitReady;
   // PGlite is one session: a pool of one serializes transactions instead of interleaving them.
   const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types });
-  pool.on('error', () => undefined);
+  keepErrorsFromCrashing(pool);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

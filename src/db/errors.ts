@@ -19,3 +19,42 @@ export function isForeignKeyViolation(error: unknown, constraint?: string): bool
   const e = error as PgError;
   return e?.code === '23503' && (constraint === undefined || e.constraint === constraint);
 }
+
+/** Network-level failures: the database could not be reached or the connection died. */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  // SQLSTATE: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections.
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+
+const CONNECTION_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'is not queryable',
+  'Client was closed and is not queryable',
+  'connect ECONNREFUSED',
+];
+
+/**
+ * Whether an error means the database is unreachable or the connection was lost (so the
+ * request should be retried later: 503), rather than a refusal or a bug. Covers pg's own
+ * errors and the socket's, and SQLSTATE class 08 (connection exception).
+ */
+export function isConnectionError(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (CONNECTION_CODES.has(code) || code.startsWith('08')) return true;
+  const message = typeof e.message === 'string' ? e.message : '';
+  return CONNECTION_MESSAGES.some((m) => message.includes(m));
+}

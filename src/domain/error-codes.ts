@@ -41,11 +41,13 @@ export const errorCodes = {
   },
   // 422
   idempotency_key_reused: { status: 422, title: 'Idempotency-Key reused for another request' },
-  // 413, 414, 415, 429
+  // 408, 413, 414, 415, 429, 431
+  request_timeout: { status: 408, title: 'The request was not received in time' },
   payload_too_large: { status: 413, title: 'Body too large' },
   uri_too_long: { status: 414, title: 'URL too long' },
   unsupported_media_type: { status: 415, title: 'Body must be JSON' },
   rate_limited: { status: 429, title: 'Too many requests' },
+  headers_too_large: { status: 431, title: 'Request headers too large' },
   // 5xx
   internal_error: { status: 500, title: 'Internal error' },
   service_unavailable: { status: 503, title: 'Service unavailable' },

@@ -1,13 +1,23 @@
 /**
  * Renders every failure as application/problem+json: our own `DomainError`s, query-language
  * errors, schema validation errors, Fastify's body-parsing errors and unknown routes.
- * Anything unexpected becomes a 500 that says only `internal_error` and the request id;
- * the cause goes to the log, never to the client.
+ * A lost or unreachable database is a 503 with Retry-After (the client should retry);
+ * anything else unexpected becomes a 500 that says only `internal_error` and the request
+ * id. The cause goes to the log, never to the client.
  */
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isConnectionError } from '../db/errors.js';
 import { QueryError } from '../query/errors.js';
 import { DomainError } from '../domain/errors.js';
-import { problem, problemOf, type ProblemBody, type ProblemCode } from './problems.js';
+import {
+  problem,
+  problemCodes,
+  problemOf,
+  type ProblemBody,
+  type ProblemCode,
+} from './problems.js';
 import { toFieldErrors } from './validation.js';
 
 const FASTIFY_CODES: Record<string, ProblemCode> = {
@@ -20,6 +30,9 @@ const FASTIFY_CODES: Record<string, ProblemCode> = {
   FST_ERR_ASYNC_CONSTRAINT: 'bad_request',
   FST_ERR_MAX_PARAM_LENGTH: 'uri_too_long',
 };
+
+/** What a 503 asks clients to wait before retrying, in seconds. */
+export const RETRY_AFTER_SECONDS = 2;
 
 export function toProblem(error: unknown, request: FastifyRequest): ProblemBody {
   const requestId = request.id;
@@ -46,6 +59,13 @@ export function toProblem(error: unknown, request: FastifyRequest): ProblemBody 
   if (status >= 400 && status < 500 && fastifyError.code?.startsWith('FST_')) {
     return problem('bad_request', fastifyError.message, { requestId });
   }
+  if (isConnectionError(error)) {
+    return problem(
+      'service_unavailable',
+      'The database cannot be reached right now; retry shortly.',
+      { requestId },
+    );
+  }
   return problem('internal_error', `Internal error; quote request id ${requestId}.`, {
     requestId,
   });
@@ -67,6 +87,8 @@ function describeFastifyError(code: ProblemCode, error: FastifyError): string {
 }
 
 export function sendProblem(reply: FastifyReply, body: ProblemBody): FastifyReply {
+  // A 503 is temporary by definition: say when to come back (RFC 9110 section 10.2.3).
+  if (body.status === 503) void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
   // Serialized here, not by a route's response schema, so extra members always survive.
   return reply
     .code(body.status)
@@ -75,10 +97,47 @@ export function sendProblem(reply: FastifyReply, body: ProblemBody): FastifyRepl
     .send(body);
 }
 
+const CLIENT_ERRORS: Record<string, { code: ProblemCode; detail: string }> = {
+  HPE_HEADER_OVERFLOW: {
+    code: 'headers_too_large',
+    detail: 'The request headers are larger than the server accepts.',
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    code: 'request_timeout',
+    detail: 'The request was not received in time; the connection is closed.',
+  },
+};
+
+/**
+ * Errors Node's HTTP parser raises before Fastify sees a request (headers too large, a
+ * client too slow to send its headers, malformed HTTP): answered as problem+json like every
+ * other error, then the connection is closed. Fastify's `clientErrorHandler`.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
+  const body = JSON.stringify(
+    known
+      ? problem(known.code, known.detail)
+      : problem('bad_request', 'The request is not valid HTTP.'),
+  );
+  const status = known ? problemCodes[known.code].status : 400;
+  if (socket.writable) {
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        'Content-Type: application/problem+json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  } else socket.destroy();
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const body = toProblem(error, request);
-    if (body.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (body.status === 503) {
+      // Expected during a database outage: one line per request, no stack traces.
+      request.log.warn({ code: body.code, cause: (error as Error).message }, 'request deferred');
+    } else if (body.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: body.code }, 'request rejected');
     return sendProblem(reply, body);
   });

@@ -55,6 +55,20 @@ describe('readiness', () => {
     const app = await buildApp(testConfig({ LOG_LEVEL: 'silent' }), { database: unreachable });
     expectProblem(await app.inject({ method: 'GET', url: '/readyz' }), 503, 'service_unavailable');
     expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    // Every API request that needs the database: 503 with Retry-After, never a 500.
+    for (const request of [
+      { method: 'GET' as const, url: '/api/experiences' },
+      { method: 'GET' as const, url: '/api/users/me', headers: { 'x-api-key': 'some-key' } },
+      {
+        method: 'POST' as const,
+        url: '/api/users',
+        payload: { name: 'N', email: 'n@example.com', password: 'long enough' },
+      },
+    ]) {
+      const response = await app.inject(request);
+      expectProblem(response, 503, 'service_unavailable');
+      expect(response.headers['retry-after'], request.url).toMatch(/^\d+$/);
+    }
     await app.close();
     await unreachable.close();
   });

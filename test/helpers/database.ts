@@ -73,3 +73,25 @@ export async function createEmptyDatabase(): Promise<{
     },
   };
 }
+
+/**
+ * A fresh, migrated PostgreSQL database for a server started as a child process: its name,
+ * its URL, and how to drop it.
+ */
+export async function createTestDatabaseUrl(): Promise<{ url: string; drop(): Promise<void> }> {
+  const template = inject('postgresTemplate');
+  const name = `${template.replace(/_tpl$/, '')}_proc_${process.pid}_${++counter}`;
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name} template ${template}`);
+  await admin.end();
+  return {
+    url: databaseUrl(name),
+    drop: async () => {
+      const cleanup = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}

@@ -4,55 +4,24 @@
  * UI), that the embedded database persists across restarts, and that SIGTERM lets an
  * in-flight request finish before the process exits.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleServer } from '../../scripts/bundle.js';
+import { buildBundle, startServer } from '../helpers/server-process.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-process-'));
-// Inside node_modules/, so the bundle resolves what it leaves outside as dist/bundle/ would.
-const bundleDir = path.resolve(`node_modules/.cache/booking-bundle-${process.pid}`);
-let bundle = '';
+let bundle: Awaited<ReturnType<typeof buildBundle>>;
 beforeAll(async () => {
-  bundle = await bundleServer(path.join(bundleDir, 'server.js'));
+  bundle = await buildBundle();
 }, 60_000);
 afterAll(() => {
   fs.rmSync(dataDir, { recursive: true, force: true });
-  fs.rmSync(bundleDir, { recursive: true, force: true });
+  bundle.remove();
 });
 
-interface Running {
-  child: ChildProcess;
-  base: string;
-  exited: Promise<number | null>;
-}
-
-async function start(): Promise<Running> {
-  const child = spawn(process.execPath, [bundle], {
-    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  let output = '';
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line: ${output}`)), 45_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    void exited.then((code) => reject(new Error(`exited ${code}: ${output}`)));
-  });
-  return { child, base, exited };
-}
+const start = () => startServer(bundle.bundle, { DATABASE_URL: '', DATA_DIR: dataDir });
 
 describe('the server process', () => {
   it('keeps users across a restart and drains in-flight requests on SIGTERM', async () => {

@@ -110,12 +110,15 @@ export function idempotencyService({ db }: { db: Db }) {
         await repo.complete(userId, key, outcome.status, outcome.body);
         return { ...outcome, replayed: false };
       } catch (error) {
-        if (error instanceof DomainError && error.status < 500) {
-          // A refusal is an answer too: the retry gets the same one.
-          await repo.complete(userId, key, error.status, problemOf(error));
-        } else {
-          await repo.forget(userId, key);
-        }
+        // Best effort, and never in place of the request's own error: when the database is
+        // what failed, these fail too, and the key, still "running", is taken over by a
+        // retry once it is STALE_MS old.
+        const settle =
+          error instanceof DomainError && error.status < 500
+            ? // A refusal is an answer too: the retry gets the same one.
+              repo.complete(userId, key, error.status, problemOf(error))
+            : repo.forget(userId, key);
+        await settle.catch(() => undefined);
         throw error;
       }
     },

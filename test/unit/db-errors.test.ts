@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { isConnectionError } from '../../src/db/errors.js';
+
+describe('isConnectionError', () => {
+  it.each([
+    { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:5432' },
+    { code: 'ECONNRESET', message: 'read ECONNRESET' },
+    { code: '57P01', message: 'terminating connection due to administrator command' },
+    { code: '57P03', message: 'the database system is starting up' },
+    { code: '08006', message: 'connection failure' },
+    { message: 'Connection terminated unexpectedly' },
+    { message: 'timeout exceeded when trying to connect' },
+    { message: 'Client has encountered a connection error and is not queryable' },
+  ])('recognises %j', (error) => {
+    expect(isConnectionError(Object.assign(new Error(error.message), error))).toBe(true);
+  });
+
+  it.each([
+    { code: '23505', message: 'duplicate key value violates unique constraint' },
+    { code: '40P01', message: 'deadlock detected' },
+    { code: '22P02', message: 'invalid input syntax' },
+    { message: 'boom' },
+  ])('does not take %j for a lost connection', (error) => {
+    expect(isConnectionError(Object.assign(new Error(error.message), error))).toBe(false);
+  });
+
+  it('is false for things that are not errors', () => {
+    expect(isConnectionError(undefined)).toBe(false);
+    expect(isConnectionError('ECONNREFUSED')).toBe(false);
+  });
+});
