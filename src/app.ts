@@ -4,6 +4,7 @@
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { openAdminSocket, type AdminSocket } from './admin/admin-socket.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest, pendingMigrations } from './db/migrate.js';
@@ -52,12 +53,15 @@ export interface AppDeps {
   versionChanges?: readonly VersionChanges[];
 }
 
-/** Opens the configured database and brings its schema up to date (or checks it is). */
-export async function openAppDatabase(config: Config): Promise<Database> {
+/**
+ * Opens the configured database and brings its schema up to date (or checks it is). An
+ * embedded one is locked for this process as `role` (db/data-dir-lock.ts).
+ */
+export async function openAppDatabase(config: Config, role = 'server'): Promise<Database> {
   const database = await openDatabase(
     config.databaseUrl
       ? { kind: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize }
-      : { kind: 'pglite', dataDir: config.dataDir },
+      : { kind: 'pglite', dataDir: config.dataDir, role },
   );
   try {
     if (config.migrateOnStart) {
@@ -186,6 +190,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   for (const module of modules) await app.register(module.routes, { prefix: '/api' });
 
   if (!deps.database) app.addHook('onClose', () => database.close());
+
+  // The embedded server lets the command line create accounts through it (admin/).
+  if (!deps.database && !config.databaseUrl) {
+    let socket: AdminSocket | undefined;
+    app.addHook('onListen', async () => {
+      socket = await openAdminSocket(config.dataDir, users.service);
+    });
+    app.addHook('onClose', async () => socket?.close());
+  }
 
   // Email goes out only with a relay configured; without one it stays queued (`cli outbox`).
   // Registered after the database's onClose on purpose: onClose hooks run last-registered

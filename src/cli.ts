@@ -8,6 +8,8 @@ import { openAppDatabase } from './app.js';
 import { printOutbox } from './cli/outbox.js';
 import { SEED_USAGE, seedCommand } from './cli/seed.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { createAccountThroughServer } from './admin/admin-client.js';
+import { DataDirLockedError, lockHolder } from './db/data-dir-lock.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { DomainError } from './domain/errors.js';
@@ -28,7 +30,7 @@ async function migrate(config: Config): Promise<void> {
   const database = await openDatabase(
     config.databaseUrl
       ? { kind: 'postgres', url: config.databaseUrl, poolSize: 1 }
-      : { kind: 'pglite', dataDir: config.dataDir },
+      : { kind: 'pglite', dataDir: config.dataDir, role: 'cli migrate' },
   );
   try {
     const results = await migrateToLatest(database.db);
@@ -56,7 +58,19 @@ async function createUser(config: Config, args: string[]): Promise<void> {
   const roles = ['ROLE_DEVELOPER'];
   if (values.seller) roles.push('ROLE_SELLER');
   if (values.admin) roles.push('ROLE_ADMIN');
-  const database = await openAppDatabase({ ...config, migrateOnStart: true });
+  // An embedded server holds the data directory: ask it to create the account.
+  const server = config.databaseUrl ? undefined : lockHolder(config.dataDir);
+  if (server?.role === 'server') {
+    const user = await createAccountThroughServer(config.dataDir, {
+      name: values.name,
+      email: values.email,
+      password,
+      roles,
+    });
+    console.log(JSON.stringify({ ...pick(user), password, via: `server ${server.pid}` }, null, 2));
+    return;
+  }
+  const database = await openAppDatabase({ ...config, migrateOnStart: true }, 'cli users create');
   try {
     const users = usersModule({
       db: database.db,
@@ -67,19 +81,20 @@ async function createUser(config: Config, args: string[]): Promise<void> {
       { name: values.name, email: values.email, password, roles },
       { trusted: true },
     );
-    console.log(
-      JSON.stringify(
-        { id: user.id, email: user.email, roles: user.roles, apiKey: user.apiKey, password },
-        null,
-        2,
-      ),
-    );
+    console.log(JSON.stringify({ ...pick(user), password }, null, 2));
   } finally {
     await database.close();
   }
 }
 
 class UsageError extends Error {}
+
+const pick = (user: { id: string; email: string; roles: string[]; apiKey?: string }) => ({
+  id: user.id,
+  email: user.email,
+  roles: user.roles,
+  apiKey: user.apiKey,
+});
 
 async function main(argv: string[]): Promise<void> {
   const [command, sub, ...rest] = argv;
@@ -108,6 +123,7 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
   else if (error instanceof ConfigError) console.error(error.message);
+  else if (error instanceof DataDirLockedError) console.error(error.message);
   else if (error instanceof DomainError) console.error(`${error.code}: ${error.detail}`);
   else console.error(error);
   process.exitCode = 1;

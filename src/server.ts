@@ -5,6 +5,7 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { DataDirLockedError } from './db/data-dir-lock.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -18,7 +19,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  // Configuration mistakes get one clear line, not a stack trace.
-  console.error(error instanceof ConfigError ? error.message : error);
+  // Configuration mistakes and a data directory in use get one clear line, not a stack trace.
+  const clear = error instanceof ConfigError || error instanceof DataDirLockedError;
+  console.error(clear ? (error).message : error);
   process.exit(1);
 });

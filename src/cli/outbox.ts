@@ -48,7 +48,7 @@ export interface PrintOutboxOptions {
 
 export async function printOutbox(
   config: Config,
-  { print = console.log, open = openAppDatabase }: PrintOutboxOptions = {},
+  { print = console.log, open = (c) => openAppDatabase(c, 'cli outbox') }: PrintOutboxOptions = {},
 ): Promise<void> {
   const database = await open(config);
   try {

@@ -29,7 +29,7 @@ export async function seed(
   progress: Progress = createProgress(),
 ): Promise<SeedSummary & { password: string }> {
   // Migrations first, on PostgreSQL too: a seed of an outdated schema would only fail later.
-  const database = await openAppDatabase({ ...config, migrateOnStart: true });
+  const database = await openAppDatabase({ ...config, migrateOnStart: true }, 'cli seed');
   try {
     // One password for every seeded account (hashing a million would take hours).
     const password = randomBytes(12).toString('base64url');

@@ -3,9 +3,9 @@
  * backed either by a real PostgreSQL server (`DATABASE_URL`) or by embedded PGlite
  * through PGlite's node-postgres adapter. Everything above this file sees one dialect.
  */
-import fs from 'node:fs';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.js';
 import type { DB } from './types.js';
 
 export type Db = Kysely<DB>;
@@ -21,8 +21,11 @@ export interface Database {
 
 export type DatabaseOptions =
   | { kind: 'postgres'; url: string; poolSize: number }
-  /** `dataDir` undefined means in memory; `loadDataDir` restores a dump (test templates). */
-  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob };
+  /**
+   * `dataDir` undefined means in memory; `loadDataDir` restores a dump (test templates).
+   * With a `dataDir`, the process takes its lock (db/data-dir-lock.ts) as `role`.
+   */
+  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob; role?: string };
 
 const { builtins } = pg.types;
 
@@ -78,13 +81,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     import('@electric-sql/pglite/contrib/pg_trgm'),
     import('@electric-sql/pglite/node-postgres'),
   ]);
-  if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
-  const pglite = new PGlite({
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-    extensions: { pg_trgm },
-  });
-  await pglite.waitReady;
+  // One process per data directory: refused here, before anything is read or written.
+  const lock = options.dataDir
+    ? lockDataDir(options.dataDir, options.role ?? 'process')
+    : undefined;
+  let pglite: InstanceType<typeof PGlite>;
+  try {
+    pglite = new PGlite({
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+      extensions: { pg_trgm },
+    });
+    await pglite.waitReady;
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   // PGlite is one session: a pool of one serializes transactions instead of interleaving them.
   const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types });
   keepErrorsFromCrashing(pool);
@@ -96,6 +108,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     close: async () => {
       await db.destroy();
       await pglite.close();
+      lock?.release();
     },
   };
 }

@@ -51,3 +51,19 @@ export async function startServer(
   });
   return { child, base, exited, output: () => output };
 }
+
+/** The command line as an operator runs it (through tsx, to skip the build). */
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+      env: { ...process.env, ...env },
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('exit', (code) => resolve({ code, out }));
+  });
+}

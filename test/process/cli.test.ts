@@ -7,19 +7,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/server-process.js';
 
 describe('the command line', () => {
   it('creates an admin whose key works, and migrates an up-to-date schema as a no-op', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-cli-'));
-    const env = { ...process.env, DATABASE_URL: '', DATA_DIR: dir };
-    const run = (args: string[]) =>
-      new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env });
-        let out = '';
-        child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-        child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-        child.on('exit', (code) => resolve({ code, out }));
-      });
+    const env = { ...process.env, DATABASE_URL: '', DATA_DIR: dir } as Record<string, string>;
+    const run = (args: string[]) => runCli(args, env);
     const created = await run([
       'users',
       'create',

@@ -56,6 +56,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   modules: ['config', 'domain', 'db', 'query', 'versions', 'http', 'security', 'modules'],
   outbox: ['config', 'domain', 'db', 'query', 'versions', 'http', 'security', 'modules'],
   mail: ['config', 'domain', 'db', 'query', 'versions', 'http', 'security', 'modules', 'outbox'],
+  admin: ['config', 'domain', 'db', 'http', 'security', 'modules'],
 };
 
 function findCycle(graph: Map<string, Set<string>>): string[] | undefined {

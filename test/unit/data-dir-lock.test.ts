@@ -1,0 +1,118 @@
+/** The embedded data directory's lock (src/db/data-dir-lock.ts): held, stale, reused, raced. */
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  DataDirLockedError,
+  lockDataDir,
+  lockHolder,
+  processStartTime,
+  type LockOwner,
+} from '../../src/db/data-dir-lock.js';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-lock-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const writeLock = (dir: string, owner: Partial<LockOwner>) =>
+  fs.writeFileSync(
+    path.join(dir, '.lock'),
+    JSON.stringify({ pid: 1, processStart: null, role: 'server', since: 'then', ...owner }),
+  );
+
+/** The pid of a process that has exited (the pid is free, or another process's by now). */
+function deadPid(): number {
+  return spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+    encoding: 'utf8',
+  }).stdout as unknown as number;
+}
+
+describe('the data directory lock', () => {
+  it('is held by one taker at a time, names the holder, and is free again once released', () => {
+    const dir = tempDir();
+    const lock = lockDataDir(dir, 'server');
+    expect(lockHolder(dir)).toMatchObject({ pid: process.pid, role: 'server' });
+    let refusal: unknown;
+    try {
+      lockDataDir(dir, 'cli migrate');
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(DataDirLockedError);
+    expect((refusal as Error).message).toContain(`process ${process.pid} (server`);
+    expect((refusal as Error).message.split('\n')).toHaveLength(1);
+    lock.release();
+    expect(lockHolder(dir)).toBeUndefined();
+    lockDataDir(dir, 'again').release();
+  });
+
+  it('takes over the lock of a process that no longer runs (kill -9)', () => {
+    const dir = tempDir();
+    writeLock(dir, { pid: Number(deadPid()) });
+    expect(lockHolder(dir)).toBeUndefined();
+    const lock = lockDataDir(dir, 'server');
+    expect(lockHolder(dir)?.pid).toBe(process.pid);
+    lock.release();
+  });
+
+  it.runIf(processStartTime(process.pid) !== null)(
+    'takes over a lock whose pid now belongs to another process (pid reuse)',
+    () => {
+      const dir = tempDir();
+      // Our own pid, but a start time that is not ours: the writer was another process.
+      writeLock(dir, { pid: process.pid, processStart: '1' });
+      lockDataDir(dir, 'server').release();
+    },
+  );
+
+  it('takes over a lock file it cannot read', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, '.lock'), 'not json');
+    lockDataDir(dir, 'server').release();
+  });
+
+  it('never releases a lock that is not its own', () => {
+    const dir = tempDir();
+    const lock = lockDataDir(dir, 'server');
+    writeLock(dir, { pid: 999_999_999 });
+    lock.release();
+    expect(fs.existsSync(path.join(dir, '.lock'))).toBe(true);
+  });
+
+  it('lets exactly one of several processes racing for a stale lock win', async () => {
+    const dir = tempDir();
+    writeLock(dir, { pid: Number(deadPid()) });
+    const module = path.resolve('src/db/data-dir-lock.ts');
+    const script = `
+      import { lockDataDir } from ${JSON.stringify(module)};
+      try { lockDataDir(${JSON.stringify(dir)}, 'racer'); console.log('won'); setTimeout(() => {}, 1500); }
+      catch (e) { console.log(e.name); }`;
+    const racers = Array.from(
+      { length: 6 },
+      () =>
+        new Promise<string>((resolve) => {
+          const child = spawn(process.execPath, [
+            '--import',
+            'tsx',
+            '--input-type=module',
+            '-e',
+            script,
+          ]);
+          let out = '';
+          child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+          child.on('exit', () => resolve(out.trim()));
+        }),
+    );
+    const outcomes = await Promise.all(racers);
+    expect(outcomes.filter((o) => o === 'won')).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'DataDirLockedError')).toHaveLength(5);
+  }, 30_000);
+});
