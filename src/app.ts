@@ -17,6 +17,7 @@ import {
   toProblem,
 } from './http/error-handler.js';
 import { healthRoutes } from './http/health.routes.js';
+import { refuseMalformedQuery, refuseUnstorableInput } from './http/input-text.js';
 import { loggerOptions } from './http/logging.js';
 import type { ResourceModule } from './http/module.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -179,10 +180,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   // onRequest order matters: id first, then the rate limit, then version and caller.
   app.addHook('onRequest', echoRequestId);
+  app.addHook('onRequest', refuseMalformedQuery);
   await registerRateLimit(app, config);
   app.addHook('onRequest', versioning.fromHeader);
   app.addHook('onRequest', authenticationHook(users.authentication, config.env));
   app.addHook('onRequest', versioning.fromAccount);
+  app.addHook('preValidation', refuseUnstorableInput);
   app.addHook('preValidation', versioning.rewriteRequest);
   app.addHook('preSerialization', versioning.rewriteResponse);
 

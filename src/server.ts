@@ -21,6 +21,6 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   // Configuration mistakes and a data directory in use get one clear line, not a stack trace.
   const clear = error instanceof ConfigError || error instanceof DataDirLockedError;
-  console.error(clear ? (error).message : error);
+  console.error(clear ? error.message : error);
   process.exit(1);
 });

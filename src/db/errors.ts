@@ -58,3 +58,14 @@ export function isConnectionError(error: unknown): boolean {
   const message = typeof e.message === 'string' ? e.message : '';
   return CONNECTION_MESSAGES.some((m) => message.includes(m));
 }
+
+/**
+ * SQLSTATE class 22, data exception: a value the database cannot store or compare (out of a
+ * column's range, malformed for its type, a character the encoding refuses). Request
+ * validation refuses these before any SQL runs; this recognises one that got past it, so it
+ * is answered as the client's mistake rather than a server error.
+ */
+export function isDataException(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
+}

@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BookingEnv } from '../config.js';
 import type { Caller } from '../domain/caller.js';
 import { DomainError } from '../domain/errors.js';
+import { textProblem } from './input-text.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -47,7 +48,13 @@ function readCredentials(request: FastifyRequest): Credentials | null {
   const colon = decoded.indexOf(':');
   if (colon < 1)
     throw new DomainError('invalid_credentials', 'Basic credentials must be email:password.');
-  return { kind: 'basic', email: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+  const email = decoded.slice(0, colon);
+  const password = decoded.slice(colon + 1);
+  // Text the database cannot hold is no account's email: the same answer as a wrong one.
+  if (textProblem(email) || textProblem(password)) {
+    throw new DomainError('invalid_credentials', 'The credentials were not recognised.');
+  }
+  return { kind: 'basic', email, password };
 }
 
 export function authenticationHook(auth: Authenticator, env: BookingEnv) {

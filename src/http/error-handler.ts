@@ -8,7 +8,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isConnectionError } from '../db/errors.js';
+import { isConnectionError, isDataException } from '../db/errors.js';
 import { QueryError } from '../query/errors.js';
 import { DomainError } from '../domain/errors.js';
 import {
@@ -58,6 +58,11 @@ export function toProblem(error: unknown, request: FastifyRequest): ProblemBody 
   const status = fastifyError.statusCode ?? 500;
   if (status >= 400 && status < 500 && fastifyError.code?.startsWith('FST_')) {
     return problem('bad_request', fastifyError.message, { requestId });
+  }
+  if (isDataException(error)) {
+    return problem('bad_request', 'A value in the request cannot be stored or compared.', {
+      requestId,
+    });
   }
   if (isConnectionError(error)) {
     return problem(
@@ -138,6 +143,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
       // Expected during a database outage: one line per request, no stack traces.
       request.log.warn({ code: body.code, cause: (error as Error).message }, 'request deferred');
     } else if (body.status >= 500) request.log.error({ err: error }, 'request failed');
+    else if (isDataException(error)) {
+      // Validation should have caught it first: worth an operator's look.
+      request.log.warn({ cause: (error as Error).message }, 'value refused by the database');
+    }
     else request.log.info({ code: body.code }, 'request rejected');
     return sendProblem(reply, body);
   });

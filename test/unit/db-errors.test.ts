@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isConnectionError } from '../../src/db/errors.js';
+import { isConnectionError, isDataException } from '../../src/db/errors.js';
 
 describe('isConnectionError', () => {
   it.each([
@@ -27,5 +27,14 @@ describe('isConnectionError', () => {
   it('is false for things that are not errors', () => {
     expect(isConnectionError(undefined)).toBe(false);
     expect(isConnectionError('ECONNREFUSED')).toBe(false);
+  });
+});
+
+describe('isDataException', () => {
+  it('recognises SQLSTATE class 22 and nothing else', () => {
+    for (const code of ['22003', '22P02', '22021', '22P05', '22007'])
+      expect(isDataException({ code }), code).toBe(true);
+    for (const code of ['23505', '08006', '2200', 'ECONNRESET', undefined])
+      expect(isDataException({ code }), String(code)).toBe(false);
   });
 });

@@ -43,7 +43,11 @@ export const CreateEventBody = Type.Object(
     }),
     max: Type.Optional(
       Nullable(
-        Type.Integer({ minimum: 0, description: "Seats; default the experience's outingMax" }),
+        Type.Integer({
+          minimum: 0,
+          maximum: 1_000_000,
+          description: "Seats; default the experience's outingMax",
+        }),
       ),
     ),
     guides: Type.Optional(

@@ -9,6 +9,9 @@ import type { Selectable } from 'kysely';
 import type { ExperiencesTable } from '../../db/types.js';
 import type { Schedule as StoredSchedule } from '../schedules/index.js';
 
+/** The most seats an event, or a group, may have: far beyond any outing, well inside a column. */
+export const MAX_SEATS = 1_000_000;
+
 export const Experience = Type.Object(
   {
     object: Type.Literal('experience'),
@@ -51,13 +54,31 @@ const ScheduleBody = Type.Object(
 const Group = Type.Object(
   {
     orderMin: Type.Optional(
-      Nullable(Type.Integer({ minimum: 1, description: 'Fewest seats one item may book' })),
+      Nullable(
+        Type.Integer({
+          minimum: 1,
+          maximum: MAX_SEATS,
+          description: 'Fewest seats one item may book',
+        }),
+      ),
     ),
     orderMax: Type.Optional(
-      Nullable(Type.Integer({ minimum: 1, description: 'Most seats one item may book' })),
+      Nullable(
+        Type.Integer({
+          minimum: 1,
+          maximum: MAX_SEATS,
+          description: 'Most seats one item may book',
+        }),
+      ),
     ),
     outingMax: Type.Optional(
-      Nullable(Type.Integer({ minimum: 0, description: 'Seats per event; null = unlimited' })),
+      Nullable(
+        Type.Integer({
+          minimum: 0,
+          maximum: MAX_SEATS,
+          description: 'Seats per event; null = unlimited',
+        }),
+      ),
     ),
   },
   { additionalProperties: false },

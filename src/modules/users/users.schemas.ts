@@ -56,7 +56,7 @@ export const MetadataBody = Type.Record(Type.String(), Type.Unknown(), {
   description: 'One or more pairs to merge into the metadata',
 });
 
-export const MetadataParams = Type.Object({ id: Id, '*': Type.String() });
+export const MetadataParams = Type.Object({ id: Id, '*': Type.String({ maxLength: 1024 }) });
 
 export function toUserView(
   row: UserRow,
