@@ -22,7 +22,9 @@ import { loggerOptions } from './http/logging.js';
 import type { ResourceModule } from './http/module.js';
 import { registerOpenApi } from './http/openapi.js';
 import { problemSchemas } from './http/problems.js';
-import { registerRateLimit } from './http/rate-limit.js';
+import { createAuthThrottle } from './http/auth-throttle.js';
+import { openRedis, registerRateLimit } from './http/rate-limit.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { echoRequestId, genReqId } from './http/request-id.js';
 import { Paging } from './http/schemas.js';
 import { buildSerializer } from './http/serialization.js';
@@ -38,6 +40,7 @@ import { ordersModule } from './modules/orders/index.js';
 import { Schedule } from './modules/shared/index.js';
 import { usersModule } from './modules/users/index.js';
 import { createApiKeyCipher } from './security/api-keys.js';
+import { setPasswordHashConcurrency } from './security/passwords.js';
 import { loadSecret } from './security/secret.js';
 import { apiVersions, LATEST_VERSION } from './versions/index.js';
 import { createVersionRegistry } from './versions/registry.js';
@@ -128,10 +131,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorateRequest('apiVersion', '');
   registerErrorHandling(app);
   registerBodyParsing(app);
+  await registerSecurityHeaders(app);
   await registerOpenApi(app);
 
   // The resource modules, in dependency order; each gets the facades it calls.
   const cipher = createApiKeyCipher(loadSecret(config));
+  setPasswordHashConcurrency(config.passwordHashConcurrency);
   const idempotency = idempotencyService({ db });
   const users = usersModule({ db, cipher, latestVersion: LATEST_VERSION });
   const experiences = experiencesModule({ db, users: users.facade });
@@ -181,9 +186,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // onRequest order matters: id first, then the rate limit, then version and caller.
   app.addHook('onRequest', echoRequestId);
   app.addHook('onRequest', refuseMalformedQuery);
-  await registerRateLimit(app, config);
+  const redis = openRedis(app, config);
+  await registerRateLimit(app, config, redis);
   app.addHook('onRequest', versioning.fromHeader);
-  app.addHook('onRequest', authenticationHook(users.authentication, config.env));
+  app.addHook(
+    'onRequest',
+    authenticationHook(
+      users.authentication,
+      config.env,
+      createAuthThrottle(config.authThrottle, redis),
+    ),
+  );
   app.addHook('onRequest', versioning.fromAccount);
   app.addHook('preValidation', refuseUnstorableInput);
   app.addHook('preValidation', versioning.rewriteRequest);

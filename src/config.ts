@@ -57,6 +57,25 @@ const EnvSchema = Type.Object({
   }),
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  AUTH_FAILURES_PER_ADDRESS: Type.Integer({
+    minimum: 0,
+    maximum: 1_000_000,
+    default: 20,
+    description: 'Failed authentications per client address per window; 0 turns throttling off',
+  }),
+  AUTH_FAILURES_PER_ACCOUNT: Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    default: 100,
+    description: 'Failed Basic sign-ins per account per hour, from addresses never used by it',
+  }),
+  AUTH_FAILURE_WINDOW_MS: Type.Integer({ minimum: 1000, maximum: 86_400_000, default: 900_000 }),
+  PASSWORD_HASH_CONCURRENCY: Type.Integer({
+    minimum: 1,
+    maximum: 64,
+    default: 2,
+    description: 'Password hashes computed at once (scrypt is CPU and memory)',
+  }),
   BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1_048_576 }),
   REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 30_000 }),
   HEADERS_TIMEOUT_MS: Type.Integer({
@@ -110,6 +129,12 @@ export interface Config {
   readonly logLevel: LogLevel;
   readonly rateLimit: { readonly max: number; readonly windowMs: number };
   readonly redisUrl: string | undefined;
+  readonly authThrottle: {
+    readonly perAddress: number;
+    readonly perAccount: number;
+    readonly windowMs: number;
+  };
+  readonly passwordHashConcurrency: number;
   readonly bodyLimit: number;
   readonly requestTimeoutMs: number;
   readonly sockets: {
@@ -166,6 +191,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowMs: converted.RATE_LIMIT_WINDOW_MS,
     }),
     redisUrl: converted.REDIS_URL,
+    authThrottle: Object.freeze({
+      perAddress: converted.AUTH_FAILURES_PER_ADDRESS,
+      perAccount: converted.AUTH_FAILURES_PER_ACCOUNT,
+      windowMs: converted.AUTH_FAILURE_WINDOW_MS,
+    }),
+    passwordHashConcurrency: converted.PASSWORD_HASH_CONCURRENCY,
     bodyLimit: converted.BODY_LIMIT,
     requestTimeoutMs: converted.REQUEST_TIMEOUT_MS,
     sockets: Object.freeze({

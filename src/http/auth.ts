@@ -1,12 +1,14 @@
 /**
  * Authentication on every request: `X-API-KEY` header or `apiKey` query parameter, or,
  * in the sandbox only, HTTP Basic with email:password. Credentials that are present but
- * wrong are a 401 even on public endpoints; never silently ignored.
+ * wrong are a 401 even on public endpoints; never silently ignored. Failures are counted and
+ * throttled (auth-throttle.ts) before any key lookup or password hash.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BookingEnv } from '../config.js';
 import type { Caller } from '../domain/caller.js';
 import { DomainError } from '../domain/errors.js';
+import type { AuthThrottle } from './auth-throttle.js';
 import { textProblem } from './input-text.js';
 
 declare module 'fastify' {
@@ -57,21 +59,48 @@ function readCredentials(request: FastifyRequest): Credentials | null {
   return { kind: 'basic', email, password };
 }
 
-export function authenticationHook(auth: Authenticator, env: BookingEnv) {
+const failedCredentials = (error: unknown) =>
+  error instanceof DomainError && error.code === 'invalid_credentials';
+
+export function authenticationHook(auth: Authenticator, env: BookingEnv, throttle: AuthThrottle) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply) {
-    const credentials = readCredentials(request);
-    if (credentials === null) return;
-    if (credentials.kind === 'apiKey') {
-      request.caller = await auth.byApiKey(credentials.apiKey);
-    } else {
-      if (env !== 'sandbox') {
-        throw new DomainError(
-          'basic_auth_sandbox_only',
-          'Basic authentication is accepted only in the sandbox environment; send X-API-KEY.',
-        );
-      }
-      request.caller = await auth.byPassword(credentials.email, credentials.password);
+    let credentials: Credentials | null;
+    try {
+      credentials = readCredentials(request);
+    } catch (error) {
+      if (failedCredentials(error)) await throttle.failed(request.ip);
+      throw error;
     }
+    if (credentials === null) return;
+    if (credentials.kind === 'basic' && env !== 'sandbox') {
+      throw new DomainError(
+        'basic_auth_sandbox_only',
+        'Basic authentication is accepted only in the sandbox environment; send X-API-KEY.',
+      );
+    }
+    if (credentials.kind === 'apiKey') {
+      // A key lookup is cheap, and a valid key is never a guess: only failures are counted,
+      // and past the limit the answer to one is 429 instead of 401.
+      try {
+        request.caller = await auth.byApiKey(credentials.apiKey);
+      } catch (error) {
+        if (!failedCredentials(error)) throw error;
+        await throttle.failed(request.ip);
+        await throttle.check(request.ip);
+        throw error;
+      }
+      return;
+    }
+    const { email, password } = credentials;
+    // Before the expensive part: a password hash.
+    await throttle.check(request.ip, email);
+    try {
+      request.caller = await auth.byPassword(email, password);
+    } catch (error) {
+      if (failedCredentials(error)) await throttle.failed(request.ip, email);
+      throw error;
+    }
+    await throttle.succeeded(request.ip, email);
   };
 }
 

@@ -10,6 +10,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isConnectionError, isDataException } from '../db/errors.js';
 import { QueryError } from '../query/errors.js';
+import { PasswordHashBusyError } from '../security/passwords.js';
 import { DomainError } from '../domain/errors.js';
 import {
   problem,
@@ -64,6 +65,11 @@ export function toProblem(error: unknown, request: FastifyRequest): ProblemBody 
       requestId,
     });
   }
+  if (error instanceof PasswordHashBusyError) {
+    return problem('service_unavailable', 'Too many sign-ins at once; retry shortly.', {
+      requestId,
+    });
+  }
   if (isConnectionError(error)) {
     return problem(
       'service_unavailable',
@@ -92,8 +98,11 @@ function describeFastifyError(code: ProblemCode, error: FastifyError): string {
 }
 
 export function sendProblem(reply: FastifyReply, body: ProblemBody): FastifyReply {
-  // A 503 is temporary by definition: say when to come back (RFC 9110 section 10.2.3).
+  // A 503 is temporary by definition: say when to come back (RFC 9110 section 10.2.3); a
+  // throttled refusal says how long it lasts.
   if (body.status === 503) void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+  if (typeof body.retryAfter === 'number')
+    void reply.header('retry-after', String(body.retryAfter));
   // Serialized here, not by a route's response schema, so extra members always survive.
   return reply
     .code(body.status)
@@ -146,8 +155,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     else if (isDataException(error)) {
       // Validation should have caught it first: worth an operator's look.
       request.log.warn({ cause: (error as Error).message }, 'value refused by the database');
-    }
-    else request.log.info({ code: body.code }, 'request rejected');
+    } else request.log.info({ code: body.code }, 'request rejected');
     return sendProblem(reply, body);
   });
 

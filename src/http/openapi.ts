@@ -32,7 +32,18 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
   });
-  // No validator badge: the docs page must not call out to third-party hosts.
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null } });
+  // No validator badge: the docs page must not call out to third-party hosts. Swagger UI's
+  // own CSP (its scripts and styles by hash), never framed, and without
+  // upgrade-insecure-requests, which would break the page on plain-HTTP localhost.
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { validatorUrl: null },
+    staticCSP: true,
+    transformStaticCSP: (header) =>
+      header
+        .replace(/frame-ancestors [^;]*;/, "frame-ancestors 'none';")
+        .replace(/\s*upgrade-insecure-requests;/, '')
+        .replace(/ validator\.swagger\.io/, ''),
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

@@ -25,12 +25,22 @@ function credentialKey(request: FastifyRequest): string {
   return 'ip:' + request.ip;
 }
 
-export async function registerRateLimit(app: FastifyInstance, config: Config): Promise<void> {
+/** The Redis client shared by the rate limit and the authentication throttle, if configured. */
+export function openRedis(app: FastifyInstance, config: Config): Redis | undefined {
+  if (!config.redisUrl) return undefined;
+  const redis = new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 });
+  // Errors surface on the commands (and are tolerated there); the client reconnects.
+  redis.on('error', () => undefined);
+  app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
+  return redis;
+}
+
+export async function registerRateLimit(
+  app: FastifyInstance,
+  config: Config,
+  redis: Redis | undefined,
+): Promise<void> {
   if (config.rateLimit.max === 0) return;
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 })
-    : undefined;
-  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
   await app.register(rateLimit, {
     global: false,
     ...(redis ? { redis } : {}),

@@ -7,12 +7,49 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 const KEY_BYTES = 64;
 const DEFAULT_COST = { N: 16384, r: 8, p: 1 };
 
+/**
+ * At most `concurrency` hashes run at once, and at most `QUEUE_PER_SLOT` per slot wait:
+ * scrypt takes CPU and 16 MiB of memory per hash, and a burst of sign-ins must not starve
+ * every other request. Beyond the queue a sign-in is refused at once (503, retry shortly).
+ */
+const QUEUE_PER_SLOT = 16;
+let concurrency = 2;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+export function setPasswordHashConcurrency(n: number): void {
+  concurrency = Math.max(1, n);
+}
+
+export class PasswordHashBusyError extends Error {
+  override name = 'PasswordHashBusyError';
+}
+
+async function slot<T>(work: () => Promise<T>): Promise<T> {
+  if (running < concurrency) running++;
+  else {
+    if (waiting.length >= concurrency * QUEUE_PER_SLOT) throw new PasswordHashBusyError();
+    // Woken with the slot of a hash that finished: `running` is already counting it.
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  }
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFC'), salt, KEY_BYTES, options, (error, key) =>
-      error ? reject(error) : resolve(key),
-    );
-  });
+  return slot(
+    () =>
+      new Promise<Buffer>((resolve, reject) => {
+        scrypt(password.normalize('NFC'), salt, KEY_BYTES, options, (error, key) =>
+          error ? reject(error) : resolve(key),
+        );
+      }),
+  );
 }
 
 export async function hashPassword(password: string): Promise<string> {

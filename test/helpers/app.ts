@@ -30,6 +30,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     BOOKING_SECRET: TEST_SECRET,
     LOG_LEVEL: 'info',
     RATE_LIMIT_MAX: '0',
+    // Suites send wrong credentials on purpose; the throttle has its own tests.
+    AUTH_FAILURES_PER_ADDRESS: '0',
     DATA_DIR: path.join(os.tmpdir(), 'booking-test-data'),
     ...env,
   });

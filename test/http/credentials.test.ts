@@ -1,0 +1,243 @@
+/**
+ * Credentials are never guessable at speed, never logged (issue 10, item 4): failed
+ * authentications are throttled per client address and per account without letting a
+ * stranger lock the owner out, counts are shared through Redis, keys never reach a log line
+ * however they are spelled, and responses carry the security headers.
+ */
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  as,
+  basic,
+  createTestApp,
+  expectProblem,
+  signUp,
+  type Account,
+  type TestApp,
+} from '../helpers/app.js';
+
+/** A fresh client address per test, so counts never leak between tests or runs. */
+const address = () =>
+  `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${1 + (randomBytes(1)[0]! % 250)}`;
+const randomKey = () => randomBytes(24).toString('base64url');
+
+const THROTTLE = {
+  BOOKING_ENV: 'sandbox',
+  AUTH_FAILURES_PER_ADDRESS: '5',
+  AUTH_FAILURES_PER_ACCOUNT: '8',
+};
+
+describe('failed authentication throttling', () => {
+  let t: TestApp;
+  let alice: Account;
+  beforeAll(async () => {
+    t = await createTestApp(THROTTLE);
+    alice = await signUp(t.app, { name: 'Alice' });
+  });
+  afterAll(async () => t.close());
+
+  const withKey = (key: string, from: string) =>
+    t.app.inject({
+      method: 'GET',
+      url: '/api/users/me',
+      headers: { 'x-api-key': key },
+      remoteAddress: from,
+    });
+  const withPassword = (email: string, password: string, from: string) =>
+    t.app.inject({
+      method: 'GET',
+      url: '/api/users/me',
+      headers: { authorization: basic(email, password) },
+      remoteAddress: from,
+    });
+
+  it('answers random API keys from one address with 429 after the limit; a valid key still works', async () => {
+    const from = address();
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await withKey(randomKey(), from)).statusCode);
+    expect(statuses).toEqual([401, 401, 401, 401, 429, 429, 429, 429]);
+    const limited = await withKey(randomKey(), from);
+    expectProblem(limited, 429, 'rate_limited');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await withKey(alice.apiKey, from)).statusCode).toBe(200);
+    // Another address is not affected.
+    expect((await withKey(randomKey(), address())).statusCode).toBe(401);
+  });
+
+  it('backs off one address guessing one account, and not the owner elsewhere', async () => {
+    const attacker = address();
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push((await withPassword(alice.email, `wrong ${i}`, attacker)).statusCode);
+    }
+    // The fifth failure starts the back-off: the attacker waits, even with the right password.
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(statuses[5]).toBe(429);
+    expect((await withPassword(alice.email, alice.password, attacker)).statusCode).toBe(429);
+    expect((await withPassword(alice.email, alice.password, address())).statusCode).toBe(200);
+  });
+
+  it('throttles an unknown email exactly like a registered one (no enumeration)', async () => {
+    const attempts = async (email: string) => {
+      const from = address();
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i++)
+        statuses.push((await withPassword(email, `wrong ${i}`, from)).statusCode);
+      return statuses;
+    };
+    const bob = await signUp(t.app, { name: 'Bob' });
+    expect(await attempts('nobody.at.all@example.com')).toEqual(await attempts(bob.email));
+  });
+
+  it('caps an account attacked from many addresses, but not its owner’s known address or key', async () => {
+    const carol = await signUp(t.app, { name: 'Carol' });
+    const home = address();
+    expect((await withPassword(carol.email, carol.password, home)).statusCode).toBe(200);
+    for (let i = 0; i < 8; i++) {
+      expect((await withPassword(carol.email, 'guess', address())).statusCode).toBe(401);
+    }
+    // A new address is refused before its password is even checked...
+    expect((await withPassword(carol.email, carol.password, address())).statusCode).toBe(429);
+    // ...while the owner signs in from the address it used before, and its key works anywhere.
+    expect((await withPassword(carol.email, carol.password, home)).statusCode).toBe(200);
+    expect((await withKey(carol.apiKey, address())).statusCode).toBe(200);
+  });
+});
+
+describe('throttling shared through Redis', () => {
+  let redis: Redis;
+  let reachable = false;
+  beforeAll(async () => {
+    redis = new Redis('redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 });
+    redis.on('error', () => undefined);
+    reachable = await redis
+      .connect()
+      .then(() => true)
+      .catch(() => false);
+  });
+  afterAll(async () => redis.quit().catch(() => undefined));
+
+  it('counts failures across two instances as one', async (context) => {
+    if (!reachable) {
+      // CI starts Redis (.ci/run); only a developer's machine without one may skip this.
+      if (process.env.CI) throw new Error('CI needs Redis at 127.0.0.1:6379');
+      return context.skip('no Redis at 127.0.0.1:6379');
+    }
+    const env = { ...THROTTLE, REDIS_URL: 'redis://127.0.0.1:6379' };
+    const [one, two] = [await createTestApp(env), await createTestApp(env)];
+    try {
+      const from = address();
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const app = i % 2 === 0 ? one.app : two.app;
+        statuses.push(
+          (
+            await app.inject({
+              method: 'GET',
+              url: '/api/users/me',
+              headers: { 'x-api-key': randomKey() },
+              remoteAddress: from,
+            })
+          ).statusCode,
+        );
+      }
+      expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+});
+
+describe('keys never reach the logs', () => {
+  let t: TestApp;
+  let dan: Account;
+  beforeAll(async () => {
+    t = await createTestApp({ BOOKING_ENV: 'sandbox' });
+    dan = await signUp(t.app, { name: 'Dan' });
+  });
+  afterAll(async () => t.close());
+
+  it('redacts the key in every spelling of the parameter, and credentials in headers', async () => {
+    const key = dan.apiKey;
+    const spellings = [
+      'apiKey',
+      'APIKEY',
+      'api%4Bey',
+      '%61piKey',
+      'apiKey%00',
+      'apiKey[]',
+      'api_key',
+      'api%5Fkey',
+      'ApI%2DkEy',
+    ];
+    for (const name of spellings) {
+      await t.app.inject({ method: 'GET', url: `/api/users/me?${name}=${key}` });
+      await t.app.inject({ method: 'GET', url: `/api/experiences?limit=1&${name}=${key}&x=1` });
+    }
+    await t.app.inject({ method: 'GET', url: '/api/users/me', headers: { 'x-api-key': key } });
+    const authorization = basic(dan.email, dan.password);
+    await t.app.inject({ method: 'GET', url: '/api/users/me', headers: { authorization } });
+    const everything = t.logs.join('\n');
+    expect(t.logs.length).toBeGreaterThan(spellings.length);
+    expect(everything).not.toContain(key);
+    expect(everything).not.toContain(encodeURIComponent(key));
+    expect(everything).not.toContain(dan.password);
+    expect(everything).not.toContain(authorization.split(' ')[1]);
+  });
+});
+
+describe('security headers', () => {
+  let t: TestApp;
+  let erin: Account;
+  beforeAll(async () => {
+    t = await createTestApp();
+    erin = await signUp(t.app, { name: 'Erin' });
+  });
+  afterAll(async () => t.close());
+
+  it('sends nosniff everywhere and no X-Powered-By', async () => {
+    for (const url of ['/healthz', '/api/experiences', '/api/nope', '/openapi.json', '/docs/']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(response.headers['x-powered-by'], url).toBeUndefined();
+    }
+  });
+
+  it('lets nothing frame /docs, and keeps the API from loading anything', async () => {
+    const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
+    expect(docs.headers['content-security-policy']).toMatch(/script-src 'self'/);
+    const api = await t.app.inject({ method: 'GET', url: '/api/experiences' });
+    expect(api.headers['content-security-policy']).toMatch(/default-src 'none'/);
+    expect(api.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
+  });
+
+  it('forbids caching responses that carry a key or personal data', async () => {
+    const signup = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      payload: { name: 'F', email: `f.${Date.now()}@example.com`, password: 'long enough pass' },
+    });
+    expect(signup.headers['cache-control']).toBe('no-store');
+    for (const url of [
+      '/api/users/me',
+      `/api/users/${erin.id}/apiKey`,
+      '/api/orders',
+      '/api/experiences',
+    ]) {
+      const response = await as(t.app, erin, { method: 'GET', url });
+      expect(response.headers['cache-control'], url).toBe('no-store');
+    }
+    const viaQuery = await t.app.inject({
+      method: 'GET',
+      url: `/api/users/me?api%4Bey=${erin.apiKey}`,
+    });
+    expect(viaQuery.headers['cache-control']).toBe('no-store');
+    // A public, anonymous read is not forced out of caches.
+    const anonymous = await t.app.inject({ method: 'GET', url: '/api/experiences' });
+    expect(anonymous.headers['cache-control']).not.toBe('no-store');
+  });
+});
