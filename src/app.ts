@@ -30,8 +30,8 @@ import { Paging } from './http/schemas.js';
 import { buildSerializer } from './http/serialization.js';
 import { buildValidator } from './http/validation.js';
 import { versionHooks } from './http/versioning.js';
-import { createDispatcher, enqueue } from './mail/index.js';
-import { delegatesModule } from './modules/delegates/index.js';
+import { createDispatcher, enqueue, sentToOthersLastHour } from './mail/index.js';
+import { delegatesFacade, delegatesModule } from './modules/delegates/index.js';
 import { eventsFacade, eventsModule } from './modules/events/index.js';
 import { experiencesModule } from './modules/experiences/index.js';
 import { guidesModule } from './modules/guides/index.js';
@@ -138,10 +138,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const cipher = createApiKeyCipher(loadSecret(config));
   setPasswordHashConcurrency(config.passwordHashConcurrency);
   const idempotency = idempotencyService({ db });
-  const users = usersModule({ db, cipher, latestVersion: LATEST_VERSION });
-  const experiences = experiencesModule({ db, users: users.facade });
+  const users = usersModule({
+    db,
+    idempotency,
+    cipher,
+    latestVersion: LATEST_VERSION,
+    onSignUp: (tx, account) => delegatesFacade.linkInvitations(tx, account.id, account.email),
+  });
+  const experiences = experiencesModule({ db, users: users.facade, idempotency });
   const guides = guidesModule({
     db,
+    idempotency,
     users: users.facade,
     leaveFutureEvents: eventsFacade.leaveFutureEvents,
   });
@@ -157,11 +164,20 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     experiences: experiences.facade,
     events: events.facade,
     idempotency,
-    confirmations: { enqueue: async (tx, message) => void (await enqueue(tx, message)) },
+    confirmations: {
+      enqueue: async (tx, message) => void (await enqueue(tx, message)),
+      sentToOthersLastHour,
+      toOthersPerHour: config.confirmationsToOthersPerHour,
+    },
   });
   const modules: ResourceModule[] = [
     users,
-    delegatesModule({ db, users: users.facade }),
+    delegatesModule({
+      db,
+      idempotency,
+      users: users.facade,
+      hasBookedWith: orders.facade.hasBookedWith,
+    }),
     guides,
     experiences,
     events,

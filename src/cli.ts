@@ -13,6 +13,7 @@ import { DataDirLockedError, lockHolder } from './db/data-dir-lock.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { DomainError } from './domain/errors.js';
+import { idempotencyService } from './modules/idempotency/index.js';
 import { usersModule } from './modules/users/index.js';
 import { createApiKeyCipher } from './security/api-keys.js';
 import { loadSecret } from './security/secret.js';
@@ -74,6 +75,7 @@ async function createUser(config: Config, args: string[]): Promise<void> {
   try {
     const users = usersModule({
       db: database.db,
+      idempotency: idempotencyService({ db: database.db }),
       cipher: createApiKeyCipher(loadSecret(config)),
       latestVersion: LATEST_VERSION,
     }).service;

@@ -70,6 +70,12 @@ const EnvSchema = Type.Object({
     description: 'Failed Basic sign-ins per account per hour, from addresses never used by it',
   }),
   AUTH_FAILURE_WINDOW_MS: Type.Integer({ minimum: 1000, maximum: 86_400_000, default: 900_000 }),
+  CONFIRMATIONS_TO_OTHERS_PER_HOUR: Type.Integer({
+    minimum: 0,
+    maximum: 100_000,
+    default: 10,
+    description: 'Confirmations a customer account may cause to addresses not its own per hour',
+  }),
   PASSWORD_HASH_CONCURRENCY: Type.Integer({
     minimum: 1,
     maximum: 64,
@@ -135,6 +141,7 @@ export interface Config {
     readonly windowMs: number;
   };
   readonly passwordHashConcurrency: number;
+  readonly confirmationsToOthersPerHour: number;
   readonly bodyLimit: number;
   readonly requestTimeoutMs: number;
   readonly sockets: {
@@ -197,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowMs: converted.AUTH_FAILURE_WINDOW_MS,
     }),
     passwordHashConcurrency: converted.PASSWORD_HASH_CONCURRENCY,
+    confirmationsToOthersPerHour: converted.CONFIRMATIONS_TO_OTHERS_PER_HOUR,
     bodyLimit: converted.BODY_LIMIT,
     requestTimeoutMs: converted.REQUEST_TIMEOUT_MS,
     sockets: Object.freeze({

@@ -1,22 +1,33 @@
 /**
- * Object IDs: 24 lowercase hex characters in the ObjectId layout (4-byte seconds, 5 random
- * bytes fixed per process, 3-byte counter), so ids sort by creation time and the default
- * `-id` order is "newest first" without a separate timestamp index.
+ * Object IDs: 24 lowercase hex characters, 4 bytes of seconds then 8 random bytes (64 bits,
+ * from the system's CSPRNG), so ids sort by creation second (the default `-id` order is
+ * "newest first" without a separate timestamp index, and keyset paging works) while a
+ * neighbour cannot be guessed: knowing one id says nothing about the next, even within the
+ * same second. Ids made in the same second are in no particular order among themselves.
  */
-import { randomBytes, randomInt } from 'node:crypto';
-
-const processRandom = randomBytes(5).toString('hex');
-let counter = randomInt(0, 0xffffff);
+import { randomBytes } from 'node:crypto';
 
 export const ID_PATTERN = '^[0-9a-f]{24}$';
 const ID_REGEX = new RegExp(ID_PATTERN);
 
+/** Random bytes fetched in batches: one system call per 512 ids, not one per id. */
+const BATCH = 512 * 8;
+let pool = Buffer.alloc(0);
+let offset = BATCH;
+
+function randomHex8(): string {
+  if (offset >= pool.length) {
+    pool = randomBytes(BATCH);
+    offset = 0;
+  }
+  const hex = pool.toString('hex', offset, offset + 8);
+  offset += 8;
+  return hex;
+}
+
 export function newId(now: number = Date.now()): string {
-  counter = (counter + 1) % 0x1000000;
   const seconds = Math.floor(now / 1000) >>> 0;
-  return (
-    seconds.toString(16).padStart(8, '0') + processRandom + counter.toString(16).padStart(6, '0')
-  );
+  return seconds.toString(16).padStart(8, '0') + randomHex8();
 }
 
 export function isId(value: unknown): value is string {

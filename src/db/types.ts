@@ -104,14 +104,20 @@ export interface OrderItemsTable {
 export interface DelegatesTable {
   id: string;
   seller_id: string;
-  user_id: string;
+  /** The account delegated to; null for an invitation to an address with no account yet. */
+  user_id: string | null;
+  /** The invited address (lowercase), for delegations made by email. */
+  email: string | null;
+  /** When the invited user accepted: from then on the seller sees who it is. */
+  accepted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   roles: string[];
   created_at: Created;
   updated_at: Updated;
 }
 
 export interface IdempotencyKeysTable {
-  user_id: string;
+  /** Whose key: an account id, or `address:<ip>` for sign-up. */
+  scope: string;
   key: string;
   fingerprint: string;
   status: 'running' | 'done';
@@ -127,6 +133,8 @@ export interface OutboxTable {
   kind: 'order_confirmation';
   order_id: string;
   recipient: string;
+  /** The account whose booking caused the email (the relay cap counts by it). */
+  sender_id: ColumnType<string | null, string | null | undefined, string | null>;
   status: Generated<'pending' | 'sent' | 'failed'>;
   attempts: Generated<number>;
   next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;

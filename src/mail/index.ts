@@ -3,7 +3,7 @@
  * confirmation (loaded through the modules' facades, rendered by the template) and the SMTP
  * dispatcher. What other code imports from mail/.
  */
-export { enqueue } from './outbox.repository.js';
+export { enqueue, sentToOthersLastHour } from './outbox.repository.js';
 export { createDispatcher, type Dispatcher, type DispatcherOptions } from './dispatcher.js';
 export { loadConfirmation } from './confirmation.sources.js';
 export type { GuideContact } from './confirmation.template.js';

@@ -30,7 +30,7 @@ const fromNow = (ms: number) =>
  */
 export async function enqueue(
   db: Kysely<DB>,
-  message: { orderId: string; recipient: string },
+  message: { orderId: string; recipient: string; senderId?: string | null },
 ): Promise<string> {
   const inserted = await db
     .insertInto('outbox')
@@ -39,6 +39,7 @@ export async function enqueue(
       kind: 'order_confirmation',
       order_id: message.orderId,
       recipient: message.recipient,
+      sender_id: message.senderId ?? null,
     })
     .onConflict((oc) => oc.columns(['order_id', 'kind']).doNothing())
     .returning('id')
@@ -51,6 +52,25 @@ export async function enqueue(
     .where('kind', '=', 'order_confirmation')
     .executeTakeFirstOrThrow();
   return existing.id;
+}
+
+/**
+ * How many emails an account caused to addresses other than `ownEmail` in the last hour
+ * (the database's clock): what the relay cap counts.
+ */
+export async function sentToOthersLastHour(
+  db: Kysely<DB>,
+  senderId: string,
+  ownEmail: string,
+): Promise<number> {
+  const row = await db
+    .selectFrom('outbox')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('sender_id', '=', senderId)
+    .where((eb) => eb(eb.fn('lower', ['recipient']), '<>', ownEmail.toLowerCase()))
+    .where('created_at', '>', sql<Date>`now() - interval '1 hour'`)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export function outboxRepository(db: Kysely<DB>) {

@@ -61,7 +61,9 @@ const isIdString = (node: Node): boolean => node.type === 'string' && node.patte
 
 /** An object identified by an id (`{id}`, or `{id, name, ...}`): filtered by that id. */
 const isReference = (node: Node): boolean =>
-  node.type === 'object' && node.properties?.id !== undefined && isIdString(node.properties.id);
+  node.type === 'object' &&
+  node.properties?.id !== undefined &&
+  isIdString(withoutNull(node.properties.id));
 
 function enumValues(node: Node): string[] | undefined {
   if (node.enum) return node.enum.map(String);

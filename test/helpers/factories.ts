@@ -9,12 +9,21 @@ import { apiKeyDigest, generateApiKey } from '../../src/security/api-keys.js';
 
 let emailSequence = 0;
 
+/**
+ * Ids in the order the factories are called. An id holds its creation second and 64 random
+ * bits, so ids of one second have no order among themselves; tests that rely on "newest
+ * first" among the rows they insert get each row a second of its own (counting up from a
+ * day ago, so rows made through the API afterwards are newer still).
+ */
+let clock = Math.floor(Date.now() / 1000) - 86_400;
+export const orderedId = (): string => newId(clock++ * 1000);
+
 /** A bare user row (no usable password or key): an owner for test data. */
 export async function insertUser(
   db: Db,
   fields: { roles?: string[]; name?: string } = {},
 ): Promise<string> {
-  const id = newId();
+  const id = orderedId();
   await db
     .insertInto('users')
     .values({
@@ -46,7 +55,7 @@ export interface ExperienceFields {
 }
 
 export async function insertExperience(db: Db, f: ExperienceFields): Promise<string> {
-  const id = f.id ?? newId();
+  const id = f.id ?? orderedId();
   await db
     .insertInto('experiences')
     .values({
@@ -83,7 +92,7 @@ export interface EventFields {
 }
 
 export async function insertEvent(db: Db, f: EventFields): Promise<string> {
-  const id = f.id ?? newId();
+  const id = f.id ?? orderedId();
   await db
     .insertInto('events')
     .values({
@@ -127,7 +136,7 @@ export interface OrderFields {
 
 /** Inserts an order and its items; `arrival` and `amount` are derived as the service does. */
 export async function insertOrder(db: Db, f: OrderFields): Promise<string> {
-  const id = f.id ?? newId();
+  const id = f.id ?? orderedId();
   const items = f.items.map((item) => {
     const quantity = item.quantity ?? 1;
     const price = item.price ?? 50;
@@ -135,7 +144,7 @@ export async function insertOrder(db: Db, f: OrderFields): Promise<string> {
     const hh = String(Math.floor(time / 100)).padStart(2, '0');
     const mm = String(time % 100).padStart(2, '0');
     return {
-      id: newId(),
+      id: orderedId(),
       order_id: id,
       seller_id: f.sellerId,
       customer_id: f.customerId ?? null,

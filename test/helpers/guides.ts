@@ -61,20 +61,37 @@ export async function createGuide(
   return response.json();
 }
 
-/** A new user made a delegate of `seller` with `roles`. */
+/**
+ * A new user made a delegate of `seller` with `roles`: invited by email, and accepting (so
+ * the seller knows who it is, as guide links and pre-2018-02-26 assignment need).
+ */
 export async function delegate(
   app: FastifyInstance,
   seller: Account,
   roles: string[],
   name = 'Delegate User',
 ): Promise<Account> {
-  const user = await signUp(app, { name });
+  return makeDelegate(app, seller, await signUp(app, { name }), roles);
+}
+
+/** An existing user invited as a delegate of `seller` by email, and accepting. */
+export async function makeDelegate(
+  app: FastifyInstance,
+  seller: Account,
+  user: Account,
+  roles: string[],
+): Promise<Account> {
   const response = await as(app, seller, {
     method: 'POST',
     url: `/api/users/${seller.id}/delegates`,
-    payload: { user: { id: user.id }, roles },
+    payload: { email: user.email, roles },
   });
   if (response.statusCode !== 201) throw new Error(`delegate not added: ${response.body}`);
+  const accepted = await as(app, user, {
+    method: 'POST',
+    url: `/api/users/${seller.id}/delegates/${response.json().id}/accept`,
+  });
+  if (accepted.statusCode !== 200) throw new Error(`delegation not accepted: ${accepted.body}`);
   return user;
 }
 

@@ -54,8 +54,15 @@ const guidesOn = async (eventId: string) =>
       .where('id', '=', eventId)
       .executeTakeFirstOrThrow()
   ).guide_ids;
-const listEvents = (account: Account, query = '') =>
-  as(t.app, account, { method: 'GET', url: `/api/events${query}` });
+/**
+ * Events listed latest start first: these tests make events in one second, and ids of one
+ * second have no order among themselves (src/db/ids.ts), so the default order (-id) would
+ * not say which comes first; here start order is creation order.
+ */
+const listEvents = (account: Account, query = '') => {
+  const sorted = query.includes('sort=') ? query : `${query}${query ? '&' : '?'}sort=-start`;
+  return as(t.app, account, { method: 'GET', url: `/api/events${sorted}` });
+};
 const postEvent = (account: Account, payload: Record<string, unknown>) =>
   as(t.app, account, { method: 'POST', url: '/api/events', payload });
 
@@ -478,8 +485,13 @@ describe('what guides see', () => {
     const noProfile = await delegate(t.app, s, ['ROLE_GUIDE']);
     expect(idsOf(await listEvents(noProfile))).toEqual([]);
     expectProblem(await readEvent(t.app, noProfile, on.id), 404, 'not_found');
-    const outsider = await signUp(t.app);
+    // (a guide may only be linked to a known delegate: this one stops being one afterwards)
+    const outsider = await delegate(t.app, s, ['ROLE_GUIDE'], 'Out');
     const profile = await createGuide(t.app, s, s.id, { name: 'Out', user: { id: outsider.id } });
+    const delegation = (
+      await as(t.app, s, { method: 'GET', url: `/api/users/${s.id}/delegates?user=${outsider.id}` })
+    ).json().data[0];
+    await as(t.app, s, { method: 'DELETE', url: `/api/users/${s.id}/delegates/${delegation.id}` });
     await assign(t.app, s, on.id, { guide: { id: profile.id } });
     expect(idsOf(await listEvents(outsider))).toEqual([]);
     expectProblem(await readEvent(t.app, outsider, on.id), 404, 'not_found');

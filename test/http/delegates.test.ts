@@ -9,6 +9,7 @@ import {
   type Account,
   type TestApp,
 } from '../helpers/app.js';
+import { delegate } from '../helpers/guides.js';
 
 let t: TestApp;
 let seller: Account;
@@ -24,32 +25,73 @@ const add = (account: Account, sellerId: string, payload: Record<string, unknown
 describe('delegates', () => {
   it('adds a user by email or by id, lists, reads and removes it', async () => {
     const ann = await signUp(t.app, { name: 'Ann Clerk' });
-    const bob = await signUp(t.app);
+    const bob = await signUp(t.app, { name: 'Bob Booker' });
     const byEmail = await add(seller, seller.id, {
       email: ann.email.toUpperCase(),
       roles: ['ROLE_RESERVATION'],
     });
     expect(byEmail.statusCode).toBe(201);
+    // An invitation by email says nothing of which account has the address (docs/security.md).
     expect(byEmail.json()).toMatchObject({
       object: 'delegate',
       seller: { id: seller.id },
-      user: { id: ann.id, name: 'Ann Clerk', email: ann.email },
+      user: { id: null, name: null, email: ann.email.toLowerCase() },
       roles: ['ROLE_RESERVATION'],
     });
+    // Once Ann accepts, the seller sees who she is.
+    const accepted = await as(t.app, ann, {
+      method: 'POST',
+      url: `/api/users/${seller.id}/delegates/${byEmail.json().id}/accept`,
+    });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json().user).toEqual({ id: ann.id, name: 'Ann Clerk', email: ann.email });
+    // By id: Bob booked with the seller, so the seller knows him and may name him.
+    const experience = await as(t.app, seller, {
+      method: 'POST',
+      url: '/api/experiences',
+      payload: {
+        name: 'Bay Tour',
+        price: 10,
+        priceType: 'person',
+        currency: 'USD',
+        duration: 60,
+        schedules: [
+          { type: 'available', repeat: 'weekly', days: [0, 1, 2, 3, 4, 5, 6], times: [900] },
+        ],
+      },
+    });
+    const booked = await as(t.app, bob, {
+      method: 'POST',
+      url: '/api/orders',
+      payload: {
+        items: [
+          {
+            experience: { id: experience.json().id },
+            arrival: '2030-06-01',
+            arrivalTime: 900,
+            quantity: 1,
+          },
+        ],
+      },
+    });
+    expect(booked.statusCode, booked.body).toBe(201);
     const byId = await add(seller, seller.id, {
       user: { id: bob.id },
       roles: ['ROLE_CURATOR', 'ROLE_GUIDE'],
     });
     expect(byId.statusCode).toBe(201);
+    expect(byId.json().user).toEqual({ id: bob.id, name: 'Bob Booker', email: bob.email });
 
     const list = await as(t.app, seller, {
       method: 'GET',
       url: `/api/users/${seller.id}/delegates?sort=id`,
     });
-    expect(list.json().data.map((d: { user: { id: string } }) => d.user.id)).toEqual([
-      ann.id,
-      bob.id,
-    ]);
+    expect(
+      list
+        .json()
+        .data.map((d: { user: { id: string } }) => d.user.id)
+        .sort(),
+    ).toEqual([ann.id, bob.id].sort());
     expect(list.json().paging).toEqual({ next: null });
 
     const id = byEmail.json().id;
@@ -57,7 +99,7 @@ describe('delegates', () => {
       method: 'GET',
       url: `/api/users/${seller.id}/delegates/${id}`,
     });
-    expect(one.json()).toEqual(byEmail.json());
+    expect(one.json()).toEqual(accepted.json());
     // The delegate itself may read its own delegation.
     expect(
       (await as(t.app, ann, { method: 'GET', url: `/api/users/${seller.id}/delegates/${id}` }))
@@ -96,10 +138,8 @@ describe('delegates', () => {
   });
 
   it('lets the seller, its seller-admins and admins manage delegates; nobody else', async () => {
-    const boss = await signUp(t.app);
-    await add(seller, seller.id, { email: boss.email, roles: ['ROLE_SELLER_ADMIN'] });
-    const clerk = await signUp(t.app);
-    await add(seller, seller.id, { email: clerk.email, roles: ['ROLE_RESERVATION'] });
+    const boss = await delegate(t.app, seller, ['ROLE_SELLER_ADMIN']);
+    const clerk = await delegate(t.app, seller, ['ROLE_RESERVATION']);
     const newcomer = await signUp(t.app);
     expect(
       (await add(boss, seller.id, { email: newcomer.email, roles: ['ROLE_GUIDE'] })).statusCode,
@@ -161,8 +201,9 @@ describe('delegates', () => {
         'roles',
       ],
       [{ email: ann.email, roles: ['ROLE_GUIDE'], extra: 1 }, 400, 'validation_failed', 'extra'],
-      [{ email: 'nobody@example.com', roles: ['ROLE_GUIDE'] }, 404, 'not_found'],
       [{ user: { id: '0123456789abcdef01234567' }, roles: ['ROLE_GUIDE'] }, 404, 'not_found'],
+      // A user the seller does not know: the same 404 as an unknown id.
+      [{ user: { id: ann.id }, roles: ['ROLE_GUIDE'] }, 404, 'not_found'],
       [{ user: { id: seller.id }, roles: ['ROLE_GUIDE'] }, 400, 'validation_failed', 'user.id'],
     ];
     for (const [payload, status, code, field] of cases) {
@@ -182,12 +223,11 @@ describe('delegates', () => {
 describe('the delegates list speaks the query language', () => {
   it('pages, filters and refuses what it does not know', async () => {
     const shop = await signUp(t.app, { roles: ['ROLE_SELLER'] });
-    const staff = [await signUp(t.app), await signUp(t.app), await signUp(t.app)];
-    for (const user of staff) {
-      expect(
-        (await add(shop, shop.id, { user: { id: user.id }, roles: ['ROLE_CURATOR'] })).statusCode,
-      ).toBe(201);
-    }
+    const staff = [
+      await delegate(t.app, shop, ['ROLE_CURATOR']),
+      await delegate(t.app, shop, ['ROLE_CURATOR']),
+      await delegate(t.app, shop, ['ROLE_CURATOR']),
+    ];
     const list = (query: string) =>
       as(t.app, shop, { method: 'GET', url: `/api/users/${shop.id}/delegates?${query}` });
 
@@ -215,10 +255,8 @@ describe('the delegates list speaks the query language', () => {
 
 describe('what delegate roles allow', () => {
   it('shows the seller’s events to its staff and orders only to reservation roles', async () => {
-    const clerk = await signUp(t.app);
-    const curator = await signUp(t.app);
-    await add(seller, seller.id, { email: clerk.email, roles: ['ROLE_RESERVATION'] });
-    await add(seller, seller.id, { email: curator.email, roles: ['ROLE_CURATOR'] });
+    const clerk = await delegate(t.app, seller, ['ROLE_RESERVATION']);
+    const curator = await delegate(t.app, seller, ['ROLE_CURATOR']);
     const experience = await as(t.app, curator, {
       method: 'POST',
       url: '/api/experiences',

@@ -9,6 +9,7 @@ import {
   type Account,
   type TestApp,
 } from '../helpers/app.js';
+import { makeDelegate } from '../helpers/guides.js';
 
 let t: TestApp;
 let seller: Account;
@@ -30,12 +31,7 @@ beforeAll(async () => {
     [curator, 'ROLE_CURATOR'],
     [reservation, 'ROLE_RESERVATION'],
   ] as const) {
-    const added = await as(t.app, seller, {
-      method: 'POST',
-      url: `/api/users/${seller.id}/delegates`,
-      payload: { email: account.email, roles: [role] },
-    });
-    expect(added.statusCode, added.body).toBe(201);
+    await makeDelegate(t.app, seller, account, [role]);
   }
 });
 afterAll(async () => t.close());

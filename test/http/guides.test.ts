@@ -22,6 +22,7 @@ import {
   createEvent,
   createGuide,
   delegate,
+  makeDelegate,
   guideRequest,
   idsOf,
   readEvent,
@@ -60,7 +61,7 @@ const guideCount = async () =>
 
 describe('guide profiles', () => {
   it('creates, reads, changes and deletes a guide; its id is its own', async () => {
-    const linked = await signUp(t.app, { name: 'Linked User' });
+    const linked = await delegate(t.app, seller, ['ROLE_GUIDE'], 'Linked User');
     const created = await req(seller, 'POST', `/${seller.id}/guides`, {
       name: '  Gina Guide  ',
       email: 'gina@example.com',
@@ -133,7 +134,7 @@ describe('guide profiles', () => {
   });
 
   it('links a user to at most one guide profile per seller', async () => {
-    const user = await signUp(t.app);
+    const user = await delegate(t.app, seller, ['ROLE_GUIDE']);
     await createGuide(t.app, seller, seller.id, { user: { id: user.id } });
     const before = await guideCount();
     const again = expectProblem(
@@ -152,6 +153,7 @@ describe('guide profiles', () => {
     expect((await guideRow(other.id)).user_id).toBeNull();
     // Another seller may have its own profile for the same user.
     const elsewhere = await openShop(t.app);
+    await makeDelegate(t.app, elsewhere.seller, user, ['ROLE_GUIDE']);
     const theirs = await createGuide(t.app, elsewhere.seller, elsewhere.seller.id, {
       user: { id: user.id },
     });
@@ -522,17 +524,21 @@ describe('GET /api/sellers/{id}/guides', () => {
   let linked: Account;
   beforeAll(async () => {
     lister = await openShop(t.app);
-    linked = await signUp(t.app);
+    linked = await delegate(t.app, lister.seller, ['ROLE_GUIDE']);
     const s = lister.seller;
-    guides = [
-      await createGuide(t.app, s, s.id, { name: 'Alice Archer', email: 'alice@river.example' }),
-      await createGuide(t.app, s, s.id, {
-        name: 'Bob Boatman',
-        email: 'bob@sea.example',
-        user: { id: linked.id },
-      }),
-      await createGuide(t.app, s, s.id, { name: 'Alina Arrow', email: 'alina@river.example' }),
-    ];
+    // Each in a second of its own: ids order by creation second, and these tests read the
+    // default (newest first) order.
+    const nextSecond = () =>
+      new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000)));
+    guides = [];
+    for (const fields of [
+      { name: 'Alice Archer', email: 'alice@river.example' },
+      { name: 'Bob Boatman', email: 'bob@sea.example', user: { id: linked.id } },
+      { name: 'Alina Arrow', email: 'alina@river.example' },
+    ]) {
+      await nextSecond();
+      guides.push(await createGuide(t.app, s, s.id, fields));
+    }
     // Another seller's guides never show in this seller's list.
     const other = await openShop(t.app);
     await createGuide(t.app, other.seller, other.seller.id, { name: 'Alice Elsewhere' });
@@ -654,7 +660,7 @@ describe('deleting a guide', () => {
   });
 
   it('frees the linked user for a new profile', async () => {
-    const user = await signUp(t.app);
+    const user = await delegate(t.app, seller, ['ROLE_GUIDE']);
     const first = await createGuide(t.app, seller, seller.id, { user: { id: user.id } });
     await req(seller, 'DELETE', `/${seller.id}/guides/${first.id}`);
     const second = await req(seller, 'POST', `/${seller.id}/guides`, {

@@ -185,7 +185,8 @@ describe.each([OLD, NEW])('the assignment scenario under X-API-VERSION %s', (ver
 
     const list = await as(t.app, seller, {
       method: 'GET',
-      url: `/api/events?experience=${shop.experienceId}`,
+      // Latest start first: these events were made in one second, where ids have no order.
+      url: `/api/events?experience=${shop.experienceId}&sort=-start`,
       headers: h,
     });
     expectVersion(list, version);
@@ -199,7 +200,7 @@ describe.each([OLD, NEW])('the assignment scenario under X-API-VERSION %s', (ver
         idsOf(
           await as(t.app, seller, {
             method: 'GET',
-            url: `/api/events?guides=${gus.id}`,
+            url: `/api/events?guides=${gus.id}&sort=-start`,
             headers: h,
           }),
         ),
@@ -425,10 +426,12 @@ describe('order filters before 2018-02-15 (Query Operators)', () => {
     expect(canceled.statusCode, canceled.body).toBe(200);
   });
 
+  // Newest first by creation time: these orders were made in one second, where ids (the
+  // default order) have no order among themselves.
   const orders = (query: string, version?: string) =>
     as(t.app, shop.seller, {
       method: 'GET',
-      url: `/api/orders?${query}`,
+      url: `/api/orders?${query}&sort=-createdAt`,
       headers: version ? headerOf(version) : {},
     });
 

@@ -72,7 +72,14 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
   },
   delegates: {
     upsert: (db) =>
-      delegatesRepository(db).upsert({ id: A, seller_id: B, user_id: A, roles: ['ROLE_GUIDE'] }),
+      delegatesRepository(db).upsert({
+        id: A,
+        seller_id: B,
+        user_id: null,
+        email: 'a@example.com',
+        roles: ['ROLE_GUIDE'],
+      }),
+    linkInvitations: (db) => delegatesRepository(db).linkInvitations(A, 'A@example.com'),
     find: (db) => delegatesRepository(db).find(B, A),
     findByUser: (db) => delegatesRepository(db).findByUser(B, A),
     remove: (db) => delegatesRepository(db).remove(B, A),
@@ -189,6 +196,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     lock: (db) => ordersRepository(db).lock(A),
     markCanceled: (db) => ordersRepository(db).markCanceled(A),
     itemsOf: (db) => ordersRepository(db).itemsOf([A, B]),
+    hasCustomerAtSeller: (db) => ordersRepository(db).hasCustomerAtSeller(A, B),
     ...listCalls(orderList, (db) => ordersRepository(db).listSource(), {
       'items.arrival[range]': '2030-06-01,2030-06-03',
     }),

@@ -7,13 +7,29 @@ describe('newId', () => {
     for (let i = 0; i < 100; i++) expect(newId()).toMatch(/^[0-9a-f]{24}$/);
   });
 
-  it('is unique and sorts by creation order within a process', () => {
+  it('is unique', () => {
     const ids = Array.from({ length: 20_000 }, () => newId());
     expect(new Set(ids).size).toBe(ids.length);
-    const sameSecond = Array.from({ length: 1000 }, () => newId(1_700_000_000_000));
-    // The counter wraps at 2^24; within fewer ids than that, order is creation order.
-    const wrapped = sameSecond.findIndex((id, i) => i > 0 && id < sameSecond[i - 1]!);
-    expect(wrapped === -1 || sameSecond.length > 0x1000000).toBe(true);
+  });
+
+  it('carries 64 random bits after the second: a neighbour cannot be guessed from an id', () => {
+    const sameSecond = Array.from({ length: 4000 }, () => newId(1_700_000_000_000));
+    const random = sameSecond.map((id) => BigInt(`0x${id.slice(8)}`));
+    // No shared per-process part and no counter: consecutive ids differ in about half of
+    // their 64 random bits, and never by a small step.
+    const differingBits = (a: bigint, b: bigint) => (a ^ b).toString(2).replace(/0/g, '').length;
+    const distances = random.slice(1).map((r, i) => differingBits(r, random[i]!));
+    const mean = distances.reduce((a, b) => a + b, 0) / distances.length;
+    expect(mean).toBeGreaterThan(28);
+    expect(mean).toBeLessThan(36);
+    const steps = random.slice(1).map((r, i) => (r > random[i]! ? r - random[i]! : random[i]! - r));
+    expect(steps.filter((s) => s < 2n ** 32n)).toEqual([]);
+    // Every one of the 64 bits takes both values across the sample.
+    for (let bit = 0n; bit < 64n; bit++) {
+      const ones = random.filter((r) => (r >> bit) & 1n).length;
+      expect(ones, `bit ${bit}`).toBeGreaterThan(1000);
+      expect(ones, `bit ${bit}`).toBeLessThan(3000);
+    }
   });
 
   it('encodes its creation second, so later seconds sort later', () => {

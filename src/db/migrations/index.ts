@@ -10,6 +10,9 @@ import * as m0004 from './0004_outbox.js';
 import * as m0005 from './0005_guides.js';
 import * as m0008 from './0008_experience_events_cascade.js';
 import * as m0009 from './0009_unicode_fold_indexes.js';
+import * as m0010 from './0010_delegate_invitations.js';
+import * as m0011 from './0011_idempotency_scopes.js';
+import * as m0012 from './0012_outbox_sender.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': m0001,
@@ -19,4 +22,7 @@ export const migrations: Record<string, Migration> = {
   '0005_guides': m0005,
   '0008_experience_events_cascade': m0008,
   '0009_unicode_fold_indexes': m0009,
+  '0010_delegate_invitations': m0010,
+  '0011_idempotency_scopes': m0011,
+  '0012_outbox_sender': m0012,
 };

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
 import { ListQuery, authenticated, errorResponses, listErrors, refTo } from '../../http/schemas.js';
 import { describeList } from '../../query/describe.js';
+import { idempotencyKey, sendOutcome, type IdempotencyService } from '../idempotency/index.js';
 import { delegateList } from './delegates.list.js';
 import {
   CreateDelegateBody,
@@ -23,10 +24,10 @@ const errors = errorResponses(
   'not_found',
 );
 
-export const delegatesRoutes: FastifyPluginAsyncTypebox<{ delegates: DelegatesService }> = async (
-  app,
-  { delegates },
-) => {
+export const delegatesRoutes: FastifyPluginAsyncTypebox<{
+  delegates: DelegatesService;
+  idempotency: IdempotencyService;
+}> = async (app, { delegates, idempotency }) => {
   app.post(
     '/users/:id/delegates',
     {
@@ -46,12 +47,18 @@ export const delegatesRoutes: FastifyPluginAsyncTypebox<{ delegates: DelegatesSe
       },
     },
     async (request, reply) => {
-      const { created, delegate } = await delegates.add(
-        requireCaller(request),
-        request.params.id,
-        request.body,
+      const caller = requireCaller(request);
+      const outcome = await idempotency.run(
+        {
+          scope: caller.id,
+          key: idempotencyKey(request),
+          method: request.method,
+          path: request.routeOptions.url ?? request.url,
+          body: request.body,
+        },
+        async (record) => delegates.add(caller, request.params.id, request.body, record),
       );
-      return reply.code(created ? 201 : 200).send(delegate);
+      return sendOutcome(reply, outcome);
     },
   );
 
@@ -86,6 +93,23 @@ export const delegatesRoutes: FastifyPluginAsyncTypebox<{ delegates: DelegatesSe
     },
     async (request) =>
       delegates.get(requireCaller(request), request.params.id, request.params.delegateId),
+  );
+
+  app.post(
+    '/users/:id/delegates/:delegateId/accept',
+    {
+      schema: {
+        tags,
+        operationId: 'acceptDelegation',
+        summary:
+          'The invited user accepts a delegation made by email; the seller sees who it is from then on',
+        security: authenticated,
+        params: DelegateParams,
+        response: { 200: DelegateRef, ...errors },
+      },
+    },
+    async (request) =>
+      delegates.accept(requireCaller(request), request.params.id, request.params.delegateId),
   );
 
   app.delete(

@@ -3,7 +3,7 @@
  * bodies of the delegates endpoints.
  */
 import { Type, type Static } from 'typebox';
-import { Id, Ref, Timestamp, listOf } from '../../http/schemas.js';
+import { Id, Nullable, Ref, Timestamp, listOf } from '../../http/schemas.js';
 import { DELEGATE_ROLES } from '../../domain/roles.js';
 import { iso, ref } from '../shared/index.js';
 import type { DelegateRow } from './delegates.repository.js';
@@ -19,7 +19,17 @@ export const Delegate = Type.Object(
     object: Type.Literal('delegate'),
     id: Id,
     seller: Ref,
-    user: Type.Object({ id: Id, name: Type.String(), email: Type.String() }),
+    user: Type.Object(
+      {
+        id: Nullable(Id),
+        name: Nullable(Type.String()),
+        email: Type.String(),
+      },
+      {
+        description:
+          'Added by user id, or invited by email and accepted: who the user is. Invited and not accepted: the address as given only (id and name null), whether or not an account has it',
+      },
+    ),
     roles: Type.Array(Type.String()),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -32,9 +42,22 @@ export const DelegateList = listOf(Delegate);
 export const CreateDelegateBody = Type.Object(
   {
     email: Type.Optional(
-      Type.String({ format: 'email', maxLength: 254, description: 'An existing user, by email' }),
+      Type.String({
+        format: 'email',
+        maxLength: 254,
+        description:
+          'Invite by address: it takes effect for the account with this address, now or when it signs up',
+      }),
     ),
-    user: Type.Optional(Ref),
+    user: Type.Optional(
+      Type.Object(
+        { id: Id },
+        {
+          additionalProperties: false,
+          description: 'A user who already booked with the seller or is its delegate',
+        },
+      ),
+    ),
     roles: DelegateRoles,
   },
   { additionalProperties: false, description: 'Give exactly one of email or user' },
@@ -43,12 +66,23 @@ export const CreateDelegateBody = Type.Object(
 export const SellerParams = Type.Object({ id: Id });
 export const DelegateParams = Type.Object({ id: Id, delegateId: Id });
 
+/**
+ * Whether the seller may see who the delegate is: it added the user by id (which needs a
+ * prior relationship), or the user invited by email accepted. Until then a delegation by
+ * email says nothing of which account has that address, nor whether one does.
+ */
+export const isDisclosed = (row: Pick<DelegateRow, 'email' | 'user_id' | 'accepted_at'>) =>
+  row.user_id !== null && (row.email === null || row.accepted_at !== null);
+
 export function toDelegateView(row: DelegateRow): DelegateView {
+  const disclosed = isDisclosed(row);
   return {
     object: 'delegate',
     id: row.id,
     seller: ref(row.seller_id),
-    user: { id: row.user_id, name: row.user_name, email: row.user_email },
+    user: disclosed
+      ? { id: row.user_id, name: row.user_name, email: row.user_email ?? '' }
+      : { id: null, name: null, email: row.email ?? '' },
     roles: row.roles,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),

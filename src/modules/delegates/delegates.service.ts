@@ -4,11 +4,14 @@
  */
 import type { Db } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
+import { inTransaction, type Executor } from '../../db/unit-of-work.js';
+import type { Recorder } from '../idempotency/index.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { DomainError, invalid, notFound } from '../../domain/errors.js';
 import { runList } from '../../query/run.js';
 import type { UsersFacade } from '../users/index.js';
+import { delegatesFacade } from './delegates.facade.js';
 import { delegateList } from './delegates.list.js';
 import { type DelegateView, toDelegateView } from './delegates.schemas.js';
 import { delegatesRepository } from './delegates.repository.js';
@@ -19,7 +22,14 @@ export interface NewDelegate {
   roles: string[];
 }
 
-export function delegatesService({ db, users }: { db: Db; users: UsersFacade }) {
+export interface DelegatesServiceDeps {
+  db: Db;
+  users: UsersFacade;
+  /** Whether a user booked with a seller (the orders module's; app.ts passes it in). */
+  hasBookedWith: (db: Executor, userId: string, sellerId: string) => Promise<boolean>;
+}
+
+export function delegatesService({ db, users, hasBookedWith }: DelegatesServiceDeps) {
   const repo = delegatesRepository(db);
 
   /** The seller, if it exists and the caller may manage its delegates. */
@@ -29,35 +39,57 @@ export function delegatesService({ db, users }: { db: Db; users: UsersFacade }) 
   }
 
   return {
+    /**
+     * By email: an invitation to that address, answered the same whether or not an account
+     * has it. By user id: only a user the seller already knows (one that booked with it, or
+     * its delegate by id); anyone else is the same 404 as an unknown id.
+     */
     async add(
       caller: Caller,
       sellerId: string,
       input: NewDelegate,
-    ): Promise<{ created: boolean; delegate: DelegateView }> {
+      record?: Recorder,
+    ): Promise<{ status: 200 | 201; body: DelegateView }> {
       if ((input.email === undefined) === (input.user === undefined)) {
         throw invalid('body', 'email', 'give exactly one of email or user');
       }
       await managedSeller(caller, sellerId);
-      const user = input.email
-        ? await users.findByEmail(db, input.email)
-        : await users.find(db, input.user!.id);
-      if (!user)
-        throw notFound(input.email ? `A user with email ${input.email}` : `User ${input.user!.id}`);
-      if (user.id === sellerId) {
-        throw new DomainError('validation_failed', 'A seller cannot be its own delegate.', {
+      const ownDelegate = () =>
+        new DomainError('validation_failed', 'A seller cannot be its own delegate.', {
           errors: [
             { in: 'body', name: input.email ? 'email' : 'user.id', detail: 'is the seller itself' },
           ],
         });
+      let row: { user_id: string | null; email: string | null };
+      if (input.email !== undefined) {
+        const email = input.email.trim().toLowerCase();
+        const account = await users.findByEmail(db, email);
+        if (account?.id === sellerId) throw ownDelegate();
+        row = { user_id: account?.id ?? null, email };
+      } else {
+        const userId = input.user!.id;
+        if (userId === sellerId) throw ownDelegate();
+        const known =
+          (await delegatesFacade.isKnownDelegate(db, sellerId, userId)) ||
+          (await hasBookedWith(db, userId, sellerId));
+        if (!known) throw notFound(`User ${userId}`);
+        row = { user_id: userId, email: null };
       }
-      const created = await repo.upsert({
-        id: newId(),
-        seller_id: sellerId,
-        user_id: user.id,
-        roles: input.roles,
+      return inTransaction(db, async (tx) => {
+        const delegates = delegatesRepository(tx);
+        const { id, created } = await delegates.upsert({
+          id: newId(),
+          seller_id: sellerId,
+          roles: input.roles,
+          ...row,
+        });
+        const outcome = {
+          status: created ? (201 as const) : (200 as const),
+          body: toDelegateView((await delegates.find(sellerId, id))!),
+        };
+        await record?.(tx, outcome);
+        return outcome;
       });
-      const row = await repo.findByUser(sellerId, user.id);
-      return { created, delegate: toDelegateView(row!) };
     },
 
     async list(caller: Caller, sellerId: string, query: Record<string, unknown>) {
@@ -81,6 +113,12 @@ export function delegatesService({ db, users }: { db: Db; users: UsersFacade }) 
       await managedSeller(caller, sellerId);
       if (!row) throw notFound(`Delegate ${id}`);
       return toDelegateView(row);
+    },
+
+    /** The invited user accepts the delegation: the seller may see who it is from now on. */
+    async accept(caller: Caller, sellerId: string, id: string): Promise<DelegateView> {
+      if (!(await repo.accept(sellerId, id, caller.id))) throw notFound(`Delegate ${id}`);
+      return toDelegateView((await repo.find(sellerId, id))!);
     },
 
     async remove(caller: Caller, sellerId: string, id: string): Promise<void> {

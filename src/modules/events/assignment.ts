@@ -74,8 +74,10 @@ export async function setGuides(
   const removed = event.guide_ids.filter((id) => !wanted.includes(id));
   const events = eventsRepository(trx);
   for (const id of removed) await events.removeGuide(event.id, id);
-  // Locks are taken in id order, like seats: concurrent requests cannot wait in a cycle.
-  for (const id of [...wanted].sort()) await assignGuide(trx, guides, event, id, options);
+  // Locks are taken in id order, like seats, so concurrent requests cannot wait in a cycle;
+  // the guides are then added in the order given, which is the order the event lists them.
+  for (const id of [...wanted].sort()) await guides.lock(trx, id);
+  for (const id of wanted) await assignGuide(trx, guides, event, id, options);
 }
 
 export function requireGuideOn(event: EventRow, guideId: string): void {

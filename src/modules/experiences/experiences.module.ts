@@ -1,6 +1,7 @@
 /** The experiences module assembled: routes over the service, the facade, what it registers. */
 import type { Db } from '../../db/database.js';
 import type { ResourceModule } from '../../http/module.js';
+import type { IdempotencyService } from '../idempotency/index.js';
 import type { UsersFacade } from '../users/index.js';
 import { experiencesFacade, type ExperiencesFacade } from './experiences.facade.js';
 import { experiencesRoutes } from './experiences.routes.js';
@@ -10,12 +11,13 @@ import { experiencesService } from './experiences.service.js';
 export function experiencesModule(deps: {
   db: Db;
   users: UsersFacade;
+  idempotency: IdempotencyService;
 }): ResourceModule<ExperiencesFacade> {
   const experiences = experiencesService(deps);
   return {
     name: 'experiences',
     schemas: [Experience, ExperienceList],
-    routes: (app) => experiencesRoutes(app, { experiences }),
+    routes: (app) => experiencesRoutes(app, { experiences, idempotency: deps.idempotency }),
     facade: experiencesFacade,
   };
 }

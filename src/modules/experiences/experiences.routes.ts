@@ -11,6 +11,7 @@ import {
   refTo,
 } from '../../http/schemas.js';
 import { describeList } from '../../query/describe.js';
+import { idempotentCreate, type IdempotencyService } from '../idempotency/index.js';
 import { experienceList } from './experiences.list.js';
 import {
   CreateExperienceBody,
@@ -34,7 +35,8 @@ const writeErrors = errorResponses(
 
 export const experiencesRoutes: FastifyPluginAsyncTypebox<{
   experiences: ExperiencesService;
-}> = async (app, { experiences }) => {
+  idempotency: IdempotencyService;
+}> = async (app, { experiences, idempotency }) => {
   app.get(
     '/experiences',
     {
@@ -62,8 +64,12 @@ export const experiencesRoutes: FastifyPluginAsyncTypebox<{
         response: { 201: ExperienceRef, ...writeErrors },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(await experiences.create(requireCaller(request), request.body)),
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      return idempotentCreate(idempotency, request, reply, caller, (record) =>
+        experiences.create(caller, request.body, record),
+      );
+    },
   );
 
   app.get(

@@ -11,6 +11,7 @@ import { DomainError, invalid, invalidFields, notFound } from '../../domain/erro
 import { runList } from '../../query/run.js';
 import type { Scope } from '../../query/types.js';
 import { canonicalZone, type ScheduleInput } from '../schedules/index.js';
+import { recordedCreate, type Recorder } from '../idempotency/index.js';
 import type { UsersFacade } from '../users/index.js';
 import { experienceList } from './experiences.list.js';
 import {
@@ -127,6 +128,7 @@ export function experiencesService({ db, users }: { db: Db; users: UsersFacade }
         Pick<ExperienceInput, 'name' | 'price' | 'priceType' | 'currency' | 'duration'>
       > &
         ExperienceInput,
+      record?: Recorder,
     ): Promise<ExperienceView> {
       if (!input.seller && !caller.roles.includes('ROLE_SELLER')) {
         const sellers = accessOf(caller).sellersFor('experiences');
@@ -167,8 +169,14 @@ export function experiencesService({ db, users }: { db: Db; users: UsersFacade }
       };
       check(row, schedules);
       row.timezone = canonicalZone(row.timezone);
-      return toExperienceView(
-        await repo.insert({ ...row, schedules: JSON.stringify(schedules), guide: null }),
+      return recordedCreate(db, record, async (tx) =>
+        toExperienceView(
+          await experiencesRepository(tx).insert({
+            ...row,
+            schedules: JSON.stringify(schedules),
+            guide: null,
+          }),
+        ),
       );
     },
 

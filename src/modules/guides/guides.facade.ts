@@ -40,7 +40,7 @@ export const guidesFacade = {
     const existing = await guides.findByUser(sellerId, userId);
     if (existing) return existing.id;
     const user =
-      (await delegates.isDelegate(db, sellerId, userId)) && (await users.find(db, userId));
+      (await delegates.isKnownDelegate(db, sellerId, userId)) && (await users.find(db, userId));
     if (!user) throw notFound(`A delegate with user id ${userId} at this seller`);
     try {
       const created = await guides.insert({

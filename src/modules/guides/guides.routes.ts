@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
 import { ListQuery, authenticated, errorResponses, listErrors, refTo } from '../../http/schemas.js';
 import { describeList } from '../../query/describe.js';
+import { idempotentCreate, type IdempotencyService } from '../idempotency/index.js';
 import { guideList } from './guides.list.js';
 import {
   CreateGuideBody,
@@ -27,10 +28,10 @@ const errors = errorResponses(
 );
 const writeErrors = { ...errors, ...errorResponses('validation_failed') };
 
-export const guidesRoutes: FastifyPluginAsyncTypebox<{ guides: GuidesService }> = async (
-  app,
-  { guides },
-) => {
+export const guidesRoutes: FastifyPluginAsyncTypebox<{
+  guides: GuidesService;
+  idempotency: IdempotencyService;
+}> = async (app, { guides, idempotency }) => {
   const security = authenticated;
 
   app.get(
@@ -63,10 +64,12 @@ export const guidesRoutes: FastifyPluginAsyncTypebox<{ guides: GuidesService }> 
         response: { 201: GuideRef, ...writeErrors },
       },
     },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .send(await guides.create(requireCaller(request), request.params.id, request.body)),
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      return idempotentCreate(idempotency, request, reply, caller, (record) =>
+        guides.create(caller, request.params.id, request.body, record),
+      );
+    },
   );
 
   app.get(
@@ -138,17 +141,13 @@ export const guidesRoutes: FastifyPluginAsyncTypebox<{ guides: GuidesService }> 
         response: { 201: GuideRef, ...writeErrors },
       },
     },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .send(
-          await guides.addSchedule(
-            requireCaller(request),
-            request.params.id,
-            request.params.guideId,
-            request.body,
-          ),
-        ),
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      const { id, guideId } = request.params;
+      return idempotentCreate(idempotency, request, reply, caller, (record) =>
+        guides.addSchedule(caller, id, guideId, request.body, record),
+      );
+    },
   );
 
   app.put(

@@ -11,7 +11,9 @@ import { runList } from '../../query/run.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { inTransaction, type Tx } from '../../db/unit-of-work.js';
+import { recordedCreate, type Recorder } from '../idempotency/index.js';
 import { scheduleErrors, type ScheduleInput } from '../schedules/index.js';
+import { delegatesFacade } from '../delegates/index.js';
 import type { UsersFacade } from '../users/index.js';
 import { guideList } from './guides.list.js';
 import { type GuideRow, guideSchedulesOf, type GuideView, toGuideView } from './guides.schemas.js';
@@ -56,11 +58,18 @@ export function guidesService({ db, users, leaveFutureEvents }: GuidesServiceDep
     return row;
   }
 
+  /**
+   * A guide may be linked only to a user the seller knows (its delegate by id, or invited
+   * and accepted): the same refusal for anyone else and for an unknown id.
+   */
   async function linkedUser(
+    sellerId: string,
     user: { id: string } | null | undefined,
   ): Promise<string | null | undefined> {
     if (user === undefined || user === null) return user;
-    if (!(await users.find(db, user.id))) throw invalid('body', 'user.id', 'is not a user');
+    if (!(await delegatesFacade.isKnownDelegate(db, sellerId, user.id))) {
+      throw invalid('body', 'user.id', 'is not a delegate of this seller');
+    }
     return user.id;
   }
 
@@ -73,9 +82,10 @@ export function guidesService({ db, users, leaveFutureEvents }: GuidesServiceDep
     sellerId: string,
     guideId: string,
     edit: (schedules: ScheduleInput[]) => ScheduleInput[],
+    record?: Recorder,
   ): Promise<GuideView> {
     await guide(caller, sellerId, guideId);
-    return inTransaction(db, async (tx) => {
+    return recordedCreate(db, record, async (tx) => {
       const guides = guidesRepository(tx);
       const row = await guides.lock(guideId);
       if (!row) throw notFound(`Guide ${guideId}`);
@@ -103,23 +113,27 @@ export function guidesService({ db, users, leaveFutureEvents }: GuidesServiceDep
       caller: Caller,
       sellerId: string,
       input: GuideProfile & { name: string; schedules?: ScheduleInput[] },
+      record?: Recorder,
     ): Promise<GuideView> {
       await managed(caller, sellerId);
       const schedules = (input.schedules ?? []).map((s) => ({ ...s, id: newId() }));
       checkSchedules(schedules, (i) => `schedules.${i}.`);
+      const userId = (await linkedUser(sellerId, input.user)) ?? null;
       try {
-        return toGuideView(
-          await repo.insert({
-            id: newId(),
-            seller_id: sellerId,
-            user_id: (await linkedUser(input.user)) ?? null,
-            name: input.name.trim(),
-            email: input.email ?? null,
-            phone: input.phone ?? null,
-            bio: input.bio ?? '',
-            picture: input.picture ?? null,
-            schedules: JSON.stringify(schedules),
-          }),
+        return await recordedCreate(db, record, async (tx) =>
+          toGuideView(
+            await guidesRepository(tx).insert({
+              id: newId(),
+              seller_id: sellerId,
+              user_id: userId,
+              name: input.name.trim(),
+              email: input.email ?? null,
+              phone: input.phone ?? null,
+              bio: input.bio ?? '',
+              picture: input.picture ?? null,
+              schedules: JSON.stringify(schedules),
+            }),
+          ),
         );
       } catch (error) {
         if (isUniqueViolation(error, 'guides_seller_user')) throw profileTaken();
@@ -138,7 +152,7 @@ export function guidesService({ db, users, leaveFutureEvents }: GuidesServiceDep
       input: GuideProfile,
     ): Promise<GuideView> {
       await guide(caller, sellerId, id);
-      const user = await linkedUser(input.user);
+      const user = await linkedUser(sellerId, input.user);
       try {
         return toGuideView(
           await repo.update(id, {
@@ -165,11 +179,23 @@ export function guidesService({ db, users, leaveFutureEvents }: GuidesServiceDep
       });
     },
 
-    addSchedule: (caller: Caller, sellerId: string, guideId: string, input: ScheduleInput) =>
-      editSchedules(caller, sellerId, guideId, (schedules) => {
-        checkSchedules([input], () => '');
-        return [...schedules, { ...input, id: newId() }];
-      }),
+    addSchedule: (
+      caller: Caller,
+      sellerId: string,
+      guideId: string,
+      input: ScheduleInput,
+      record?: Recorder,
+    ) =>
+      editSchedules(
+        caller,
+        sellerId,
+        guideId,
+        (schedules) => {
+          checkSchedules([input], () => '');
+          return [...schedules, { ...input, id: newId() }];
+        },
+        record,
+      ),
 
     updateSchedule: (
       caller: Caller,

@@ -5,33 +5,33 @@ import type { DB, IdempotencyKeysTable } from '../../db/types.js';
 export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
 
 export function idempotencyRepository(db: Kysely<DB>) {
-  const where = (userId: string, key: string) =>
-    db.updateTable('idempotency_keys').where('user_id', '=', userId).where('key', '=', key);
+  const where = (scope: string, key: string) =>
+    db.updateTable('idempotency_keys').where('scope', '=', scope).where('key', '=', key);
 
   return {
     /** Claims the key for a new request; false when a row for it already exists. */
-    async claim(userId: string, key: string, fingerprint: string): Promise<boolean> {
+    async claim(scope: string, key: string, fingerprint: string): Promise<boolean> {
       const row = await db
         .insertInto('idempotency_keys')
-        .values({ user_id: userId, key, fingerprint, status: 'running' })
-        .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
+        .values({ scope: scope, key, fingerprint, status: 'running' })
+        .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())
         .returning('key')
         .executeTakeFirst();
       return row !== undefined;
     },
 
-    async find(userId: string, key: string): Promise<IdempotencyRow | undefined> {
+    async find(scope: string, key: string): Promise<IdempotencyRow | undefined> {
       return db
         .selectFrom('idempotency_keys')
         .selectAll()
-        .where('user_id', '=', userId)
+        .where('scope', '=', scope)
         .where('key', '=', key)
         .executeTakeFirst();
     },
 
     /** Takes over a request whose process died mid-way (still running after `staleMs`). */
-    async takeOver(userId: string, key: string, staleMs: number): Promise<boolean> {
-      const result = await where(userId, key)
+    async takeOver(scope: string, key: string, staleMs: number): Promise<boolean> {
+      const result = await where(scope, key)
         .set({ locked_at: new Date() })
         .where('status', '=', 'running')
         .where('locked_at', '<', sql<Date>`now() - ${`${staleMs} milliseconds`}::interval`)
@@ -40,25 +40,25 @@ export function idempotencyRepository(db: Kysely<DB>) {
     },
 
     /** Stores the response; called inside the transaction that made it, when there is one. */
-    async complete(userId: string, key: string, status: number, body: unknown): Promise<void> {
-      await where(userId, key)
+    async complete(scope: string, key: string, status: number, body: unknown): Promise<void> {
+      await where(scope, key)
         .set({ status: 'done', response_status: status, response_body: JSON.stringify(body) })
         .execute();
     },
 
-    async forget(userId: string, key: string): Promise<void> {
+    async forget(scope: string, key: string): Promise<void> {
       await db
         .deleteFrom('idempotency_keys')
-        .where('user_id', '=', userId)
+        .where('scope', '=', scope)
         .where('key', '=', key)
         .execute();
     },
 
     /** Removes one expired key so it can be used afresh. */
-    async expire(userId: string, key: string, olderThanMs: number): Promise<boolean> {
+    async expire(scope: string, key: string, olderThanMs: number): Promise<boolean> {
       const result = await db
         .deleteFrom('idempotency_keys')
-        .where('user_id', '=', userId)
+        .where('scope', '=', scope)
         .where('key', '=', key)
         .where('created_at', '<', sql<Date>`now() - ${`${olderThanMs} milliseconds`}::interval`)
         .executeTakeFirst();

@@ -6,10 +6,15 @@
  * that write's own transaction, so a booking and its replay record commit together.
  */
 import { createHash } from 'node:crypto';
+import canonicalizeModule from 'canonicalize';
 import type { Db } from '../../db/database.js';
+import { inTransaction, type Tx } from '../../db/unit-of-work.js';
 import { DomainError } from '../../domain/errors.js';
 import { problemOf } from '../../http/problems.js';
 import { idempotencyRepository } from './idempotency.repository.js';
+
+// canonicalize is CommonJS; under NodeNext its default export arrives as the function itself.
+const canonicalize = canonicalizeModule as unknown as (value: unknown) => string | undefined;
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -19,6 +24,8 @@ const STALE_MS = 60_000;
 export interface Outcome {
   status: number;
   body: unknown;
+  /** What to store for replays when it is not `body` itself (a secret left out). */
+  stored?: unknown;
 }
 
 export interface IdempotentOutcome extends Outcome {
@@ -27,10 +34,11 @@ export interface IdempotentOutcome extends Outcome {
 }
 
 /** Stores the outcome inside the caller's transaction; a no-op without a key. */
-export type Recorder = (trx: Db, outcome: Outcome) => Promise<void>;
+export type Recorder = (tx: Tx, outcome: Outcome) => Promise<void>;
 
 export interface IdempotentRequest {
-  userId: string;
+  /** Whose key it is: the account's id, or `address:<ip>` for sign-up. */
+  scope: string;
   key: string | undefined;
   method: string;
   path: string;
@@ -41,16 +49,16 @@ export function idempotencyService({ db }: { db: Db }) {
   const repo = idempotencyRepository(db);
 
   async function claim(
-    userId: string,
+    scope: string,
     key: string,
     fingerprint: string,
   ): Promise<IdempotentOutcome | undefined> {
-    if (await repo.claim(userId, key, fingerprint)) return undefined;
-    const existing = await repo.find(userId, key);
-    if (!existing || (await repo.expire(userId, key, DAY_MS))) {
+    if (await repo.claim(scope, key, fingerprint)) return undefined;
+    const existing = await repo.find(scope, key);
+    if (!existing || (await repo.expire(scope, key, DAY_MS))) {
       // Gone or expired meanwhile: claim afresh (a concurrent claimant may win; then replay).
-      if (await repo.claim(userId, key, fingerprint)) return undefined;
-      return claim(userId, key, fingerprint);
+      if (await repo.claim(scope, key, fingerprint)) return undefined;
+      return claim(scope, key, fingerprint);
     }
     if (existing.fingerprint !== fingerprint) {
       throw new DomainError(
@@ -65,7 +73,7 @@ export function idempotencyService({ db }: { db: Db }) {
         replayed: true,
       };
     }
-    if (await repo.takeOver(userId, key, STALE_MS)) return undefined;
+    if (await repo.takeOver(scope, key, STALE_MS)) return undefined;
     throw new DomainError(
       'idempotency_in_progress',
       'A request with this Idempotency-Key is still being processed; retry shortly.',
@@ -81,7 +89,7 @@ export function idempotencyService({ db }: { db: Db }) {
       request: IdempotentRequest,
       perform: (record: Recorder) => Promise<Outcome>,
     ): Promise<IdempotentOutcome> {
-      const { userId, key } = request;
+      const { scope, key } = request;
       if (key === undefined) return { ...(await perform(async () => undefined)), replayed: false };
       if (!KEY.test(key)) {
         throw new DomainError(
@@ -98,17 +106,19 @@ export function idempotencyService({ db }: { db: Db }) {
           },
         );
       }
+      // Bodies compare canonically (RFC 8785): the same JSON with its keys in another order,
+      // or its numbers written another way, is the same request.
       const fingerprint = createHash('sha256')
-        .update(`${request.method} ${request.path}\n${JSON.stringify(request.body ?? null)}`)
+        .update(`${request.method} ${request.path}\n${canonicalize(request.body ?? null) ?? ''}`)
         .digest('base64url');
-      const replay = await claim(userId, key, fingerprint);
+      const replay = await claim(scope, key, fingerprint);
       if (replay) return replay;
       try {
         const outcome = await perform((trx, result) =>
-          idempotencyRepository(trx).complete(userId, key, result.status, result.body),
+          idempotencyRepository(trx).complete(scope, key, result.status, result.body),
         );
-        await repo.complete(userId, key, outcome.status, outcome.body);
-        return { ...outcome, replayed: false };
+        await repo.complete(scope, key, outcome.status, outcome.stored ?? outcome.body);
+        return { status: outcome.status, body: outcome.body, replayed: false };
       } catch (error) {
         // Best effort, and never in place of the request's own error: when the database is
         // what failed, these fail too, and the key, still "running", is taken over by a
@@ -116,8 +126,8 @@ export function idempotencyService({ db }: { db: Db }) {
         const settle =
           error instanceof DomainError && error.status < 500
             ? // A refusal is an answer too: the retry gets the same one.
-              repo.complete(userId, key, error.status, problemOf(error))
-            : repo.forget(userId, key);
+              repo.complete(scope, key, error.status, problemOf(error))
+            : repo.forget(scope, key);
         await settle.catch(() => undefined);
         throw error;
       }
@@ -126,3 +136,20 @@ export function idempotencyService({ db }: { db: Db }) {
 }
 
 export type IdempotencyService = ReturnType<typeof idempotencyService>;
+
+/**
+ * A create in one transaction with its Idempotency-Key record: the object and the answer a
+ * retry replays commit together, or neither does.
+ */
+export function recordedCreate<T>(
+  db: Db,
+  record: Recorder | undefined,
+  work: (tx: Tx) => Promise<T>,
+  status = 201,
+): Promise<T> {
+  return inTransaction(db, async (tx) => {
+    const body = await work(tx);
+    await record?.(tx, { status, body });
+    return body;
+  });
+}

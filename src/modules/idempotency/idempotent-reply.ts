@@ -19,23 +19,43 @@ export function sendOutcome(reply: FastifyReply, outcome: IdempotentOutcome): Fa
   return reply.code(outcome.status).send(outcome.body);
 }
 
-/** Runs `create` once per Idempotency-Key of the caller and answers 201 (or the replay). */
+export interface IdempotentOptions {
+  /** What is stored for a replay, when the response holds a secret (a new account's key). */
+  stored?: (body: unknown) => unknown;
+  /** The stored body made whole again for a replay. */
+  replayed?: (body: unknown) => Promise<unknown>;
+}
+
+/**
+ * Runs `create` once per Idempotency-Key and answers 201 (or the replay). The key belongs to
+ * the caller, or to the client address for sign-up (`caller` null).
+ */
 export async function idempotentCreate(
   idempotency: IdempotencyService,
   request: FastifyRequest,
   reply: FastifyReply,
-  caller: Caller,
+  caller: Caller | null,
   create: (record: Recorder) => Promise<unknown>,
+  options: IdempotentOptions = {},
 ): Promise<FastifyReply> {
+  const stored = options.stored ?? ((body: unknown) => body);
   const outcome = await idempotency.run(
     {
-      userId: caller.id,
+      scope: caller ? caller.id : `address:${request.ip}`,
       key: idempotencyKey(request),
       method: request.method,
       path: request.routeOptions.url ?? request.url,
       body: request.body,
     },
-    async (record) => ({ status: 201, body: await create(record) }),
+    async (record) => {
+      const body = await create((tx, result) =>
+        record(tx, { ...result, body: stored(result.body) }),
+      );
+      return { status: 201, body, stored: stored(body) };
+    },
   );
+  if (outcome.replayed && outcome.status < 400 && options.replayed) {
+    return sendOutcome(reply, { ...outcome, body: await options.replayed(outcome.body) });
+  }
   return sendOutcome(reply, outcome);
 }

@@ -4,8 +4,14 @@
  */
 export {
   idempotencyService,
+  recordedCreate,
   type IdempotencyService,
   type Outcome,
   type Recorder,
 } from './idempotency.service.js';
-export { idempotentCreate, idempotencyKey, sendOutcome } from './idempotent-reply.js';
+export {
+  idempotentCreate,
+  idempotencyKey,
+  sendOutcome,
+  type IdempotentOptions,
+} from './idempotent-reply.js';

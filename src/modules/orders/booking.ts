@@ -49,7 +49,11 @@ export interface BookingContext {
   /** The caller's account (defaults for a customer booking for itself). */
   caller: Account;
   experiences: ReadonlyMap<string, ExperienceRow>;
-  /** The customer account named in the request, when there is one. */
+  /**
+   * The customer account named in the request, when the caller may attach it: itself, or an
+   * account that booked with the seller before or is its delegate by id. Undefined
+   * otherwise, which answers exactly as an unknown id does.
+   */
   customer: Account | undefined;
   /** The stored schedules of an experience. */
   schedulesOf(experience: ExperienceRow): Schedule[];
@@ -89,19 +93,38 @@ export function planBooking(input: BookingInput, ctx: BookingContext): PlannedBo
   }
   if (input.customer && !ctx.customer) throw notFound(`Customer ${input.customer.id}`);
   const customer = ctx.customer ?? (staff ? undefined : ctx.caller);
-  const customerName = input.customerName?.trim() || customer?.name;
-  if (!customerName)
-    throw invalid('body', 'customerName', 'is required when booking without a customer account');
+  // A customer booking for itself may leave its name and email to its account. Staff give
+  // the customer's in the order: an account's details are never copied to someone else.
+  const own = customer !== undefined && customer.id === ctx.caller.id;
+  const customerName = input.customerName?.trim() || (own ? customer.name : undefined);
+  if (!customerName) {
+    throw invalid(
+      'body',
+      'customerName',
+      'is required when booking for someone else (staff give the customer’s name)',
+    );
+  }
   const customerEmail =
-    input.customerEmail === undefined ? (customer?.email ?? null) : input.customerEmail;
+    input.customerEmail === undefined ? (own ? customer.email : null) : input.customerEmail;
 
   const items = input.items.map((item, index): PlannedItem => {
     const experience = ctx.experiences.get(item.experience.id)!;
     if (!isDate(item.arrival)) throw itemError(index, 'arrival', 'must be a real date YYYY-MM-DD');
     if (!isHhmm(item.arrivalTime))
       throw itemError(index, 'arrivalTime', 'must be a time HHMM with minutes below 60');
-    const sizeError = groupSizeError(experience, item.quantity);
-    if (sizeError) throw itemError(index, 'quantity', `${experience.name} ${sizeError}`);
+    // orderMin and orderMax hold per departure, over every item of the order that books it.
+    const departure = `${experience.id} ${item.arrival} ${item.arrivalTime}`;
+    const seats = input.items
+      .filter((i) => `${i.experience.id} ${i.arrival} ${i.arrivalTime}` === departure)
+      .reduce((sum, i) => sum + i.quantity, 0);
+    const sizeError = groupSizeError(experience, seats);
+    if (sizeError) {
+      const detail =
+        seats === item.quantity
+          ? sizeError
+          : `${sizeError} per departure (this order asks ${seats})`;
+      throw itemError(index, 'quantity', `${experience.name} ${detail}`);
+    }
     const start = isScheduled(ctx.schedulesOf(experience), item.arrival, item.arrivalTime)
       ? localToInstant(item.arrival, item.arrivalTime, experience.timezone)
       : undefined;

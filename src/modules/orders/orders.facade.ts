@@ -4,6 +4,10 @@ import { itemFromJson, type OrderItemRow, type OrderView, toOrderView } from './
 import { ordersRepository } from './orders.repository.js';
 
 export const ordersFacade = {
+  /** Whether a user ever booked (as the customer) an order of a seller. */
+  hasBookedWith: (db: Executor, userId: string, sellerId: string): Promise<boolean> =>
+    ordersRepository(db).hasCustomerAtSeller(userId, sellerId),
+
   /** The order and, per item id, the item row (its event and the zone it was booked in). */
   async find(
     db: Executor,

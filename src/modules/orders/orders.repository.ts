@@ -41,6 +41,17 @@ export function ordersRepository(db: Kysely<DB>) {
       await db.insertInto('order_items').values(items).execute();
     },
 
+    async hasCustomerAtSeller(customerId: string, sellerId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('orders')
+        .select('id')
+        .where('customer_id', '=', customerId)
+        .where('seller_id', '=', sellerId)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     async findById(id: string): Promise<OrderRow | undefined> {
       return db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
     },

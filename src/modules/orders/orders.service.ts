@@ -5,12 +5,13 @@
  */
 import type { Db } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { inTransaction, type Tx } from '../../db/unit-of-work.js';
+import { inTransaction, type Executor, type Tx } from '../../db/unit-of-work.js';
 import { accessOf, type Access } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { DomainError, notFound } from '../../domain/errors.js';
 import { runList } from '../../query/run.js';
 import type { Scope } from '../../query/types.js';
+import { delegatesFacade as delegates } from '../delegates/index.js';
 import type { EventsFacade } from '../events/index.js';
 import type { ExperiencesFacade } from '../experiences/index.js';
 import type { Recorder } from '../idempotency/index.js';
@@ -30,7 +31,19 @@ import { roundCents } from './orders.rules.js';
 
 /** Where a booking's confirmation email goes: written in the booking's transaction. */
 export interface ConfirmationQueue {
-  enqueue(tx: Tx, message: { orderId: string; recipient: string }): Promise<void>;
+  enqueue(tx: Tx, message: { orderId: string; recipient: string; senderId: string }): Promise<void>;
+  /** Emails the account caused to addresses other than its own in the last hour. */
+  sentToOthersLastHour(tx: Tx, senderId: string, ownEmail: string): Promise<number>;
+  /** How many of those a customer account may cause per hour (the relay cap). */
+  readonly toOthersPerHour: number;
+}
+
+/** Who books: its account, and whether its confirmations to others are capped. */
+interface Sender {
+  id: string;
+  email: string;
+  /** Customers are; the seller's staff (their customers' addresses are business) are not. */
+  capped: boolean;
 }
 
 export interface OrdersServiceDeps {
@@ -63,15 +76,40 @@ export function ordersService({
   now = () => new Date(),
 }: OrdersServiceDeps) {
   const repo = ordersRepository(db);
+  const hasBookedWith = (executor: Executor, customerId: string, sellerId: string) =>
+    ordersRepository(executor).hasCustomerAtSeller(customerId, sellerId);
 
   const view = (row: OrderWithItems): OrderView => toOrderView(row, row.items.map(itemFromJson));
+
+  /**
+   * The account a booking may name as its customer: the caller itself, or one the seller
+   * already knows (it booked with the seller before, or is its delegate by id).
+   */
+  async function attachable(customerId: string, caller: Caller, sellerId: string | undefined) {
+    if (customerId === caller.id) return users.find(db, customerId);
+    if (!sellerId) return undefined;
+    const known =
+      (await hasBookedWith(db, customerId, sellerId)) ||
+      (await delegates.isKnownDelegate(db, sellerId, customerId));
+    return known ? users.find(db, customerId) : undefined;
+  }
 
   /** Customers see the orders they booked; sellers and their reservation staff, the seller's. */
   const maySee = (access: Access, order: OrderRow): boolean =>
     order.customer_id === access.caller.id || access.can('orders', order.seller_id);
 
+  /**
+   * Whether a customer account has already caused its hour's share of confirmations to
+   * addresses not its own: then the booking stands and the email is not sent (docs/booking.md).
+   */
+  async function overRelayCap(trx: Tx, recipient: string, sender: Sender): Promise<boolean> {
+    if (!sender.capped || recipient.toLowerCase() === sender.email.toLowerCase()) return false;
+    const sent = await confirmations.sentToOthersLastHour(trx, sender.id, sender.email);
+    return sent >= confirmations.toOthersPerHour;
+  }
+
   /** Writes a checked booking: events found or made, seats taken, order and email stored. */
-  async function write(trx: Tx, plan: PlannedBooking): Promise<OrderView> {
+  async function write(trx: Tx, plan: PlannedBooking, sender: Sender): Promise<OrderView> {
     // Events are created in one fixed order and seats taken in another fixed order (by
     // id): two bookings can then never wait on each other in a cycle.
     const eventOf = new Map<number, string>();
@@ -155,8 +193,13 @@ export function ordersService({
       updated_at: stamp,
     };
     await ordersRepository(trx).insert(order, items);
-    if (plan.customerEmail)
-      await confirmations.enqueue(trx, { orderId, recipient: plan.customerEmail });
+    if (plan.customerEmail && !(await overRelayCap(trx, plan.customerEmail, sender))) {
+      await confirmations.enqueue(trx, {
+        orderId,
+        recipient: plan.customerEmail,
+        senderId: sender.id,
+      });
+    }
     return toOrderView(order, items);
   }
 
@@ -177,11 +220,12 @@ export function ordersService({
 
     async book(caller: Caller, input: BookingInput, record: Recorder): Promise<OrderView> {
       const ids = [...new Set(input.items.map((i) => i.experience.id))];
-      const [account, rows, customer] = await Promise.all([
+      const [account, rows] = await Promise.all([
         users.find(db, caller.id),
         experiences.findMany(db, ids),
-        input.customer ? users.find(db, input.customer.id) : Promise.resolve(undefined),
       ]);
+      const sellerId = rows.find((r) => r.id === input.items[0]?.experience.id)?.seller_id;
+      const customer = input.customer && (await attachable(input.customer.id, caller, sellerId));
       const plan = planBooking(input, {
         access: accessOf(caller),
         caller: account!,
@@ -190,8 +234,13 @@ export function ordersService({
         schedulesOf: experiences.schedulesOf,
         now: now(),
       });
+      const sender = {
+        id: caller.id,
+        email: account!.email,
+        capped: !(sellerId && accessOf(caller).can('orders', sellerId)),
+      };
       return inTransaction(db, async (tx) => {
-        const booked = await write(tx, plan);
+        const booked = await write(tx, plan, sender);
         await record(tx, { status: 201, body: booked });
         return booked;
       });

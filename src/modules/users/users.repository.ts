@@ -14,7 +14,8 @@ export type NewUserRow = Insertable<UsersTable>;
 export function usersRepository(db: Kysely<DB>) {
   /**
    * An account as a caller: its identity and the roles it holds at each seller. The grants
-   * are read here, with the account, because every authenticated request needs both.
+   * are read here, with the account, because every authenticated request needs both. An
+   * invitation by email grants nothing until its user accepts it (docs/security.md).
    */
   const callers = () =>
     db
@@ -23,7 +24,7 @@ export function usersRepository(db: Kysely<DB>) {
       .select(
         sql<
           { sellerId: string; roles: string[] }[]
-        >`coalesce((select json_agg(json_build_object('sellerId', d.seller_id, 'roles', d.roles)) from delegates d where d.user_id = u.id), '[]'::json)`.as(
+        >`coalesce((select json_agg(json_build_object('sellerId', d.seller_id, 'roles', d.roles)) from delegates d where d.user_id = u.id and (d.email is null or d.accepted_at is not null)), '[]'::json)`.as(
           'delegations',
         ),
       );

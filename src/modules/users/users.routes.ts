@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireCaller } from '../../http/auth.js';
 import { invalid } from '../../domain/errors.js';
 import { IdParams, authenticated, errorResponses, refTo } from '../../http/schemas.js';
+import { idempotentCreate, type IdempotencyService } from '../idempotency/index.js';
 import type { UsersService } from './users.service.js';
 import {
   ApiKey,
@@ -12,6 +13,7 @@ import {
   MetadataParams,
   PrivateQuery,
   User,
+  type UserView,
 } from './users.schemas.js';
 
 const tags = ['users'];
@@ -25,10 +27,10 @@ const readErrors = errorResponses(
   'not_found',
 );
 
-export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = async (
-  app,
-  { users },
-) => {
+export const usersRoutes: FastifyPluginAsyncTypebox<{
+  users: UsersService;
+  idempotency: IdempotencyService;
+}> = async (app, { users, idempotency }) => {
   app.post(
     '/users',
     {
@@ -37,10 +39,35 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
         operationId: 'createUser',
         summary: 'Create an account; the response carries its API key',
         body: CreateUserBody,
-        response: { 201: UserRef, ...errorResponses('validation_failed', 'email_taken') },
+        response: {
+          201: UserRef,
+          ...errorResponses(
+            'validation_failed',
+            'email_taken',
+            'invalid_idempotency_key',
+            'idempotency_key_reused',
+            'idempotency_in_progress',
+          ),
+        },
       },
     },
-    async (request, reply) => reply.code(201).send(await users.create(request.body)),
+    // A retried sign-up (same Idempotency-Key, same body, same client address, within 24 h)
+    // answers with the same account and its key; the key itself is never stored for that.
+    async (request, reply) =>
+      idempotentCreate(
+        idempotency,
+        request,
+        reply,
+        null,
+        (record) => users.create(request.body, { record }),
+        {
+          stored: (body) => {
+            const { apiKey: _key, ...account } = body as { apiKey?: string };
+            return account;
+          },
+          replayed: async (account) => users.withApiKey(account as UserView),
+        },
+      ),
   );
 
   app.get(

@@ -2,6 +2,8 @@
  * Accounts: creation, reading, API keys and metadata, with the rules of who may do what.
  */
 import type { Db } from '../../db/database.js';
+import { inTransaction, type Tx } from '../../db/unit-of-work.js';
+import type { Recorder } from '../idempotency/index.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { newId } from '../../db/ids.js';
 import { DomainError, forbidden, invalidFields, notFound } from '../../domain/errors.js';
@@ -29,9 +31,14 @@ export interface UsersServiceDeps {
   cipher: ApiKeyCipher;
   /** The version new accounts are pinned to. */
   latestVersion: string;
+  /**
+   * Runs in the sign-up's transaction (app.ts passes the delegates module's: invitations to
+   * the new account's address take effect).
+   */
+  onSignUp?: (tx: Tx, account: { id: string; email: string }) => Promise<void>;
 }
 
-export function usersService({ db, cipher, latestVersion }: UsersServiceDeps) {
+export function usersService({ db, cipher, latestVersion, onSignUp }: UsersServiceDeps) {
   const repo = usersRepository(db);
 
   function keyMaterial(userId: string) {
@@ -52,7 +59,10 @@ export function usersService({ db, cipher, latestVersion }: UsersServiceDeps) {
      * Creates an account; returns it with its API key (the one time a key is volunteered).
      * `trusted` (the CLI) may grant any role; the public endpoint only self-assignable ones.
      */
-    async create(input: NewUser, { trusted = false } = {}): Promise<UserView> {
+    async create(
+      input: NewUser,
+      { trusted = false, record }: { trusted?: boolean; record?: Recorder } = {},
+    ): Promise<UserView> {
       const forbiddenRole = input.roles?.find(
         (role) => !(SELF_ASSIGNABLE_ROLES as readonly string[]).includes(role),
       );
@@ -72,16 +82,22 @@ export function usersService({ db, cipher, latestVersion }: UsersServiceDeps) {
       const roles = [
         ...new Set(input.roles && input.roles.length > 0 ? input.roles : DEFAULT_ROLES),
       ];
+      const passwordHash = await hashPassword(input.password);
       try {
-        const row = await repo.insert({
-          id,
-          name: input.name.trim(),
-          email: input.email.trim(),
-          password_hash: await hashPassword(input.password),
-          roles,
-          api_key_digest: digest,
-          api_key_ciphertext: ciphertext,
-          api_version: latestVersion,
+        const row = await inTransaction(db, async (tx) => {
+          const inserted = await usersRepository(tx).insert({
+            id,
+            name: input.name.trim(),
+            email: input.email.trim(),
+            password_hash: passwordHash,
+            roles,
+            api_key_digest: digest,
+            api_key_ciphertext: ciphertext,
+            api_version: latestVersion,
+          });
+          await onSignUp?.(tx, { id: inserted.id, email: inserted.email });
+          await record?.(tx, { status: 201, body: toUserView(inserted) });
+          return inserted;
         });
         return toUserView(row, { apiKey });
       } catch (error) {
@@ -105,6 +121,13 @@ export function usersService({ db, cipher, latestVersion }: UsersServiceDeps) {
         metadata: withMetadata,
         apiKey: cipher.decrypt(row.api_key_ciphertext, row.id),
       });
+    },
+
+    /** A stored sign-up answer with the account's key, for its replay (the current key). */
+    async withApiKey(account: UserView): Promise<UserView> {
+      const row = await repo.findById(account.id);
+      if (!row) throw notFound(`User ${account.id}`);
+      return { ...account, apiKey: cipher.decrypt(row.api_key_ciphertext, row.id) };
     },
 
     async getApiKey(caller: Caller, id: string): Promise<{ apiKey: string }> {

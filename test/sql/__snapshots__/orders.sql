@@ -18,6 +18,9 @@ update "order_items" set "status" = $1 where "order_id" = $2;
 -- itemsOf
 select * from "order_items" where "order_id" in ($1, $2) order by "id";
 
+-- hasCustomerAtSeller
+select "id" from "orders" where "customer_id" = $1 and "seller_id" = $2 limit $3;
+
 -- listSource.rows
 select "o".*, coalesce((select json_agg(i order by i.id) from order_items i where i.order_id = o.id), '[]'::json) as "items" from "orders" as "o" where (("o"."seller_id" in ($1)) and exists (select 1 from "order_items" as "i" where "i"."order_id" = "o"."id" and ("i"."arrival" between $2 and $3 and ("i"."seller_id" in ($4))))) order by "o"."id" desc limit $5 offset $6;
 
