@@ -1,9 +1,11 @@
 /**
  * Writes the generated documentation: docs/changelog.md from src/versions/, and the field
- * tables of docs/query-language.md from the modules' list specs.
+ * tables of docs/query-language.md from the modules' list specs, and the event catalogue of
+ * docs/webhooks.md from the object schemas.
  */
 import fs from 'node:fs';
 import { LIST_REFERENCE, withFieldTables } from './query-reference.js';
+import { withEventCatalogue } from './webhook-reference.js';
 import { renderChangelog } from '../src/versions/changelog.js';
 import { apiVersions } from '../src/versions/index.js';
 
@@ -12,3 +14,6 @@ console.log('wrote docs/changelog.md');
 const path = 'docs/query-language.md';
 fs.writeFileSync(path, withFieldTables(fs.readFileSync(path, 'utf8'), LIST_REFERENCE));
 console.log(`wrote the field tables of ${path}`);
+const hooksDoc = 'docs/webhooks.md';
+fs.writeFileSync(hooksDoc, withEventCatalogue(fs.readFileSync(hooksDoc, 'utf8')));
+console.log(`wrote the event catalogue of ${hooksDoc}`);

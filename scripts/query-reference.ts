@@ -3,6 +3,7 @@ import { delegateList } from '../src/modules/delegates/index.js';
 import { eventList } from '../src/modules/events/index.js';
 import { experienceList } from '../src/modules/experiences/index.js';
 import { guideList } from '../src/modules/guides/index.js';
+import { deliveryList, hookList } from '../src/modules/hooks/index.js';
 import { orderList } from '../src/modules/orders/index.js';
 import { renderFieldTables } from '../src/query/describe.js';
 import type { ResourceSpec } from '../src/query/types.js';
@@ -13,6 +14,8 @@ export const LIST_REFERENCE: { title: string; spec: ResourceSpec }[] = [
   { title: 'events (`GET /api/events`)', spec: eventList },
   { title: 'guides (`GET /api/sellers/{id}/guides`)', spec: guideList },
   { title: 'delegates (`GET /api/users/{id}/delegates`)', spec: delegateList },
+  { title: 'hooks (`GET /api/users/{id}/hooks`)', spec: hookList },
+  { title: 'deliveries (`GET /api/users/{id}/hooks/{hookId}/deliveries`)', spec: deliveryList },
 ];
 
 /** The document with its `## Fields` section (the last one) regenerated. */

@@ -30,15 +30,17 @@ import { Paging } from './http/schemas.js';
 import { buildSerializer } from './http/serialization.js';
 import { buildValidator } from './http/validation.js';
 import { versionHooks } from './http/versioning.js';
-import { createDispatcher, enqueue, sentToOthersLastHour } from './mail/index.js';
+import { createDispatcher, enqueue, mailConsumer, sentToOthersLastHour } from './mail/index.js';
 import { delegatesFacade, delegatesModule } from './modules/delegates/index.js';
 import { eventsFacade, eventsModule } from './modules/events/index.js';
 import { experiencesModule } from './modules/experiences/index.js';
 import { guidesModule } from './modules/guides/index.js';
+import { createWebhookDispatcher, hooksModule, webhookSender } from './modules/hooks/index.js';
 import { idempotencyService } from './modules/idempotency/index.js';
 import { ordersModule } from './modules/orders/index.js';
 import { Schedule } from './modules/shared/index.js';
 import { usersModule } from './modules/users/index.js';
+import { createEventSink } from './outbox/index.js';
 import { createApiKeyCipher } from './security/api-keys.js';
 import { setPasswordHashConcurrency } from './security/passwords.js';
 import { loadSecret } from './security/secret.js';
@@ -138,22 +140,28 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const cipher = createApiKeyCipher(loadSecret(config));
   setPasswordHashConcurrency(config.passwordHashConcurrency);
   const idempotency = idempotencyService({ db });
+  // Domain events, written in each change's transaction; email is derived from them there,
+  // webhooks by the dispatcher below.
+  const domainEvents = createEventSink([mailConsumer]);
   const users = usersModule({
+    domainEvents,
     db,
     idempotency,
     cipher,
     latestVersion: LATEST_VERSION,
     onSignUp: (tx, account) => delegatesFacade.linkInvitations(tx, account.id, account.email),
   });
-  const experiences = experiencesModule({ db, users: users.facade, idempotency });
+  const experiences = experiencesModule({ db, users: users.facade, idempotency, domainEvents });
   const guides = guidesModule({
     db,
+    domainEvents,
     idempotency,
     users: users.facade,
     leaveFutureEvents: eventsFacade.leaveFutureEvents,
   });
   const events = eventsModule({
     db,
+    domainEvents,
     experiences: experiences.facade,
     guides: guides.facade,
     idempotency,
@@ -164,8 +172,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     experiences: experiences.facade,
     events: events.facade,
     idempotency,
-    confirmations: {
-      enqueue: async (tx, message) => void (await enqueue(tx, message)),
+    domainEvents,
+    relayCap: {
       sentToOthersLastHour,
       toOthersPerHour: config.confirmationsToOthersPerHour,
     },
@@ -184,6 +192,21 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     orders,
   ];
 
+  const versions = createVersionRegistry(deps.versions ?? apiVersions, [
+    ...modules.flatMap((m) => (m.versions ? [m.versions] : [])),
+    ...(deps.versionChanges ?? []),
+  ]);
+  modules.push(
+    hooksModule({
+      db,
+      users: users.facade,
+      cipher,
+      env: config.env,
+      resolveVersion: (requested, callerVersion) =>
+        requested === undefined ? callerVersion : versions.resolve(requested, undefined),
+    }),
+  );
+
   // Named schemas once, at the root, so every route can refer to them (OpenAPI components).
   for (const schema of [
     ...problemSchemas(),
@@ -193,10 +216,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   ])
     app.addSchema(schema);
 
-  const versions = createVersionRegistry(deps.versions ?? apiVersions, [
-    ...modules.flatMap((m) => (m.versions ? [m.versions] : [])),
-    ...(deps.versionChanges ?? []),
-  ]);
   const versioning = versionHooks(versions, db);
 
   // onRequest order matters: id first, then the rate limit, then version and caller.
@@ -245,6 +264,25 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     });
     app.addHook('onReady', async () => dispatcher.start());
     app.addHook('onClose', () => dispatcher.stop());
+  }
+
+  if (config.webhooks.dispatch) {
+    const webhooks = createWebhookDispatcher({
+      db,
+      cipher,
+      versions,
+      send: webhookSender(config.env, config.webhooks.timeoutMs),
+      logger: app.log.child({ component: 'webhooks' }),
+      ...config.webhooks,
+      // The owner learns its hook was disabled (email, through the outbox).
+      onDisabled: async (hook) => {
+        const owner = await users.facade.find(db, hook.owner_id);
+        if (owner)
+          await enqueue(db, { kind: 'hook_disabled', hookId: hook.id, recipient: owner.email });
+      },
+    });
+    app.addHook('onReady', async () => webhooks.start());
+    app.addHook('onClose', () => webhooks.stop());
   }
   return app;
 }

@@ -47,6 +47,31 @@ const EnvSchema = Type.Object({
     default: 10,
     description: 'Attempts before an email is marked failed',
   }),
+  WEBHOOK_DISPATCH: Type.Boolean({
+    default: true,
+    description: 'Whether this process delivers webhooks (any number of processes may)',
+  }),
+  WEBHOOK_POLL_MS: Type.Integer({
+    minimum: 10,
+    maximum: 60_000,
+    default: 500,
+    description: 'Webhook dispatcher poll interval',
+  }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    maximum: 60_000,
+    default: 10_000,
+    description: 'A delivery not answered 2xx within this is a failure',
+  }),
+  WEBHOOK_RETRY_SCHEDULE_MS: Type.String({
+    pattern: '^[0-9]+(,[0-9]+)*$',
+    maxLength: 1000,
+    default:
+      '5000,300000,1800000,7200000,18000000,36000000,36000000,36000000,36000000,36000000,36000000',
+    description:
+      'Delays before each retry of a failed delivery (jittered); after the last one fails the hook is disabled. Default: about 3 days',
+  }),
+  WEBHOOK_CONCURRENCY_PER_HOST: Type.Integer({ minimum: 1, maximum: 100, default: 4 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     default: 'info',
   }),
@@ -132,6 +157,13 @@ export interface Config {
     readonly retryBaseMs: number;
     readonly maxAttempts: number;
   };
+  readonly webhooks: {
+    readonly dispatch: boolean;
+    readonly pollMs: number;
+    readonly timeoutMs: number;
+    readonly retryScheduleMs: readonly number[];
+    readonly concurrencyPerHost: number;
+  };
   readonly logLevel: LogLevel;
   readonly rateLimit: { readonly max: number; readonly windowMs: number };
   readonly redisUrl: string | undefined;
@@ -191,6 +223,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: converted.OUTBOX_POLL_MS,
       retryBaseMs: converted.OUTBOX_RETRY_BASE_MS,
       maxAttempts: converted.OUTBOX_MAX_ATTEMPTS,
+    }),
+    webhooks: Object.freeze({
+      dispatch: converted.WEBHOOK_DISPATCH,
+      pollMs: converted.WEBHOOK_POLL_MS,
+      timeoutMs: converted.WEBHOOK_TIMEOUT_MS,
+      retryScheduleMs: Object.freeze(converted.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number)),
+      concurrencyPerHost: converted.WEBHOOK_CONCURRENCY_PER_HOST,
     }),
     logLevel: converted.LOG_LEVEL,
     rateLimit: Object.freeze({

@@ -2,7 +2,7 @@
  * Table types for Kysely. Column names are the SQL names (snake_case); repositories map
  * rows to API objects. Keep in step with src/db/migrations.
  */
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
 
 /** jsonb: read as an object, written as JSON text (pg would send arrays as Postgres arrays). */
 export type JsonObject = ColumnType<Record<string, unknown>, string | undefined, string>;
@@ -130,12 +130,14 @@ export interface IdempotencyKeysTable {
 /** Emails waiting to be sent, sent, or given up on (see migrations/0004_outbox.ts). */
 export interface OutboxTable {
   id: string;
-  kind: 'order_confirmation';
-  order_id: string;
+  kind: 'order_confirmation' | 'order_cancellation' | 'hook_disabled';
+  order_id: string | null;
+  /** For `hook_disabled`: the hook whose owner is told. */
+  hook_id: ColumnType<string | null, string | null | undefined, string | null>;
   recipient: string;
   /** The account whose booking caused the email (the relay cap counts by it). */
   sender_id: ColumnType<string | null, string | null | undefined, string | null>;
-  status: Generated<'pending' | 'sent' | 'failed'>;
+  status: Generated<'pending' | 'sent' | 'failed' | 'skipped'>;
   attempts: Generated<number>;
   next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
   locked_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -159,6 +161,69 @@ export interface GuidesTable {
   updated_at: Updated;
 }
 
+type Json = ColumnType<unknown, string, string>;
+type JsonOrNull = ColumnType<unknown, string | null | undefined, string | null>;
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type TimestampOrNull = ColumnType<
+  Date | null,
+  Date | string | null | undefined,
+  Date | string | null
+>;
+
+/** Every change others may care about (docs/webhooks.md). */
+export interface DomainEventsTable {
+  id: string;
+  seq: GeneratedAlways<string>;
+  name: string;
+  seller_id: string | null;
+  actor_id: string | null;
+  object: Json;
+  audit: JsonOrNull;
+  fanned_out: Generated<boolean>;
+  created_at: Created;
+}
+
+export interface HooksTable {
+  id: string;
+  owner_id: string;
+  event_name: string;
+  url: string;
+  secret_ciphertext: Buffer;
+  api_version: string;
+  status: Generated<'enabled' | 'disabled'>;
+  disabled_at: TimestampOrNull;
+  created_at: Created;
+  updated_at: Updated;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  hook_id: string;
+  event_id: string;
+  event_name: string;
+  event_seq: string;
+  status: Generated<'pending' | 'delivered' | 'failed'>;
+  attempts: Generated<number>;
+  round_start: Generated<number>;
+  next_attempt_at: Timestamp;
+  locked_until: TimestampOrNull;
+  last_status: number | null;
+  delivered_at: TimestampOrNull;
+  created_at: Created;
+  updated_at: Updated;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  response: string | null;
+  created_at: Created;
+}
+
 export interface DB {
   users: UsersTable;
   experiences: ExperiencesTable;
@@ -169,4 +234,8 @@ export interface DB {
   idempotency_keys: IdempotencyKeysTable;
   guides: GuidesTable;
   outbox: OutboxTable;
+  domain_events: DomainEventsTable;
+  hooks: HooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

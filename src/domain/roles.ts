@@ -13,7 +13,7 @@ export const DELEGATE_ROLES = [
 export type DelegateRole = (typeof DELEGATE_ROLES)[number];
 
 /** Things a seller's data can be used for. */
-export type Capability = 'orders' | 'experiences' | 'events' | 'guides' | 'delegates';
+export type Capability = 'orders' | 'experiences' | 'events' | 'guides' | 'delegates' | 'hooks';
 
 export const CAPABILITIES: Record<Capability, readonly DelegateRole[]> = {
   // List, book and cancel the seller's orders.
@@ -27,4 +27,6 @@ export const CAPABILITIES: Record<Capability, readonly DelegateRole[]> = {
   guides: ['ROLE_SELLER_ADMIN', 'ROLE_GUIDE_MANAGER'],
   // Add and remove other delegates.
   delegates: ['ROLE_SELLER_ADMIN'],
+  // Webhook subscriptions, their secrets and their delivery logs (docs/webhooks.md).
+  hooks: ['ROLE_SELLER_ADMIN'],
 };

@@ -1,5 +1,6 @@
 /**
- * The order confirmation email: subject, plain-text part and HTML part, from the Order view.
+ * The order emails (the confirmation, and the cancellation): subject, plain-text part and
+ * HTML part, from the Order view.
  *
  * The HTML is built with the `html` tag below, which escapes every interpolated value unless
  * it is itself the output of `html`: escaping is the default, so a forgotten call cannot let
@@ -97,11 +98,31 @@ function describeItems(input: ConfirmationInput): ItemLines[] {
   }));
 }
 
-function subjectOf(order: OrderView): string {
+/** What tells the two order emails apart. */
+interface Wording {
+  subject: string;
+  headline: string;
+  closing: string;
+}
+
+const WORDING: Record<'confirmation' | 'cancellation', Wording> = {
+  confirmation: {
+    subject: 'Booking confirmed',
+    headline: 'Your booking is confirmed.',
+    closing: 'Thank you for your booking.',
+  },
+  cancellation: {
+    subject: 'Booking canceled',
+    headline: 'Your booking has been canceled.',
+    closing: 'We hope to see you another time.',
+  },
+};
+
+function subjectOf(order: OrderView, wording: Wording): string {
   const first = order.items[0]?.name ?? 'your booking';
   const more = order.items.length > 1 ? ` and ${order.items.length - 1} more` : '';
   // Header values are one line: a name with a line break must not start a new header.
-  return `Booking confirmed: ${first}${more}`.replace(/[\r\n]+/g, ' ');
+  return `${wording.subject}: ${first}${more}`.replace(/[\r\n]+/g, ' ');
 }
 
 function guideText(guide: GuideContact): string[] {
@@ -112,8 +133,8 @@ function guideText(guide: GuideContact): string[] {
   ];
 }
 
-function textOf(order: OrderView, items: ItemLines[]): string {
-  const lines = [`Hello ${order.customerName},`, '', 'Your booking is confirmed.', ''];
+function textOf(order: OrderView, items: ItemLines[], wording: Wording): string {
+  const lines = [`Hello ${order.customerName},`, '', wording.headline, ''];
   lines.push(`Order reference: ${order.id}`, '');
   items.forEach(({ item, when, canceled, guides }, i) => {
     lines.push(`${i + 1}. ${item.name}${canceled ? ' (canceled)' : ''}`);
@@ -123,7 +144,7 @@ function textOf(order: OrderView, items: ItemLines[]): string {
     if (guides.length > 0) lines.push('   Your guides:', ...guides.flatMap(guideText));
     lines.push('');
   });
-  lines.push(`Total: ${money(order.amount, order.currency)}`, '', 'Thank you for your booking.');
+  lines.push(`Total: ${money(order.amount, order.currency)}`, '', wording.closing);
   return lines.join('\n') + '\n';
 }
 
@@ -135,7 +156,7 @@ function guideHtml(guide: GuideContact): SafeHtml {
   </li>`;
 }
 
-function htmlOf(order: OrderView, items: ItemLines[], subject: string): string {
+function htmlOf(order: OrderView, items: ItemLines[], subject: string, wording: Wording): string {
   const rows = items.map(
     ({ item, when, canceled, guides }) =>
       html` <tr>
@@ -162,7 +183,7 @@ function htmlOf(order: OrderView, items: ItemLines[], subject: string): string {
       </head>
       <body>
         <p>Hello ${order.customerName},</p>
-        <p>Your booking is confirmed.</p>
+        <p>${wording.headline}</p>
         <p>Order reference: <code>${order.id}</code></p>
         <table cellpadding="6" style="border-collapse:collapse">
           <thead>
@@ -185,13 +206,21 @@ function htmlOf(order: OrderView, items: ItemLines[], subject: string): string {
             </tr>
           </tfoot>
         </table>
-        <p>Thank you for your booking.</p>
+        <p>${wording.closing}</p>
       </body>
     </html> `.value;
 }
 
-export function renderConfirmation(input: ConfirmationInput): RenderedEmail {
+export function renderConfirmation(
+  input: ConfirmationInput,
+  kind: 'confirmation' | 'cancellation' = 'confirmation',
+): RenderedEmail {
+  const wording = WORDING[kind];
   const items = describeItems(input);
-  const subject = subjectOf(input.order);
-  return { subject, text: textOf(input.order, items), html: htmlOf(input.order, items, subject) };
+  const subject = subjectOf(input.order, wording);
+  return {
+    subject,
+    text: textOf(input.order, items, wording),
+    html: htmlOf(input.order, items, subject, wording),
+  };
 }

@@ -17,7 +17,10 @@ import type { DB } from '../db/types.js';
 import { DEFAULT_RETRY_CAP_MS, retryDelay } from './backoff.js';
 import type { LoadConfirmation } from './confirmation.loader.js';
 import { loadConfirmation as defaultLoader } from './confirmation.sources.js';
-import { renderConfirmation } from './confirmation.template.js';
+import { hooksRepository } from '../modules/hooks/index.js';
+import { pollLoop } from '../outbox/index.js';
+import { renderConfirmation, type RenderedEmail } from './confirmation.template.js';
+import { renderHookDisabled } from './hook-disabled.template.js';
 import { outboxRepository, type ClaimedMessage } from './outbox.repository.js';
 
 /** The subset of pino (Fastify's logger) the dispatcher uses. */
@@ -122,8 +125,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     socketTimeout: Math.min(sendTimeoutMs, 20_000),
   });
 
-  let state: 'idle' | 'running' | 'stopped' = 'idle';
-  let timer: NodeJS.Timeout | undefined;
   const inFlight = new Set<Promise<unknown>>();
 
   function track<T>(work: Promise<T>): Promise<T> {
@@ -146,6 +147,30 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
   }
 
+  /**
+   * The email a message stands for, read when it is sent; `skip` when it must not go, `later`
+   * when it depends on one not settled yet (a cancellation waits for its confirmation: it
+   * goes only to a customer who was sent the confirmation).
+   */
+  async function compose(message: ClaimedMessage): Promise<RenderedEmail | 'skip' | 'later'> {
+    if (message.kind === 'hook_disabled') {
+      const hook = message.hook_id && (await hooksRepository(db).findById(message.hook_id));
+      if (!hook) return 'skip'; // deleted since: nothing to tell
+      return renderHookDisabled({ hookId: hook.id, eventName: hook.event_name, url: hook.url });
+    }
+    const input = await loadConfirmation(db, message.order_id!);
+    if (!input) throw new Error(`order ${message.order_id} not found`);
+    if (message.kind === 'order_cancellation') {
+      const confirmation = await repo.statusOf(message.order_id!, 'order_confirmation');
+      if (confirmation === 'pending') return 'later';
+      if (confirmation !== 'sent') return 'skip';
+      return renderConfirmation(input, 'cancellation');
+    }
+    // Canceled after this was queued (and the cancellation found it already claimed).
+    if (input.order.status === 'canceled') return 'skip';
+    return renderConfirmation(input);
+  }
+
   async function deliver(message: ClaimedMessage): Promise<boolean> {
     const context = {
       outboxId: message.id,
@@ -160,9 +185,16 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       return false;
     }
     try {
-      const input = await loadConfirmation(db, message.order_id);
-      if (!input) throw new Error(`order ${message.order_id} not found`);
-      const email = renderConfirmation(input);
+      const email = await compose(message);
+      if (email === 'skip') {
+        await repo.markSkipped(message.id);
+        logger.info(context, 'email skipped: the customer was never sent the confirmation');
+        return false;
+      }
+      if (email === 'later') {
+        await repo.markFailed(message, 'waiting for the confirmation', retryBaseMs);
+        return false;
+      }
       await transport.sendMail({
         from,
         to: message.recipient,
@@ -199,44 +231,31 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return { claimed: claimed.length, sent };
   }
 
-  function schedule(delayMs: number): void {
-    if (state !== 'running') return;
-    timer = setTimeout(tick, delayMs);
-    // Polling alone must not keep a process alive (the CLI, tests); the server's socket does.
-    timer.unref();
-  }
-
-  function tick(): void {
-    timer = undefined;
-    void track(sendBatch()).then(
+  const loop = pollLoop(
+    'mail dispatcher',
+    async () => {
+      const { claimed, sent } = await track(sendBatch());
       // A full batch that got through means more may be due: go again at once. During an
       // outage (nothing got through) keep to the poll interval instead of racing the queue.
-      ({ claimed, sent }) => schedule(claimed >= batchSize && sent > 0 ? 0 : pollMs),
-      (error: unknown) => {
-        logger.error({ error: describeError(error).details }, 'outbox poll failed');
-        schedule(pollMs);
-      },
-    );
-  }
+      return claimed >= batchSize && sent > 0 ? 0 : pollMs;
+    },
+    (error) => {
+      logger.error({ error: describeError(error).details }, 'outbox poll failed');
+      return pollMs;
+    },
+  );
 
   return {
-    start() {
-      if (state === 'stopped') throw new Error('the mail dispatcher has been stopped');
-      if (state === 'running') return;
-      state = 'running';
-      schedule(0);
-    },
+    start: () => loop.start(),
 
     async stop() {
-      state = 'stopped';
-      clearTimeout(timer);
-      timer = undefined;
+      await loop.stop();
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
       transport.close();
     },
 
     async runOnce() {
-      if (state === 'stopped') throw new Error('the mail dispatcher has been stopped');
+      if (loop.stopped) throw new Error('the mail dispatcher has been stopped');
       const { sent } = await track(sendBatch());
       return sent;
     },

@@ -4,6 +4,7 @@
  * dispatcher. What other code imports from mail/.
  */
 export { enqueue, sentToOthersLastHour } from './outbox.repository.js';
+export { mailConsumer } from './mail.consumer.js';
 export { createDispatcher, type Dispatcher, type DispatcherOptions } from './dispatcher.js';
 export { loadConfirmation } from './confirmation.sources.js';
 export type { GuideContact } from './confirmation.template.js';

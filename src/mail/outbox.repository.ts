@@ -23,21 +23,31 @@ const MAX_ERROR_LENGTH = 1000;
 const fromNow = (ms: number) =>
   sql<Date>`now() + cast(${Math.max(0, Math.round(ms))} as double precision) * interval '1 millisecond'`;
 
+export type MailKind = OutboxTable['kind'];
+
 /**
- * Queues an order's confirmation email. Pass the booking's transaction: the row then exists
- * exactly when the order does. Idempotent per order (a unique index): a second call returns
- * the id of the message already queued instead of queueing another.
+ * Queues an email. Pass the transaction of the change that causes it: the row then exists
+ * exactly when the change does. An order's email of a kind is queued once (a unique index):
+ * a second call returns the id of the message already queued.
  */
 export async function enqueue(
   db: Kysely<DB>,
-  message: { orderId: string; recipient: string; senderId?: string | null },
+  message: {
+    kind?: MailKind;
+    orderId?: string;
+    hookId?: string;
+    recipient: string;
+    senderId?: string | null;
+  },
 ): Promise<string> {
+  const kind = message.kind ?? 'order_confirmation';
   const inserted = await db
     .insertInto('outbox')
     .values({
       id: newId(),
-      kind: 'order_confirmation',
-      order_id: message.orderId,
+      kind,
+      order_id: message.orderId ?? null,
+      hook_id: message.hookId ?? null,
       recipient: message.recipient,
       sender_id: message.senderId ?? null,
     })
@@ -48,10 +58,32 @@ export async function enqueue(
   const existing = await db
     .selectFrom('outbox')
     .select('id')
-    .where('order_id', '=', message.orderId)
-    .where('kind', '=', 'order_confirmation')
+    .where('order_id', '=', message.orderId!)
+    .where('kind', '=', kind)
     .executeTakeFirstOrThrow();
   return existing.id;
+}
+
+/**
+ * On cancellation: a confirmation not yet sent nor being sent is never sent (`skipped`).
+ * Returns what became of the order's confirmation: `skipped` now, `none` if there was
+ * none, or `out` when it was sent, is being sent, or failed (the customer may have it).
+ */
+export async function settleConfirmation(
+  db: Kysely<DB>,
+  orderId: string,
+): Promise<'skipped' | 'none' | 'out'> {
+  const skipped = await db
+    .updateTable('outbox')
+    .set({ status: 'skipped' })
+    .where('order_id', '=', orderId)
+    .where('kind', '=', 'order_confirmation')
+    .where('status', '=', 'pending')
+    .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<=', sql<Date>`now()`)]))
+    .executeTakeFirst();
+  if (skipped.numUpdatedRows > 0n) return 'skipped';
+  const status = await outboxRepository(db).statusOf(orderId, 'order_confirmation');
+  return status === undefined || status === 'skipped' ? 'none' : 'out';
 }
 
 /**
@@ -153,12 +185,33 @@ export function outboxRepository(db: Kysely<DB>) {
       return result.numUpdatedRows > 0n;
     },
 
+    /** Not sent, on purpose (a confirmation of an order canceled before it went out). */
+    async markSkipped(id: string): Promise<void> {
+      await db
+        .updateTable('outbox')
+        .set({ status: 'skipped', locked_until: null })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .execute();
+    },
+
+    /** The status of an order's email of a kind, if there is one. */
+    async statusOf(orderId: string, kind: MailKind): Promise<OutboxRow['status'] | undefined> {
+      const row = await db
+        .selectFrom('outbox')
+        .select('status')
+        .where('order_id', '=', orderId)
+        .where('kind', '=', kind)
+        .executeTakeFirst();
+      return row?.status;
+    },
+
     /** Pending and failed messages, oldest first (for `cli outbox`). */
     async listUnsent(limit = 1000): Promise<OutboxRow[]> {
       return db
         .selectFrom('outbox')
         .selectAll()
-        .where('status', '<>', 'sent')
+        .where('status', 'not in', ['sent', 'skipped'])
         .orderBy('created_at')
         .orderBy('id')
         .limit(limit)

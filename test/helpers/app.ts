@@ -32,6 +32,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     RATE_LIMIT_MAX: '0',
     // Suites send wrong credentials on purpose; the throttle has its own tests.
     AUTH_FAILURES_PER_ADDRESS: '0',
+    // Webhook suites start their own dispatcher (and a sandbox for local receivers).
+    WEBHOOK_DISPATCH: 'false',
     DATA_DIR: path.join(os.tmpdir(), 'booking-test-data'),
     ...env,
   });

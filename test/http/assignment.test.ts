@@ -734,7 +734,7 @@ describe('confirmation emails', () => {
     expect(outbox).toMatchObject({ kind: 'order_confirmation', recipient: customer.email });
 
     const render = async () => {
-      const input = await loadConfirmation(t.database.db, outbox.order_id);
+      const input = await loadConfirmation(t.database.db, orderId);
       expect(input).not.toBeNull();
       return renderConfirmation(input!);
     };

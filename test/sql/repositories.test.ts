@@ -7,7 +7,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createQueryRecorder } from '../../src/db/query-recorder.js';
-import { outboxRepository } from '../../src/mail/outbox.repository.js';
+import {
+  enqueue,
+  outboxRepository,
+  sentToOthersLastHour,
+  settleConfirmation,
+} from '../../src/mail/outbox.repository.js';
+import { deliveriesRepository } from '../../src/modules/hooks/deliveries.repository.js';
+import { hooksRepository } from '../../src/modules/hooks/hooks.repository.js';
+import { deliveryList, hookList } from '../../src/modules/hooks/hooks.list.js';
+import { domainEventsRepository } from '../../src/outbox/domain-events.repository.js';
 import { delegatesRepository } from '../../src/modules/delegates/delegates.repository.js';
 import { eventsRepository } from '../../src/modules/events/events.repository.js';
 import { experiencesRepository } from '../../src/modules/experiences/experiences.repository.js';
@@ -38,9 +47,10 @@ function listCalls(
   spec: ResourceSpec,
   source: (db: Db) => ListSource<unknown>,
   query: Record<string, string>,
+  scopeField = 'seller',
 ): Record<string, (db: Db) => Promise<unknown>> {
   const compiled = compile(spec, plan(parse(query), spec), {
-    anyOf: [{ field: 'seller', in: [A] }],
+    anyOf: [{ field: scopeField, in: [A] }],
   });
   return {
     'listSource.rows': (db) => source(db).rows(compiled),
@@ -115,6 +125,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
   },
   events: {
     findById: (db) => eventsRepository(db).findById(A),
+    findAt: (db) => eventsRepository(db).findAt(A, AT),
     upsert: (db) =>
       eventsRepository(db).upsert(
         { id: A, experience_id: B, seller_id: B, starts_at: AT, ends_at: LATER, max: 10 },
@@ -213,7 +224,60 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     claimDue: (db) => outboxRepository(db).claimDue(10, 30_000),
     markSent: (db) => outboxRepository(db).markSent(A),
     markFailed: (db) => outboxRepository(db).markFailed({ id: A, attempts: 1 }, 'e', 5000),
+    markSkipped: (db) => outboxRepository(db).markSkipped(A),
+    statusOf: (db) => outboxRepository(db).statusOf(A, 'order_confirmation'),
     listUnsent: (db) => outboxRepository(db).listUnsent(),
+    enqueue: (db) => enqueue(db, { orderId: A, recipient: 'c@example.com', senderId: B }),
+    settleConfirmation: (db) => settleConfirmation(db, A),
+    sentToOthersLastHour: (db) => sentToOthersLastHour(db, A, 'a@example.com'),
+  },
+  domainEvents: {
+    insert: (db) =>
+      domainEventsRepository(db).insert({
+        id: A,
+        name: 'order.create',
+        sellerId: B,
+        actorId: A,
+        object: { object: 'order', id: A },
+      }),
+    find: (db) => domainEventsRepository(db).find(A),
+  },
+  hooks: {
+    insert: (db) =>
+      hooksRepository(db).insert({
+        id: A,
+        owner_id: B,
+        event_name: '*',
+        url: 'https://example.com/hook',
+        secret_ciphertext: Buffer.alloc(1),
+        api_version: '2018-02-26',
+      }),
+    find: (db) => hooksRepository(db).find(B, A),
+    findById: (db) => hooksRepository(db).findById(A),
+    remove: (db) => hooksRepository(db).remove(B, A),
+    setSecret: (db) => hooksRepository(db).setSecret(A, Buffer.alloc(1)),
+    setStatus: (db) => hooksRepository(db).setStatus(A, 'disabled'),
+    findDelivery: (db) => hooksRepository(db).findDelivery(A, B),
+    attemptsOf: (db) => hooksRepository(db).attemptsOf([A, B]),
+    resend: (db) => hooksRepository(db).resend(A),
+    ...listCalls(hookList, (db) => hooksRepository(db).listSource(), { limit: '5' }, 'user'),
+  },
+  webhookDeliveries: {
+    fanOut: (db) => deliveriesRepository(db).fanOut(100),
+    claimDue: (db) => deliveriesRepository(db).claimDue(10, 30_000),
+    release: (db) => deliveriesRepository(db).release({ id: A, attempts: 1 }, 500),
+    record: (db) =>
+      deliveriesRepository(db).record(
+        { id: A, attempts: 1 },
+        { statusCode: 500, error: null, durationMs: 3, response: 'no' },
+        5000,
+      ),
+    ...listCalls(
+      deliveryList,
+      (db) => hooksRepository(db).deliveriesSource(),
+      { limit: '5' },
+      'hook',
+    ),
   },
 };
 

@@ -53,8 +53,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   db: ['domain', 'query'],
   versions: ['domain', 'db'],
   http: ['config', 'domain', 'db', 'query', 'versions', 'security'],
-  modules: ['config', 'domain', 'db', 'query', 'versions', 'http', 'security', 'modules'],
-  outbox: ['config', 'domain', 'db', 'query', 'versions', 'http', 'security', 'modules'],
+  outbox: ['domain', 'db'],
+  modules: ['config', 'domain', 'db', 'query', 'versions', 'http', 'security', 'outbox', 'modules'],
   mail: ['config', 'domain', 'db', 'query', 'versions', 'http', 'security', 'modules', 'outbox'],
   admin: ['config', 'domain', 'db', 'http', 'security', 'modules'],
 };

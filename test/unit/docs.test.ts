@@ -37,3 +37,14 @@ describe('query language reference', () => {
     expect(text).toBe(withFieldTables(text, LIST_REFERENCE));
   });
 });
+
+describe('webhooks reference', () => {
+  it('carries the generated event catalogue (run npm run docs)', async () => {
+    const { withEventCatalogue } = await import('../../scripts/webhook-reference.js');
+    const text = fs.readFileSync('docs/webhooks.md', 'utf8');
+    expect(text).toBe(withEventCatalogue(text));
+    for (const name of ['order.create', 'order.cancel', 'event.update', 'user.update']) {
+      expect(text).toContain(`### \`${name}\``);
+    }
+  });
+});

@@ -19,7 +19,11 @@ import type { Progress } from './progress.js';
 const BULK_TABLES = ['guides', 'experiences', 'events', 'orders', 'order_items'];
 /** Tables emptied by --reset, children first. */
 const ALL_TABLES = [
+  'webhook_attempts',
+  'webhook_deliveries',
   'outbox',
+  'hooks',
+  'domain_events',
   'idempotency_keys',
   'order_items',
   'orders',

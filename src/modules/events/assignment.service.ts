@@ -3,10 +3,11 @@
  * `DELETE /api/events/{id}/guides/{guideId}`, for the seller's guide managers.
  */
 import type { Db } from '../../db/database.js';
-import { inTransaction } from '../../db/unit-of-work.js';
+import { inTransaction, type Tx } from '../../db/unit-of-work.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { invalid, notFound } from '../../domain/errors.js';
+import { emitChange, noEvents, type EventSink } from '../../outbox/index.js';
 import type { GuidesFacade } from '../guides/index.js';
 import { assignGuide, requireGuideOn } from './assignment.js';
 import { type EventRow, type EventView, toEventView } from './events.schemas.js';
@@ -28,8 +29,29 @@ export function readAssignment(body: AssignmentBody): { guideId: string; forceCo
   return { guideId, forceConfirm: body.guide?.forceConfirm ?? body.forceConfirm ?? false };
 }
 
-export function assignmentService({ db, guides }: { db: Db; guides: GuidesFacade }) {
+export function assignmentService({
+  db,
+  guides,
+  domainEvents = noEvents,
+}: {
+  db: Db;
+  guides: GuidesFacade;
+  domainEvents?: EventSink;
+}) {
   const visibility = eventVisibility(guides);
+
+  /** The event after a change of its guides, emitted as `event.update` with what changed. */
+  async function changed(tx: Tx, caller: Caller, before: EventRow): Promise<EventView> {
+    const after = toEventView((await eventsRepository(tx).findById(before.id))!);
+    await emitChange(domainEvents, tx, {
+      name: 'event.update',
+      sellerId: before.seller_id,
+      actorId: caller.id,
+      after,
+      before: toEventView(before),
+    });
+    return after;
+  }
 
   /** The event, if the caller may manage its guides (404 when it may not even see it). */
   async function managedEvent(caller: Caller, id: string): Promise<EventRow> {
@@ -50,16 +72,17 @@ export function assignmentService({ db, guides }: { db: Db; guides: GuidesFacade
       const event = await managedEvent(caller, eventId);
       return inTransaction(db, async (tx) => {
         await assignGuide(tx, guides, event, guideId, { forceConfirm, checkSchedule });
-        return toEventView((await eventsRepository(tx).findById(eventId))!);
+        return changed(tx, caller, event);
       });
     },
 
     async unassign(caller: Caller, eventId: string, guideId: string): Promise<EventView> {
       const event = await managedEvent(caller, eventId);
       requireGuideOn(event, guideId);
-      const events = eventsRepository(db);
-      await events.removeGuide(eventId, guideId);
-      return toEventView((await events.findById(eventId))!);
+      return inTransaction(db, async (tx) => {
+        await eventsRepository(tx).removeGuide(eventId, guideId);
+        return changed(tx, caller, event);
+      });
     },
   };
 }

@@ -4,7 +4,9 @@
  * to come, and emails read which guides are on an event.
  */
 import type { Executor, Tx } from '../../db/unit-of-work.js';
+import { auditOf } from '../../outbox/index.js';
 import { eventsRepository } from './events.repository.js';
+import { toEventView } from './events.schemas.js';
 import { experienceMustExist } from './events.rules.js';
 
 export interface NewEvent {
@@ -36,6 +38,17 @@ export const eventsFacade = {
 
   leaveFutureEvents: (tx: Tx, guideId: string, now: Date): Promise<void> =>
     eventsRepository(tx).removeGuideFromFuture(guideId, now),
+
+  /** The event after its seats changed by `delta`, and what changed (for `event.update`). */
+  seatChange: async (db: Executor, id: string, delta: number) => {
+    const after = toEventView((await eventsRepository(db).findById(id))!);
+    const before = {
+      ...after,
+      quantity: { reserved: after.quantity.reserved - delta },
+      open: after.open === null ? null : after.open + delta,
+    };
+    return { object: after, audit: auditOf(before, after) };
+  },
 
   guidesOf: (db: Executor, eventIds: readonly string[]): Promise<Map<string, string[]>> =>
     eventsRepository(db).guidesOf(eventIds),

@@ -4,6 +4,7 @@
  */
 import type { Db } from '../../db/database.js';
 import type { ResourceModule } from '../../http/module.js';
+import type { EventSink } from '../../outbox/index.js';
 import type { ExperiencesFacade } from '../experiences/index.js';
 import type { GuidesFacade } from '../guides/index.js';
 import type { IdempotencyService } from '../idempotency/index.js';
@@ -22,6 +23,7 @@ export function eventsModule(deps: {
   experiences: ExperiencesFacade;
   guides: GuidesFacade;
   idempotency: IdempotencyService;
+  domainEvents?: EventSink;
 }): ResourceModule<EventsFacade> {
   const events = eventsService(deps);
   const assignments = assignmentService(deps);

@@ -21,6 +21,14 @@ export function eventsRepository(db: Kysely<DB>) {
       return withExperience().where('e.id', '=', id).executeTakeFirst();
     },
 
+    /** The experience's event starting at `start`, if there is one. */
+    async findAt(experienceId: string, start: Date): Promise<EventRow | undefined> {
+      return withExperience()
+        .where('e.experience_id', '=', experienceId)
+        .where('e.starts_at', '=', start)
+        .executeTakeFirst();
+    },
+
     /**
      * Creates the event of an experience at `start`, or updates it (Xola's upsert). `max`
      * undefined keeps an existing event's capacity; the events_no_oversell constraint

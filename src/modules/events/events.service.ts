@@ -9,6 +9,7 @@ import { inTransaction, type Executor } from '../../db/unit-of-work.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { DomainError, invalid, notFound } from '../../domain/errors.js';
+import { emitChange, noEvents, type EventSink } from '../../outbox/index.js';
 import { runList } from '../../query/run.js';
 import type { Scope } from '../../query/types.js';
 import type { ExperiencesFacade } from '../experiences/index.js';
@@ -32,6 +33,7 @@ export interface EventsServiceDeps {
   db: Db;
   experiences: ExperiencesFacade;
   guides: GuidesFacade;
+  domainEvents?: EventSink;
 }
 
 /**
@@ -67,7 +69,12 @@ export function eventVisibility(guides: GuidesFacade) {
   };
 }
 
-export function eventsService({ db, experiences, guides }: EventsServiceDeps) {
+export function eventsService({
+  db,
+  experiences,
+  guides,
+  domainEvents = noEvents,
+}: EventsServiceDeps) {
   const repo = eventsRepository(db);
   const visibility = eventVisibility(guides);
 
@@ -113,6 +120,8 @@ export function eventsService({ db, experiences, guides }: EventsServiceDeps) {
         // everywhere, so these paths cannot deadlock each other.
         for (const guideId of [...new Set(input.guides ?? [])].sort())
           await guides.lock(tx, guideId);
+        // What the event was, if there was one at this start (for the audit).
+        const existing = await events.findAt(experience.id, start);
         let id: string;
         try {
           id = await experienceMustExist(
@@ -151,6 +160,13 @@ export function eventsService({ db, experiences, guides }: EventsServiceDeps) {
           });
         }
         const view = toEventView((await events.findById(id))!);
+        await emitChange(domainEvents, tx, {
+          name: 'event.update',
+          sellerId: experience.seller_id,
+          actorId: caller.id,
+          after: view,
+          before: existing && toEventView(existing),
+        });
         await record(tx, { status: 201, body: view });
         return view;
       });

@@ -1,6 +1,7 @@
 /** The experiences module assembled: routes over the service, the facade, what it registers. */
 import type { Db } from '../../db/database.js';
 import type { ResourceModule } from '../../http/module.js';
+import type { EventSink } from '../../outbox/index.js';
 import type { IdempotencyService } from '../idempotency/index.js';
 import type { UsersFacade } from '../users/index.js';
 import { experiencesFacade, type ExperiencesFacade } from './experiences.facade.js';
@@ -12,6 +13,7 @@ export function experiencesModule(deps: {
   db: Db;
   users: UsersFacade;
   idempotency: IdempotencyService;
+  domainEvents?: EventSink;
 }): ResourceModule<ExperiencesFacade> {
   const experiences = experiencesService(deps);
   return {

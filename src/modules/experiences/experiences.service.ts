@@ -5,9 +5,11 @@
 import type { Db } from '../../db/database.js';
 import { isForeignKeyViolation } from '../../db/errors.js';
 import { newId } from '../../db/ids.js';
+import { inTransaction, type Tx } from '../../db/unit-of-work.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { DomainError, invalid, invalidFields, notFound } from '../../domain/errors.js';
+import { emitChange, noEvents, type EventSink } from '../../outbox/index.js';
 import { runList } from '../../query/run.js';
 import type { Scope } from '../../query/types.js';
 import { canonicalZone, type ScheduleInput } from '../schedules/index.js';
@@ -74,8 +76,52 @@ export function mayView(
   return row;
 }
 
-export function experiencesService({ db, users }: { db: Db; users: UsersFacade }) {
+export function experiencesService({
+  db,
+  users,
+  domainEvents = noEvents,
+}: {
+  db: Db;
+  users: UsersFacade;
+  domainEvents?: EventSink;
+}) {
   const repo = experiencesRepository(db);
+
+  /** `experience.*` in the change's transaction; an update carries what changed. */
+  const emit = (
+    tx: Tx,
+    caller: Caller,
+    name: 'experience.create' | 'experience.update' | 'experience.delete',
+    after: ExperienceView,
+    before?: ExperienceView,
+  ) =>
+    emitChange(domainEvents, tx, {
+      name,
+      sellerId: after.seller.id,
+      actorId: caller.id,
+      after,
+      before,
+    });
+
+  /** Writes a change of an existing experience and emits it, in one transaction. */
+  const change = (
+    caller: Caller,
+    before: ExperienceRow,
+    write: (tx: Tx) => Promise<ExperienceRow | undefined>,
+  ): Promise<ExperienceRow | undefined> =>
+    inTransaction(db, async (tx) => {
+      const row = await write(tx);
+      if (row) {
+        await emit(
+          tx,
+          caller,
+          'experience.update',
+          toExperienceView(row),
+          toExperienceView(before),
+        );
+      }
+      return row;
+    });
 
   function check(
     row: Pick<ExperienceRow, 'price' | 'currency' | 'timezone' | 'order_min' | 'order_max'>,
@@ -169,15 +215,17 @@ export function experiencesService({ db, users }: { db: Db; users: UsersFacade }
       };
       check(row, schedules);
       row.timezone = canonicalZone(row.timezone);
-      return recordedCreate(db, record, async (tx) =>
-        toExperienceView(
+      return recordedCreate(db, record, async (tx) => {
+        const view = toExperienceView(
           await experiencesRepository(tx).insert({
             ...row,
             schedules: JSON.stringify(schedules),
             guide: null,
           }),
-        ),
-      );
+        );
+        await emit(tx, caller, 'experience.create', view);
+        return view;
+      });
     },
 
     async get(caller: Caller | null, id: string): Promise<ExperienceView> {
@@ -211,9 +259,10 @@ export function experiencesService({ db, users }: { db: Db; users: UsersFacade }
       const schedules = input.schedules ? withIds(input.schedules) : schedulesOf(current);
       check(next, schedules);
       next.timezone = canonicalZone(next.timezone);
-      return toExperienceView(
-        await repo.update(id, { ...next, schedules: JSON.stringify(schedules) }),
+      const row = await change(caller, current, (tx) =>
+        experiencesRepository(tx).update(id, { ...next, schedules: JSON.stringify(schedules) }),
       );
+      return toExperienceView(row!);
     },
 
     /** Guide preferences: created once (409 after), then changed with updateGuide. */
@@ -222,12 +271,14 @@ export function experiencesService({ db, users }: { db: Db; users: UsersFacade }
       id: string,
       input: GuidePreferences,
     ): Promise<ExperienceView> {
-      await managedGuides(caller, id);
-      const row = await repo.createGuidePreferences(id, {
-        required: input.required ?? 0,
-        autoAssign: input.autoAssign ?? false,
-        includeInConfirmation: input.includeInConfirmation ?? false,
-      });
+      const current = await managedGuides(caller, id);
+      const row = await change(caller, current, (tx) =>
+        experiencesRepository(tx).createGuidePreferences(id, {
+          required: input.required ?? 0,
+          autoAssign: input.autoAssign ?? false,
+          includeInConfirmation: input.includeInConfirmation ?? false,
+        }),
+      );
       if (!row) {
         throw new DomainError(
           'guide_preferences_exist',
@@ -242,18 +293,23 @@ export function experiencesService({ db, users }: { db: Db; users: UsersFacade }
       id: string,
       input: GuidePreferences,
     ): Promise<ExperienceView> {
-      await managedGuides(caller, id);
-      const row = await repo.updateGuidePreferences(id, { ...input });
+      const current = await managedGuides(caller, id);
+      const row = await change(caller, current, (tx) =>
+        experiencesRepository(tx).updateGuidePreferences(id, { ...input }),
+      );
       if (!row) throw notFound(`Guide preferences of experience ${id}`);
       return toExperienceView(row);
     },
 
     async remove(caller: Caller, id: string): Promise<void> {
-      await managed(caller, id);
+      const current = await managed(caller, id);
       try {
         // One statement: its events go with it (on delete cascade), and a booked order
         // refuses it through its foreign key, however recently it was booked.
-        await repo.remove(id);
+        await inTransaction(db, async (tx) => {
+          await experiencesRepository(tx).remove(id);
+          await emit(tx, caller, 'experience.delete', toExperienceView(current));
+        });
       } catch (error) {
         if (!isForeignKeyViolation(error)) throw error;
         throw new DomainError(

@@ -7,6 +7,7 @@ import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { newId } from '../../db/ids.js';
 import { invalid, invalidFields, notFound } from '../../domain/errors.js';
+import { emitChange, noEvents, type EventSink } from '../../outbox/index.js';
 import { runList } from '../../query/run.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
@@ -40,10 +41,32 @@ export interface GuidesServiceDeps {
   users: UsersFacade;
   /** Takes a deleted guide off the events that have not started (the events module's). */
   leaveFutureEvents: (tx: Tx, guideId: string, now: Date) => Promise<void>;
+  domainEvents?: EventSink;
 }
 
-export function guidesService({ db, users, leaveFutureEvents }: GuidesServiceDeps) {
+export function guidesService({
+  db,
+  users,
+  leaveFutureEvents,
+  domainEvents = noEvents,
+}: GuidesServiceDeps) {
   const repo = guidesRepository(db);
+
+  /** `guide.*` in the change's transaction; an update carries what changed. */
+  const emit = (
+    tx: Tx,
+    caller: Caller,
+    name: 'guide.create' | 'guide.update' | 'guide.delete',
+    after: GuideView,
+    before?: GuideView,
+  ) =>
+    emitChange(domainEvents, tx, {
+      name,
+      sellerId: after.seller.id,
+      actorId: caller.id,
+      after,
+      before,
+    });
 
   /** The seller must exist and the caller must manage its guides. */
   async function managed(caller: Caller, sellerId: string): Promise<void> {
@@ -90,7 +113,11 @@ export function guidesService({ db, users, leaveFutureEvents }: GuidesServiceDep
       const row = await guides.lock(guideId);
       if (!row) throw notFound(`Guide ${guideId}`);
       const schedules = edit(guideSchedulesOf(row));
-      return toGuideView(await guides.update(guideId, { schedules: JSON.stringify(schedules) }));
+      const view = toGuideView(
+        await guides.update(guideId, { schedules: JSON.stringify(schedules) }),
+      );
+      await emit(tx, caller, 'guide.update', view, toGuideView(row));
+      return view;
     });
   }
 
@@ -120,8 +147,8 @@ export function guidesService({ db, users, leaveFutureEvents }: GuidesServiceDep
       checkSchedules(schedules, (i) => `schedules.${i}.`);
       const userId = (await linkedUser(sellerId, input.user)) ?? null;
       try {
-        return await recordedCreate(db, record, async (tx) =>
-          toGuideView(
+        return await recordedCreate(db, record, async (tx) => {
+          const view = toGuideView(
             await guidesRepository(tx).insert({
               id: newId(),
               seller_id: sellerId,
@@ -133,8 +160,10 @@ export function guidesService({ db, users, leaveFutureEvents }: GuidesServiceDep
               picture: input.picture ?? null,
               schedules: JSON.stringify(schedules),
             }),
-          ),
-        );
+          );
+          await emit(tx, caller, 'guide.create', view);
+          return view;
+        });
       } catch (error) {
         if (isUniqueViolation(error, 'guides_seller_user')) throw profileTaken();
         throw error;
@@ -151,19 +180,23 @@ export function guidesService({ db, users, leaveFutureEvents }: GuidesServiceDep
       id: string,
       input: GuideProfile,
     ): Promise<GuideView> {
-      await guide(caller, sellerId, id);
+      const before = toGuideView(await guide(caller, sellerId, id));
       const user = await linkedUser(sellerId, input.user);
       try {
-        return toGuideView(
-          await repo.update(id, {
-            ...(input.name !== undefined ? { name: input.name.trim() } : {}),
-            ...(input.email !== undefined ? { email: input.email } : {}),
-            ...(input.phone !== undefined ? { phone: input.phone } : {}),
-            ...(input.bio !== undefined ? { bio: input.bio } : {}),
-            ...(input.picture !== undefined ? { picture: input.picture } : {}),
-            ...(user !== undefined ? { user_id: user } : {}),
-          }),
-        );
+        return await inTransaction(db, async (tx) => {
+          const view = toGuideView(
+            await guidesRepository(tx).update(id, {
+              ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+              ...(input.email !== undefined ? { email: input.email } : {}),
+              ...(input.phone !== undefined ? { phone: input.phone } : {}),
+              ...(input.bio !== undefined ? { bio: input.bio } : {}),
+              ...(input.picture !== undefined ? { picture: input.picture } : {}),
+              ...(user !== undefined ? { user_id: user } : {}),
+            }),
+          );
+          await emit(tx, caller, 'guide.update', view, before);
+          return view;
+        });
       } catch (error) {
         if (isUniqueViolation(error, 'guides_seller_user')) throw profileTaken();
         throw error;
@@ -171,11 +204,12 @@ export function guidesService({ db, users, leaveFutureEvents }: GuidesServiceDep
     },
 
     async remove(caller: Caller, sellerId: string, id: string): Promise<void> {
-      await guide(caller, sellerId, id);
+      const view = toGuideView(await guide(caller, sellerId, id));
       const now = new Date();
       await inTransaction(db, async (tx) => {
         await guidesRepository(tx).markDeleted(id, now);
         await leaveFutureEvents(tx, id, now);
+        await emit(tx, caller, 'guide.delete', view);
       });
     },
 

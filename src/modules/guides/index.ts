@@ -1,5 +1,5 @@
 /** The guides module's public surface: the only file other code imports from it. */
-export { Guide, type GuideView } from './guides.schemas.js';
+export { Guide, GuideSchedule, type GuideView } from './guides.schemas.js';
 export { guidesModule } from './guides.module.js';
 export { guidesFacade, type GuidesFacade } from './guides.facade.js';
 export type { GuideRow } from './guides.schemas.js';

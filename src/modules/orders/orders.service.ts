@@ -1,7 +1,8 @@
 /**
  * Orders: booking (every item or none, never more seats than an event has), cancelling
- * (which gives the seats back), reading and listing. Confirmation emails are queued in the
- * booking's own transaction.
+ * (which gives the seats back), reading and listing. Each booking and cancellation emits
+ * its domain events (`order.create`/`order.cancel`, `event.update` for the seats) in its own
+ * transaction; the confirmation email is derived from them (mail/mail.consumer.ts).
  */
 import type { Db } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
@@ -9,6 +10,7 @@ import { inTransaction, type Executor, type Tx } from '../../db/unit-of-work.js'
 import { accessOf, type Access } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { DomainError, notFound } from '../../domain/errors.js';
+import { emitChange, noEvents, type EventSink } from '../../outbox/index.js';
 import { runList } from '../../query/run.js';
 import type { Scope } from '../../query/types.js';
 import { delegatesFacade as delegates } from '../delegates/index.js';
@@ -29,9 +31,8 @@ import {
 import { ordersRepository, type OrderWithItems } from './orders.repository.js';
 import { roundCents } from './orders.rules.js';
 
-/** Where a booking's confirmation email goes: written in the booking's transaction. */
-export interface ConfirmationQueue {
-  enqueue(tx: Tx, message: { orderId: string; recipient: string; senderId: string }): Promise<void>;
+/** The relay cap on confirmations a customer account causes to others (docs/booking.md). */
+export interface RelayCap {
   /** Emails the account caused to addresses other than its own in the last hour. */
   sentToOthersLastHour(tx: Tx, senderId: string, ownEmail: string): Promise<number>;
   /** How many of those a customer account may cause per hour (the relay cap). */
@@ -48,7 +49,9 @@ interface Sender {
 
 export interface OrdersServiceDeps {
   db: Db;
-  confirmations: ConfirmationQueue;
+  relayCap: RelayCap;
+  /** Where `order.*` and seat `event.update` events go, in the change's transaction. */
+  domainEvents?: EventSink;
   users: UsersFacade;
   experiences: ExperiencesFacade;
   events: EventsFacade;
@@ -69,7 +72,8 @@ export function ordersScope(caller: Caller): Scope {
 
 export function ordersService({
   db,
-  confirmations,
+  relayCap,
+  domainEvents = noEvents,
   users,
   experiences,
   events,
@@ -104,8 +108,21 @@ export function ordersService({
    */
   async function overRelayCap(trx: Tx, recipient: string, sender: Sender): Promise<boolean> {
     if (!sender.capped || recipient.toLowerCase() === sender.email.toLowerCase()) return false;
-    const sent = await confirmations.sentToOthersLastHour(trx, sender.id, sender.email);
-    return sent >= confirmations.toOthersPerHour;
+    const sent = await relayCap.sentToOthersLastHour(trx, sender.id, sender.email);
+    return sent >= relayCap.toOthersPerHour;
+  }
+
+  /** Each event whose seats changed by `delta` (per event id) is an `event.update`. */
+  async function emitSeatChanges(
+    trx: Tx,
+    sellerId: string,
+    actorId: string,
+    deltas: ReadonlyMap<string, number>,
+  ): Promise<void> {
+    for (const eventId of [...deltas.keys()].sort()) {
+      const change = await events.seatChange(trx, eventId, deltas.get(eventId)!);
+      await domainEvents.emit(trx, { name: 'event.update', sellerId, actorId, ...change });
+    }
   }
 
   /** Writes a checked booking: events found or made, seats taken, order and email stored. */
@@ -193,14 +210,23 @@ export function ordersService({
       updated_at: stamp,
     };
     await ordersRepository(trx).insert(order, items);
-    if (plan.customerEmail && !(await overRelayCap(trx, plan.customerEmail, sender))) {
-      await confirmations.enqueue(trx, {
-        orderId,
-        recipient: plan.customerEmail,
-        senderId: sender.id,
-      });
-    }
-    return toOrderView(order, items);
+    const view = toOrderView(order, items);
+    const sendConfirmation =
+      !!plan.customerEmail && !(await overRelayCap(trx, plan.customerEmail, sender));
+    await domainEvents.emit(trx, {
+      name: 'order.create',
+      sellerId: plan.sellerId,
+      actorId: sender.id,
+      object: view,
+      hints: { sendConfirmation },
+    });
+    await emitSeatChanges(
+      trx,
+      plan.sellerId,
+      sender.id,
+      new Map([...seats].map(([id, { quantity }]) => [id, quantity])),
+    );
+    return view;
   }
 
   return {
@@ -262,7 +288,21 @@ export function ordersService({
         for (const eventId of [...seats.keys()].sort())
           await events.release(tx, eventId, seats.get(eventId)!);
         const canceled = (await orders.findById(id))!;
-        return toOrderView(canceled, (await orders.itemsOf([id])).get(id) ?? []);
+        const view = toOrderView(canceled, (await orders.itemsOf([id])).get(id) ?? []);
+        await emitChange(domainEvents, tx, {
+          name: 'order.cancel',
+          sellerId: order.seller_id,
+          actorId: caller.id,
+          after: view,
+          before: toOrderView(order, items),
+        });
+        await emitSeatChanges(
+          tx,
+          order.seller_id,
+          caller.id,
+          new Map([...seats].map(([eventId, quantity]) => [eventId, -quantity])),
+        );
+        return view;
       });
     },
   };

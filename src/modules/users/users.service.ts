@@ -3,6 +3,7 @@
  */
 import type { Db } from '../../db/database.js';
 import { inTransaction, type Tx } from '../../db/unit-of-work.js';
+import { noEvents, type EventSink } from '../../outbox/index.js';
 import type { Recorder } from '../idempotency/index.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { newId } from '../../db/ids.js';
@@ -36,10 +37,38 @@ export interface UsersServiceDeps {
    * the new account's address take effect).
    */
   onSignUp?: (tx: Tx, account: { id: string; email: string }) => Promise<void>;
+  /** Where `user.update` goes (its metadata changed), in the change's transaction. */
+  domainEvents?: EventSink;
 }
 
-export function usersService({ db, cipher, latestVersion, onSignUp }: UsersServiceDeps) {
+export function usersService({
+  db,
+  cipher,
+  latestVersion,
+  onSignUp,
+  domainEvents = noEvents,
+}: UsersServiceDeps) {
   const repo = usersRepository(db);
+
+  /** Writes new metadata and emits `user.update` to the user's own hooks. */
+  async function writeMetadata(
+    tx: Tx,
+    actorId: string,
+    id: string,
+    before: Record<string, unknown>,
+    after: Record<string, unknown>,
+  ): Promise<void> {
+    const users = usersRepository(tx);
+    await users.writeMetadata(id, after);
+    const view = toUserView((await users.findById(id))!, { metadata: true });
+    await domainEvents.emit(tx, {
+      name: 'user.update',
+      sellerId: id,
+      actorId,
+      object: view,
+      audit: { metadata: { old: before, new: after } },
+    });
+  }
 
   function keyMaterial(userId: string) {
     const apiKey = generateApiKey();
@@ -158,7 +187,7 @@ export function usersService({ db, cipher, latestVersion, onSignUp }: UsersServi
         const merged = { ...current, ...pairs };
         const tooBig = metadataLimitError(merged);
         if (tooBig) throw new DomainError('metadata_limit_exceeded', tooBig);
-        await locked.writeMetadata(id, merged);
+        await writeMetadata(trx, caller.id, id, current, merged);
         return merged;
       });
     },
@@ -177,7 +206,7 @@ export function usersService({ db, cipher, latestVersion, onSignUp }: UsersServi
           throw new DomainError('metadata_key_not_found', `The metadata has no key "${key}".`);
         }
         const { [key]: _removed, ...rest } = current;
-        await locked.writeMetadata(id, rest);
+        await writeMetadata(trx, caller.id, id, current, rest);
         return rest;
       });
     },

@@ -7,5 +7,22 @@ update "outbox" set "status" = $1, "sent_at" = now(), "locked_until" = $2, "last
 -- markFailed
 update "outbox" set "status" = $1, "last_error" = $2, "locked_until" = $3, "next_attempt_at" = now() + cast($4 as double precision) * interval '1 millisecond' where "id" = $5 and "attempts" = $6 and "status" = $7;
 
+-- markSkipped
+update "outbox" set "status" = $1, "locked_until" = $2 where "id" = $3 and "status" = $4;
+
+-- statusOf
+select "status" from "outbox" where "order_id" = $1 and "kind" = $2;
+
 -- listUnsent
-select * from "outbox" where "status" <> $1 order by "created_at", "id" limit $2;
+select * from "outbox" where "status" not in ($1, $2) order by "created_at", "id" limit $3;
+
+-- enqueue
+insert into "outbox" ("id", "kind", "order_id", "hook_id", "recipient", "sender_id") values ($1, $2, $3, $4, $5, $6) on conflict ("order_id", "kind") do nothing returning "id";
+select "id" from "outbox" where "order_id" = $1 and "kind" = $2;
+
+-- settleConfirmation
+update "outbox" set "status" = $1 where "order_id" = $2 and "kind" = $3 and "status" = $4 and ("locked_until" is null or "locked_until" <= now());
+select "status" from "outbox" where "order_id" = $1 and "kind" = $2;
+
+-- sentToOthersLastHour
+select count(*) as "n" from "outbox" where "sender_id" = $1 and lower("recipient") <> $2 and "created_at" > now() - interval '1 hour';

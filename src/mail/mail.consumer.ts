@@ -1,0 +1,28 @@
+/**
+ * Email as a consumer of domain events, inside the transaction of the change: a booking
+ * queues its confirmation (unless the relay cap said not to), a cancellation queues the
+ * cancellation email, but only when the customer may have the confirmation: one that was
+ * still waiting is skipped instead and nothing is sent at all (docs/booking.md).
+ */
+import type { EventConsumer } from '../outbox/index.js';
+import { enqueue, settleConfirmation } from './outbox.repository.js';
+
+export const mailConsumer: EventConsumer = {
+  async onEvent(tx, event) {
+    const orderId = event.object.id;
+    const recipient = event.object.customerEmail;
+    if (event.object.object !== 'order' || typeof recipient !== 'string' || !recipient) return;
+    if (event.name === 'order.create' && event.hints?.sendConfirmation) {
+      await enqueue(tx, { orderId, recipient, senderId: event.actorId });
+    } else if (event.name === 'order.cancel') {
+      if ((await settleConfirmation(tx, orderId)) === 'out') {
+        await enqueue(tx, {
+          kind: 'order_cancellation',
+          orderId,
+          recipient,
+          senderId: event.actorId,
+        });
+      }
+    }
+  },
+};

@@ -1,0 +1,136 @@
+/** All SQL on hooks and on reading their delivery log (the API side of webhooks). */
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { listSource } from '../../db/list-source.js';
+import type {
+  DB,
+  HooksTable,
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+} from '../../db/types.js';
+import type { ListSource } from '../../query/run.js';
+
+export type HookRow = Selectable<HooksTable>;
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type AttemptRow = Selectable<WebhookAttemptsTable>;
+
+export interface NewHook {
+  id: string;
+  owner_id: string;
+  event_name: string;
+  url: string;
+  secret_ciphertext: Buffer;
+  api_version: string;
+}
+
+export function hooksRepository(db: Kysely<DB>) {
+  return {
+    /** The new hook, or undefined when the owner has one for this event and URL. */
+    async insert(hook: NewHook): Promise<HookRow | undefined> {
+      return db
+        .insertInto('hooks')
+        .values(hook)
+        .onConflict((oc) => oc.constraint('hooks_owner_event_url').doNothing())
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    async find(ownerId: string, id: string): Promise<HookRow | undefined> {
+      return db
+        .selectFrom('hooks')
+        .selectAll()
+        .where('owner_id', '=', ownerId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
+    async findById(id: string): Promise<HookRow | undefined> {
+      return db.selectFrom('hooks').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async remove(ownerId: string, id: string): Promise<boolean> {
+      const result = await db
+        .deleteFrom('hooks')
+        .where('owner_id', '=', ownerId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+
+    async setSecret(id: string, secretCiphertext: Buffer): Promise<void> {
+      await db
+        .updateTable('hooks')
+        .set({ secret_ciphertext: secretCiphertext, updated_at: sql<Date>`now()` })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async setStatus(id: string, status: 'enabled' | 'disabled'): Promise<HookRow | undefined> {
+      return db
+        .updateTable('hooks')
+        .set({
+          status,
+          disabled_at: status === 'disabled' ? sql<Date>`now()` : null,
+          updated_at: sql<Date>`now()`,
+        })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    listSource(): ListSource<HookRow> {
+      return listSource(
+        () => db.selectFrom('hooks as h'),
+        (q) => q.selectAll('h'),
+      );
+    },
+
+    deliveriesSource(): ListSource<DeliveryRow> {
+      return listSource(
+        () => db.selectFrom('webhook_deliveries as w'),
+        (q) => q.selectAll('w'),
+      );
+    },
+
+    async findDelivery(hookId: string, id: string): Promise<DeliveryRow | undefined> {
+      return db
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where('hook_id', '=', hookId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
+    /** Each delivery's attempts, oldest first. */
+    async attemptsOf(deliveryIds: readonly string[]): Promise<Map<string, AttemptRow[]>> {
+      const byDelivery = new Map<string, AttemptRow[]>(deliveryIds.map((id) => [id, []]));
+      if (deliveryIds.length === 0) return byDelivery;
+      const rows = await db
+        .selectFrom('webhook_attempts')
+        .selectAll()
+        .where('delivery_id', 'in', deliveryIds)
+        .orderBy('delivery_id')
+        .orderBy('attempt')
+        .execute();
+      for (const row of rows) byDelivery.get(row.delivery_id)!.push(row);
+      return byDelivery;
+    },
+
+    /** Due again now, whatever its state: a resend on request. */
+    async resend(id: string): Promise<DeliveryRow | undefined> {
+      return db
+        .updateTable('webhook_deliveries')
+        .set((eb) => ({
+          status: 'pending',
+          round_start: eb.ref('attempts'),
+          next_attempt_at: sql<Date>`now()`,
+          locked_until: null,
+          updated_at: sql<Date>`now()`,
+        }))
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+    },
+  };
+}
+
+export type HooksRepository = ReturnType<typeof hooksRepository>;

@@ -1,0 +1,201 @@
+/**
+ * The webhook dispatcher: on each poll it fans new domain events out to the hooks listening
+ * for them, then claims due deliveries (deliveries.repository.ts: safe with several
+ * dispatchers on one database), renders each payload in its hook's API version, signs it
+ * (Standard Webhooks: `webhook-id` is the event id, the same on every attempt, so receivers
+ * dedupe by it), POSTs it and records the attempt. A failure is retried on the configured
+ * schedule with jitter; when the schedule is spent the delivery fails, the hook is disabled
+ * and its owner told (`onDisabled`).
+ *
+ * At most `concurrencyPerHost` requests go to one host at a time and `maxInFlight` in all;
+ * polls do not wait for deliveries, so one slow receiver holds up only its own.
+ */
+import { Webhook } from 'standardwebhooks';
+import type { Db } from '../../db/database.js';
+import type { ApiKeyCipher } from '../../security/api-keys.js';
+import { auditOf, pollLoop, type Audit } from '../../outbox/index.js';
+import type { VersionRegistry } from '../../versions/registry.js';
+import { applyTransforms } from '../../versions/transforms.js';
+import { deliveriesRepository, type ClaimedDelivery } from './deliveries.repository.js';
+import { hooksRepository, type HookRow } from './hooks.repository.js';
+import { openSecret } from './hook-secrets.js';
+import type { WebhookSend } from './webhook-sender.js';
+
+export interface WebhookLogger {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export interface WebhookDispatcherOptions {
+  db: Db;
+  cipher: ApiKeyCipher;
+  versions: VersionRegistry;
+  send: WebhookSend;
+  logger: WebhookLogger;
+  /** Delays before each retry; when all are spent the hook is disabled. */
+  retryScheduleMs: readonly number[];
+  pollMs: number;
+  timeoutMs: number;
+  concurrencyPerHost: number;
+  /** Told once a hook is disabled after its deliveries kept failing (emails the owner). */
+  onDisabled(hook: HookRow): Promise<void>;
+  /** Deliveries in flight at once, across hosts. */
+  maxInFlight?: number;
+}
+
+export interface WebhookDispatcher {
+  start(): void;
+  stop(): Promise<void>;
+  /** Fans out and delivers one batch now; resolves to how many deliveries succeeded. */
+  runOnce(): Promise<number>;
+}
+
+/** ±20 %: retries of many deliveries that failed together do not arrive together. */
+const jitter = (ms: number) => Math.round(ms * (0.8 + Math.random() * 0.4));
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
+/** The body a subscriber receives: Xola's `{eventName, data, audit}`, in its version. */
+export async function renderPayload(
+  delivery: Pick<ClaimedDelivery, 'event' | 'hook'>,
+  versions: VersionRegistry,
+  db: Db,
+): Promise<Record<string, unknown>> {
+  const data = structuredClone(delivery.event.object) as Record<string, unknown>;
+  const audit = delivery.event.audit as Audit | null;
+  const transforms = versions.objectTransforms(delivery.hook.api_version);
+  if (transforms.length === 0) {
+    return { eventName: delivery.event.name, data, ...(audit ? { audit } : {}) };
+  }
+  // The audit is rendered in the version too: the object before the change (its audited
+  // fields set back) and after go through the transforms together, and are compared again.
+  const before = { ...data };
+  for (const [field, change] of Object.entries(audit ?? {})) before[field] = change.old;
+  const [oldShape, newShape] = (await applyTransforms([before, data], transforms, {
+    db,
+    caller: null,
+  })) as Record<string, unknown>[];
+  return {
+    eventName: delivery.event.name,
+    data: newShape,
+    ...(audit ? { audit: auditOf(oldShape!, newShape!) } : {}),
+  };
+}
+
+export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
+  const { db, cipher, versions, send, logger, retryScheduleMs, pollMs, timeoutMs } = options;
+  // A lease long enough for the POST and for recording its outcome.
+  const leaseMs = timeoutMs * 2 + 5000;
+  const repo = deliveriesRepository(db);
+  const maxInFlight = options.maxInFlight ?? 64;
+  /** Requests in flight per host, and all of them. */
+  const hosts = new Map<string, number>();
+  const inFlight = new Set<Promise<boolean>>();
+
+  async function deliver(delivery: ClaimedDelivery): Promise<boolean> {
+    const context = {
+      deliveryId: delivery.id,
+      hookId: delivery.hook.id,
+      attempt: delivery.attempts,
+    };
+    const body = JSON.stringify(await renderPayload(delivery, versions, db));
+    const signer = new Webhook(openSecret(cipher, delivery.hook));
+    const sentAt = new Date();
+    const outcome = await send({
+      url: delivery.hook.url,
+      body,
+      headers: {
+        'webhook-id': delivery.event.id,
+        'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+        'webhook-signature': signer.sign(delivery.event.id, sentAt, body),
+      },
+    });
+    const retryIndex = delivery.attempts - delivery.round_start - 1;
+    const next = outcome.ok
+      ? 'delivered'
+      : retryIndex < retryScheduleMs.length
+        ? jitter(retryScheduleMs[retryIndex]!)
+        : 'give-up';
+    const recorded = await repo.record(delivery, outcome, next);
+    if (!recorded) return outcome.ok;
+    if (outcome.ok) {
+      logger.info({ ...context, status: outcome.statusCode }, 'webhook delivered');
+    } else if (next === 'give-up') {
+      logger.error({ ...context, status: outcome.statusCode }, 'webhook failed; hook disabled');
+      const hook = await hooksRepository(db).setStatus(delivery.hook.id, 'disabled');
+      if (hook) await options.onDisabled(hook);
+    } else {
+      logger.warn(
+        { ...context, status: outcome.statusCode, error: outcome.error, retryInMs: next },
+        'webhook failed; will retry',
+      );
+    }
+    return outcome.ok;
+  }
+
+  function track(delivery: ClaimedDelivery, host: string): Promise<boolean> {
+    hosts.set(host, (hosts.get(host) ?? 0) + 1);
+    const work = deliver(delivery)
+      .catch((error: unknown) => {
+        // Recording failed (database trouble): the lease brings the delivery back.
+        logger.error({ deliveryId: delivery.id, error: String(error) }, 'webhook not recorded');
+        return false;
+      })
+      .finally(() => {
+        inFlight.delete(work);
+        const left = (hosts.get(host) ?? 1) - 1;
+        if (left <= 0) hosts.delete(host);
+        else hosts.set(host, left);
+      });
+    inFlight.add(work);
+    return work;
+  }
+
+  /**
+   * Fans out, then starts as many due deliveries as there is room for. Does not wait for
+   * them: a slow receiver keeps its own slots busy, never the poll loop.
+   */
+  async function poll(): Promise<{ room: number; started: Promise<boolean>[] }> {
+    await repo.fanOut(200);
+    const room = maxInFlight - inFlight.size;
+    if (room <= 0) return { room, started: [] };
+    const started: Promise<boolean>[] = [];
+    for (const delivery of await repo.claimDue(room, leaseMs)) {
+      const host = new URL(delivery.hook.url).host;
+      if ((hosts.get(host) ?? 0) >= options.concurrencyPerHost) {
+        await repo.release(delivery, pollMs);
+        continue;
+      }
+      started.push(track(delivery, host));
+    }
+    return { room, started };
+  }
+
+  const loop = pollLoop(
+    'webhook dispatcher',
+    async () => {
+      const { room, started } = await poll();
+      if (room <= 0 || started.length < room) return pollMs;
+      // Room filled: more may be due; go again as soon as a slot frees, at the latest a poll.
+      await Promise.race([...inFlight, delay(pollMs)]);
+      return 0;
+    },
+    (error) => {
+      logger.error({ error: String(error) }, 'webhook poll failed');
+      return pollMs;
+    },
+  );
+
+  return {
+    start: () => loop.start(),
+    async stop() {
+      await loop.stop();
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+    async runOnce() {
+      const { started } = await poll();
+      return (await Promise.all(started)).filter(Boolean).length;
+    },
+  };
+}

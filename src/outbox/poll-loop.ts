@@ -1,0 +1,54 @@
+/**
+ * The polling loop of the outbox dispatchers (mail, webhooks): one poll at a time, the next
+ * after the delay the poll asks for, started and stopped once. Its timer never keeps a
+ * process alive on its own (the CLI, tests); a server's socket does.
+ */
+export interface PollLoop {
+  start(): void;
+  /** Stops polling; resolves once the poll under way (if any) has finished. */
+  stop(): Promise<void>;
+  readonly stopped: boolean;
+}
+
+/**
+ * `poll` resolves to the delay before the next poll; when it throws, `onError` says the
+ * delay (and reports the error).
+ */
+export function pollLoop(
+  what: string,
+  poll: () => Promise<number>,
+  onError: (error: unknown) => number,
+): PollLoop {
+  let state: 'idle' | 'running' | 'stopped' = 'idle';
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+
+  function schedule(delayMs: number): void {
+    if (state !== 'running') return;
+    timer = setTimeout(tick, delayMs);
+    timer.unref();
+  }
+
+  function tick(): void {
+    timer = undefined;
+    running = poll().then(schedule, (error: unknown) => schedule(onError(error)));
+  }
+
+  return {
+    start() {
+      if (state === 'stopped') throw new Error(`the ${what} has been stopped`);
+      if (state === 'running') return;
+      state = 'running';
+      schedule(0);
+    },
+    async stop() {
+      state = 'stopped';
+      clearTimeout(timer);
+      timer = undefined;
+      await running;
+    },
+    get stopped() {
+      return state === 'stopped';
+    },
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * Order emails as consumers of domain events (src/mail/mail.consumer.ts), through the public
+ * API and a real SMTP server: a booking's confirmation, a cancellation's email, and never
+ * "Booking confirmed" for an order canceled before its confirmation went out.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createDispatcher, type Dispatcher } from '../../src/mail/dispatcher.js';
+import { as, createTestApp, type TestApp } from '../helpers/app.js';
+import { book, item, openShop, type Shop } from '../helpers/booking.js';
+import { parseMail, startSmtpServer, freePort, type TestSmtpServer } from '../mail/smtp.js';
+
+let t: TestApp;
+let smtp: TestSmtpServer;
+let mail: Dispatcher;
+let shop: Shop;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  smtp = await startSmtpServer(await freePort());
+  mail = createDispatcher({
+    db: t.database.db,
+    smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
+    from: 'Bookings <bookings@example.test>',
+    logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    retryBaseMs: 10,
+  });
+});
+afterAll(async () => {
+  await mail.stop();
+  await smtp.close();
+  await t.close();
+});
+beforeEach(async () => {
+  shop = await openShop(t.app);
+  smtp.received.length = 0;
+});
+
+async function bookFor(email: string): Promise<string> {
+  const response = await book(t.app, shop.seller, {
+    customerName: 'Ann Walker',
+    customerEmail: email,
+    items: [item(shop.experienceId)],
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json().id;
+}
+
+const cancel = (orderId: string) =>
+  as(t.app, shop.seller, { method: 'POST', url: `/api/orders/${orderId}/cancel` });
+
+const emailsOf = (orderId: string) =>
+  t.database.db
+    .selectFrom('outbox')
+    .select(['kind', 'status'])
+    .where('order_id', '=', orderId)
+    .orderBy('kind')
+    .execute();
+
+const subjectsTo = (address: string) =>
+  smtp.received
+    .filter((m) => m.rcptTo.includes(address))
+    .map((m) => parseMail(m.raw).headers.get('subject'));
+
+describe('order emails', () => {
+  it('a booking is confirmed; its cancellation afterwards sends the cancellation email', async () => {
+    const orderId = await bookFor('ann.one@example.com');
+    while ((await mail.runOnce()) > 0);
+    expect(subjectsTo('ann.one@example.com')).toEqual(['Booking confirmed: Harbour Kayak']);
+
+    expect((await cancel(orderId)).statusCode).toBe(200);
+    expect(await emailsOf(orderId)).toEqual([
+      { kind: 'order_cancellation', status: 'pending' },
+      { kind: 'order_confirmation', status: 'sent' },
+    ]);
+    while ((await mail.runOnce()) > 0);
+    expect(subjectsTo('ann.one@example.com')).toEqual([
+      'Booking confirmed: Harbour Kayak',
+      'Booking canceled: Harbour Kayak',
+    ]);
+    const [, canceled] = smtp.received.filter((m) => m.rcptTo.includes('ann.one@example.com'));
+    expect(parseMail(canceled!.raw).parts.get('text/plain')).toContain(
+      'Your booking has been canceled.',
+    );
+  });
+
+  it('canceled before the confirmation went out: nothing is sent at all', async () => {
+    const orderId = await bookFor('ann.two@example.com');
+    expect((await cancel(orderId)).statusCode).toBe(200);
+    expect(await emailsOf(orderId)).toEqual([{ kind: 'order_confirmation', status: 'skipped' }]);
+    await mail.runOnce();
+    expect(subjectsTo('ann.two@example.com')).toEqual([]);
+  });
+
+  it('canceled while the confirmation was being sent: the confirmation is skipped at send time, and so is the cancellation', async () => {
+    const orderId = await bookFor('ann.three@example.com');
+    // Another dispatcher holds the confirmation (its lease runs) when the order is canceled.
+    await t.database.db
+      .updateTable('outbox')
+      .set({ locked_until: new Date(Date.now() + 60_000) })
+      .where('order_id', '=', orderId)
+      .execute();
+    expect((await cancel(orderId)).statusCode).toBe(200);
+    expect(await emailsOf(orderId)).toEqual([
+      { kind: 'order_cancellation', status: 'pending' },
+      { kind: 'order_confirmation', status: 'pending' },
+    ]);
+    // That dispatcher died: the lease runs out and this one takes the confirmation over.
+    await t.database.db
+      .updateTable('outbox')
+      .set({ locked_until: null })
+      .where('order_id', '=', orderId)
+      .execute();
+    for (let i = 0; i < 5; i++) {
+      await mail.runOnce();
+      await t.database.db
+        .updateTable('outbox')
+        .set({ next_attempt_at: new Date(0) })
+        .where('order_id', '=', orderId)
+        .where('status', '=', 'pending')
+        .execute();
+    }
+    expect(await emailsOf(orderId)).toEqual([
+      { kind: 'order_cancellation', status: 'skipped' },
+      { kind: 'order_confirmation', status: 'skipped' },
+    ]);
+    expect(subjectsTo('ann.three@example.com')).toEqual([]);
+  });
+});

@@ -1,0 +1,32 @@
+-- insert
+insert into "hooks" ("id", "owner_id", "event_name", "url", "secret_ciphertext", "api_version") values ($1, $2, $3, $4, $5, $6) on conflict on constraint "hooks_owner_event_url" do nothing returning *;
+
+-- find
+select * from "hooks" where "owner_id" = $1 and "id" = $2;
+
+-- findById
+select * from "hooks" where "id" = $1;
+
+-- remove
+delete from "hooks" where "owner_id" = $1 and "id" = $2;
+
+-- setSecret
+update "hooks" set "secret_ciphertext" = $1, "updated_at" = now() where "id" = $2;
+
+-- setStatus
+update "hooks" set "status" = $1, "disabled_at" = now(), "updated_at" = now() where "id" = $2 returning *;
+
+-- findDelivery
+select * from "webhook_deliveries" where "hook_id" = $1 and "id" = $2;
+
+-- attemptsOf
+select * from "webhook_attempts" where "delivery_id" in ($1, $2) order by "delivery_id", "attempt";
+
+-- resend
+update "webhook_deliveries" set "status" = $1, "round_start" = "attempts", "next_attempt_at" = now(), "locked_until" = $2, "updated_at" = now() where "id" = $3 returning *;
+
+-- listSource.rows
+select "h".* from "hooks" as "h" where (("h"."owner_id" in ($1))) order by "h"."id" desc limit $2 offset $3;
+
+-- listSource.count
+select count(*) as "n" from "hooks" as "h" where (("h"."owner_id" in ($1)));

@@ -1,0 +1,17 @@
+-- fanOut
+select "id", "seq", "name", "seller_id", "created_at" from "domain_events" where not fanned_out order by "seq" limit $1 for update skip locked;
+
+-- claimDue
+update "webhook_deliveries" set "attempts" = "attempts" + $1, "locked_until" = now() + cast($2 as double precision) * interval '1 millisecond' where "id" in (select "d"."id" from "webhook_deliveries" as "d" inner join "hooks" as "h" on "h"."id" = "d"."hook_id" where "d"."status" = $3 and "h"."status" = $4 and "d"."next_attempt_at" <= now() and ("d"."locked_until" is null or "d"."locked_until" <= now()) order by "d"."next_attempt_at", "d"."event_seq" limit $5 for update of "d" skip locked) returning *;
+
+-- release
+update "webhook_deliveries" set "attempts" = "attempts" - $1, "locked_until" = $2, "next_attempt_at" = now() + cast($3 as double precision) * interval '1 millisecond' where "id" = $4 and "attempts" = $5 and "status" = $6;
+
+-- record
+update "webhook_deliveries" set "status" = $1, "last_status" = $2, "locked_until" = $3, "updated_at" = now(), "next_attempt_at" = now() + cast($4 as double precision) * interval '1 millisecond' where "id" = $5 and "attempts" = $6 and "status" = $7;
+
+-- listSource.rows
+select "w".* from "webhook_deliveries" as "w" where (("w"."hook_id" in ($1))) order by "w"."id" desc limit $2 offset $3;
+
+-- listSource.count
+select count(*) as "n" from "webhook_deliveries" as "w" where (("w"."hook_id" in ($1)));
