@@ -131,6 +131,7 @@ export function renderEventCatalogue(): string {
       eventName: name,
       data,
       ...(audit ? { audit } : {}),
+      actor: { id: SAMPLE_ID },
     };
     return [
       `### \`${name}\``,

@@ -57,6 +57,8 @@ export interface AppDeps {
   versions?: readonly ApiVersion[];
   /** Version changes beyond the modules' own (tests of the versioning machinery). */
   versionChanges?: readonly VersionChanges[];
+  /** false: domain events are not stored (no webhooks); the benchmark's baseline. */
+  storeDomainEvents?: boolean;
 }
 
 /**
@@ -142,7 +144,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const idempotency = idempotencyService({ db });
   // Domain events, written in each change's transaction; email is derived from them there,
   // webhooks by the dispatcher below.
-  const domainEvents = createEventSink([mailConsumer]);
+  const domainEvents = createEventSink([mailConsumer], { store: deps.storeDomainEvents });
   const users = usersModule({
     domainEvents,
     db,

@@ -35,6 +35,7 @@ export const errorCodes = {
   guide_unavailable: { status: 409, title: "The guide's schedule does not cover the event" },
   guide_conflict: { status: 409, title: 'The guide is on an overlapping event' },
   hook_exists: { status: 409, title: 'A hook for this event and URL exists' },
+  too_many_hooks: { status: 409, title: 'The user has as many hooks as it may' },
   guide_preferences_exist: { status: 409, title: 'The experience already has guide preferences' },
   idempotency_in_progress: {
     status: 409,

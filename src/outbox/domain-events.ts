@@ -44,11 +44,18 @@ export interface EventSink {
 /** Emits nothing: for services used outside the application (the CLI, tests). */
 export const noEvents: EventSink = { emit: async () => undefined };
 
-export function createEventSink(consumers: readonly EventConsumer[]): EventSink {
+/**
+ * `store: false` runs the consumers without storing the events (so without webhooks): only
+ * the benchmark uses it, to measure what storing them costs a booking.
+ */
+export function createEventSink(
+  consumers: readonly EventConsumer[],
+  { store = true }: { store?: boolean } = {},
+): EventSink {
   return {
     async emit(tx, event) {
       const stored: StoredEvent = { ...event, id: newId() };
-      await domainEventsRepository(tx).insert(stored);
+      if (store) await domainEventsRepository(tx).insert(stored);
       for (const consumer of consumers) await consumer.onEvent(tx, stored);
     },
   };

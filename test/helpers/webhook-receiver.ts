@@ -10,7 +10,12 @@ export interface Received {
   path: string;
   headers: Record<string, string>;
   body: string;
-  json: { eventName: string; data: Record<string, unknown>; audit?: Record<string, unknown> };
+  json: {
+    eventName: string;
+    data: Record<string, unknown>;
+    audit?: Record<string, unknown>;
+    actor?: { id: string };
+  };
   at: number;
 }
 

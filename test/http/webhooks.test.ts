@@ -163,6 +163,25 @@ describe('hooks API', () => {
     expect(list.json().data).toEqual([]);
   });
 
+  it('caps the hooks of one user at 50 (409 too_many_hooks), counting deletions', async () => {
+    const owner = await signUp(t.app);
+    const create = (i: number) =>
+      as(t.app, owner, {
+        method: 'POST',
+        url: hooksUrl(owner),
+        payload: { eventName: 'user.update', url: receiver.url(`/cap-${i}`) },
+      });
+    // Sent at once: the cap holds under concurrency (creation is serialized per owner).
+    const all = await Promise.all(Array.from({ length: 60 }, (_, i) => create(i)));
+    const made = all.filter((r) => r.statusCode === 201);
+    expect(made).toHaveLength(50);
+    for (const r of all.filter((r) => r.statusCode !== 201))
+      expectProblem(r, 409, 'too_many_hooks');
+    expectProblem(await create(60), 409, 'too_many_hooks');
+    await as(t.app, owner, { method: 'DELETE', url: hooksUrl(owner, `/${made[0]!.json().id}`) });
+    expect((await create(51)).statusCode).toBe(201);
+  });
+
   it('only the user, its seller-admin delegates and admins manage its hooks', async () => {
     const hook = await createHook(shop.seller, { eventName: '*', url: receiver.url(uniquePath()) });
     const admin = await delegate(t.app, shop.seller, ['ROLE_SELLER_ADMIN']);
@@ -235,6 +254,7 @@ describe('deliveries', () => {
     expect(booked.statusCode, booked.body).toBe(201);
     const created = await within('order.create', started);
     expect(created.json.data).toMatchObject({ object: 'order', id: booked.json().id });
+    expect(created.json).toMatchObject({ actor: { id: shop.seller.id } });
     const seats = await within('event.update', started);
     expect(seats.json.audit).toMatchObject({
       quantity: { old: { reserved: 0 }, new: { reserved: 2 } },

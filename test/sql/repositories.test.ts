@@ -252,6 +252,8 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
         secret_ciphertext: Buffer.alloc(1),
         api_version: '2018-02-26',
       }),
+    lockOwner: (db) => hooksRepository(db).lockOwner(B),
+    countOf: (db) => hooksRepository(db).countOf(B),
     find: (db) => hooksRepository(db).find(B, A),
     findById: (db) => hooksRepository(db).findById(A),
     remove: (db) => hooksRepository(db).remove(B, A),

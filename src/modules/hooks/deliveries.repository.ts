@@ -16,7 +16,10 @@ export type ClaimedDelivery = Selectable<WebhookDeliveriesTable> & {
     Selectable<HooksTable>,
     'id' | 'owner_id' | 'url' | 'secret_ciphertext' | 'api_version'
   >;
-  event: Pick<Selectable<DomainEventsTable>, 'id' | 'name' | 'object' | 'audit' | 'created_at'>;
+  event: Pick<
+    Selectable<DomainEventsTable>,
+    'id' | 'name' | 'actor_id' | 'object' | 'audit' | 'created_at'
+  >;
 };
 
 const MAX_TEXT = 1024;
@@ -137,7 +140,7 @@ export function deliveriesRepository(db: Kysely<DB>) {
           .execute(),
         db
           .selectFrom('domain_events')
-          .select(['id', 'name', 'object', 'audit', 'created_at'])
+          .select(['id', 'name', 'actor_id', 'object', 'audit', 'created_at'])
           .where('id', 'in', [...new Set(claimed.map((d) => d.event_id))])
           .execute(),
       ]);

@@ -34,6 +34,20 @@ export function hooksRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
+    /** Serializes hook creation per owner until the transaction ends (for the cap). */
+    async lockOwner(ownerId: string): Promise<void> {
+      await sql`select pg_advisory_xact_lock(hashtext(${`hooks:${ownerId}`}))`.execute(db);
+    },
+
+    async countOf(ownerId: string): Promise<number> {
+      const row = await db
+        .selectFrom('hooks')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('owner_id', '=', ownerId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
     async find(ownerId: string, id: string): Promise<HookRow | undefined> {
       return db
         .selectFrom('hooks')

@@ -53,7 +53,7 @@ export const hooksRoutes: FastifyPluginAsyncTypebox<{ hooks: HooksService }> = a
         response: {
           201: refTo(CreatedHook),
           ...errors,
-          ...errorResponses('validation_failed', 'hook_exists'),
+          ...errorResponses('validation_failed', 'hook_exists', 'too_many_hooks'),
         },
       },
     },

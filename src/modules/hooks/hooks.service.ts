@@ -35,6 +35,12 @@ export interface HooksServiceDeps {
   resolveVersion: (requested: string | undefined, callerVersion: string) => string;
 }
 
+/**
+ * Hooks per user: every event is sent once per listening hook, so this bounds what one
+ * tenant's change can make the service send.
+ */
+export const MAX_HOOKS_PER_USER = 50;
+
 export interface NewHook {
   eventName: string;
   url: string;
@@ -83,13 +89,23 @@ export function hooksService({ db, users, cipher, env, resolveVersion }: HooksSe
       }
       const id = newId();
       const secret = newSecret();
-      const row = await repo.insert({
-        id,
-        owner_id: ownerId,
-        event_name: input.eventName,
-        url: input.url,
-        secret_ciphertext: sealSecret(cipher, id, secret),
-        api_version: resolveVersion(input.apiVersion, callerVersion),
+      const row = await inTransaction(db, async (tx) => {
+        const hooks = hooksRepository(tx);
+        await hooks.lockOwner(ownerId);
+        if ((await hooks.countOf(ownerId)) >= MAX_HOOKS_PER_USER) {
+          throw new DomainError(
+            'too_many_hooks',
+            `A user has at most ${MAX_HOOKS_PER_USER} hooks; delete one first (or use eventName "*").`,
+          );
+        }
+        return hooks.insert({
+          id,
+          owner_id: ownerId,
+          event_name: input.eventName,
+          url: input.url,
+          secret_ciphertext: sealSecret(cipher, id, secret),
+          api_version: resolveVersion(input.apiVersion, callerVersion),
+        });
       });
       if (!row) {
         throw new DomainError(

@@ -64,9 +64,11 @@ export async function renderPayload(
 ): Promise<Record<string, unknown>> {
   const data = structuredClone(delivery.event.object) as Record<string, unknown>;
   const audit = delivery.event.audit as Audit | null;
+  // Who made the change (a user id), when it was a user.
+  const actor = delivery.event.actor_id ? { actor: { id: delivery.event.actor_id } } : {};
   const transforms = versions.objectTransforms(delivery.hook.api_version);
   if (transforms.length === 0) {
-    return { eventName: delivery.event.name, data, ...(audit ? { audit } : {}) };
+    return { eventName: delivery.event.name, data, ...(audit ? { audit } : {}), ...actor };
   }
   // The audit is rendered in the version too: the object before the change (its audited
   // fields set back) and after go through the transforms together, and are compared again.
@@ -80,6 +82,7 @@ export async function renderPayload(
     eventName: delivery.event.name,
     data: newShape,
     ...(audit ? { audit: auditOf(oldShape!, newShape!) } : {}),
+    ...actor,
   };
 }
 

@@ -1,6 +1,12 @@
 -- insert
 insert into "hooks" ("id", "owner_id", "event_name", "url", "secret_ciphertext", "api_version") values ($1, $2, $3, $4, $5, $6) on conflict on constraint "hooks_owner_event_url" do nothing returning *;
 
+-- lockOwner
+select pg_advisory_xact_lock(hashtext($1));
+
+-- countOf
+select count(*) as "n" from "hooks" where "owner_id" = $1;
+
 -- find
 select * from "hooks" where "owner_id" = $1 and "id" = $2;
 
