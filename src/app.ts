@@ -39,7 +39,7 @@ import { createWebhookDispatcher, hooksModule, webhookSender } from './modules/h
 import { idempotencyService } from './modules/idempotency/index.js';
 import { ordersModule } from './modules/orders/index.js';
 import { Schedule } from './modules/shared/index.js';
-import { usersModule } from './modules/users/index.js';
+import { createCallerCache, usersModule } from './modules/users/index.js';
 import { createEventSink } from './outbox/index.js';
 import { createApiKeyCipher } from './security/api-keys.js';
 import { setPasswordHashConcurrency } from './security/passwords.js';
@@ -145,8 +145,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // Domain events, written in each change's transaction; email is derived from them there,
   // webhooks by the dispatcher below.
   const domainEvents = createEventSink([mailConsumer], { store: deps.storeDomainEvents });
+  // Verified API keys in memory, kept only while every change to them is heard (LISTEN).
+  const callers = await createCallerCache(database, { ttlMs: config.apiKeyCacheTtlMs });
   const users = usersModule({
     domainEvents,
+    callers,
     db,
     idempotency,
     cipher,
@@ -187,6 +190,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       idempotency,
       users: users.facade,
       hasBookedWith: orders.facade.hasBookedWith,
+      callersChanged: (userId) => callers.invalidate(userId),
     }),
     guides,
     experiences,
@@ -243,6 +247,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   for (const module of modules) await app.register(module.routes, { prefix: '/api' });
 
   if (!deps.database) app.addHook('onClose', () => database.close());
+  // After the database's on purpose: onClose hooks run last-registered first.
+  app.addHook('onClose', () => callers.close());
 
   // The embedded server lets the command line create accounts through it (admin/).
   if (!deps.database && !config.databaseUrl) {

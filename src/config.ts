@@ -101,6 +101,13 @@ const EnvSchema = Type.Object({
     default: 10,
     description: 'Confirmations a customer account may cause to addresses not its own per hour',
   }),
+  API_KEY_CACHE_TTL_MS: Type.Integer({
+    minimum: 0,
+    maximum: 3_600_000,
+    default: 60_000,
+    description:
+      'How long a verified API key is kept in memory (invalidated on every change through LISTEN/NOTIFY); 0 turns the cache off',
+  }),
   PASSWORD_HASH_CONCURRENCY: Type.Integer({
     minimum: 1,
     maximum: 64,
@@ -172,6 +179,7 @@ export interface Config {
     readonly perAccount: number;
     readonly windowMs: number;
   };
+  readonly apiKeyCacheTtlMs: number;
   readonly passwordHashConcurrency: number;
   readonly confirmationsToOthersPerHour: number;
   readonly bodyLimit: number;
@@ -242,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perAccount: converted.AUTH_FAILURES_PER_ACCOUNT,
       windowMs: converted.AUTH_FAILURE_WINDOW_MS,
     }),
+    apiKeyCacheTtlMs: converted.API_KEY_CACHE_TTL_MS,
     passwordHashConcurrency: converted.PASSWORD_HASH_CONCURRENCY,
     confirmationsToOthersPerHour: converted.CONFIRMATIONS_TO_OTHERS_PER_HOUR,
     bodyLimit: converted.BODY_LIMIT,

@@ -11,9 +11,24 @@ import type { DB } from './types.js';
 export type Db = Kysely<DB>;
 export type DatabaseKind = 'postgres' | 'pglite';
 
+/** What a LISTEN subscription reports. */
+export interface ListenHandlers {
+  onMessage(payload: string): void;
+  /** Listening (again): anything sent while it was not has been missed. */
+  onConnected(): void;
+  /** Not listening: messages may be missed until onConnected. */
+  onDisconnected(): void;
+}
+
 export interface Database {
   readonly db: Db;
   readonly kind: DatabaseKind;
+  /**
+   * LISTEN on `channel` (messages sent with `pg_notify` arrive after their transaction
+   * commits, from every process on the database). On PostgreSQL a dedicated connection,
+   * reconnected with back-off when it drops; resolves to a function that stops listening.
+   */
+  listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
   close(): Promise<void>;
   /** Embedded only: the data directory as a tarball (test templates restore it in ~0.5 s). */
   dumpDataDir?(): Promise<Blob>;
@@ -59,6 +74,68 @@ function keepErrorsFromCrashing(pool: pg.Pool): void {
   });
 }
 
+/** The name listening connections carry in pg_stat_activity (tests find them by it). */
+export const LISTENER_APPLICATION_NAME = 'booking-listener';
+
+/**
+ * A dedicated connection that LISTENs on `channel`, reconnecting (250 ms, doubling to 5 s)
+ * whenever it drops; handlers hear when it is and is not listening.
+ */
+function listenOnPostgres(url: string, channel: string, handlers: ListenHandlers) {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let delayMs = 250;
+
+  const reconnectLater = () => {
+    if (stopped || timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void connect();
+    }, delayMs);
+    timer.unref();
+    delayMs = Math.min(delayMs * 2, 5000);
+  };
+
+  async function connect(): Promise<void> {
+    const current = new pg.Client({
+      connectionString: url,
+      application_name: LISTENER_APPLICATION_NAME,
+    });
+    client = current;
+    let lost = false;
+    const onLost = () => {
+      if (lost) return;
+      lost = true;
+      handlers.onDisconnected();
+      reconnectLater();
+    };
+    current.on('error', onLost);
+    current.on('end', onLost);
+    current.on('notification', (message) => {
+      if (message.channel === channel) handlers.onMessage(message.payload ?? '');
+    });
+    try {
+      await current.connect();
+      await current.query(`listen ${pg.escapeIdentifier(channel)}`);
+      if (stopped) return void (await current.end().catch(() => undefined));
+      delayMs = 250;
+      handlers.onConnected();
+    } catch {
+      onLost();
+      await current.end().catch(() => undefined);
+    }
+  }
+
+  void connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    handlers.onDisconnected();
+    await client?.end().catch(() => undefined);
+  };
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') {
     const pool = new pg.Pool({
@@ -72,7 +149,23 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     });
     keepErrorsFromCrashing(pool);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    const listeners = new Set<() => Promise<void>>();
+    return {
+      db,
+      kind: 'postgres',
+      listen: async (channel, handlers) => {
+        const stop = listenOnPostgres(options.url, channel, handlers);
+        listeners.add(stop);
+        return async () => {
+          listeners.delete(stop);
+          await stop();
+        };
+      },
+      close: async () => {
+        for (const stop of listeners) await stop();
+        await db.destroy();
+      },
+    };
   }
 
   // Loaded only in embedded mode: the WASM build costs start-up time a server never needs.
@@ -104,6 +197,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     db,
     kind: 'pglite',
+    // One process has the data directory (its lock): PGlite's own LISTEN hears everything.
+    listen: async (channel, handlers) => {
+      const unlisten = await pglite.listen(channel, (payload) => handlers.onMessage(payload));
+      handlers.onConnected();
+      return async () => {
+        handlers.onDisconnected();
+        await unlisten().catch(() => undefined); // already closed: nothing to stop
+      };
+    },
     dumpDataDir: () => pglite.dumpDataDir('none'),
     close: async () => {
       await db.destroy();

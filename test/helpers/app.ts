@@ -5,6 +5,7 @@
 import { PassThrough } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -150,4 +151,15 @@ export function expectProblem(
     if (!(member in body)) throw new Error(`problem lacks ${member}: ${context}`);
   }
   return body as ReturnType<typeof expectProblem>;
+}
+
+/**
+ * Pins an account to an API version the way an operator does (there is no endpoint): the
+ * row changed by hand, with the notification that makes every instance drop its cached key.
+ */
+export async function pinApiVersion(t: TestApp, userId: string, version: string): Promise<void> {
+  await t.database.db.transaction().execute(async (tx) => {
+    await tx.updateTable('users').set({ api_version: version }).where('id', '=', userId).execute();
+    await sql`select pg_notify('booking_callers', ${userId})`.execute(tx);
+  });
 }

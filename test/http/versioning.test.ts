@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LATEST_VERSION } from '../../src/versions/index.js';
 import type { ApiVersion, VersionChanges } from '../../src/versions/types.js';
-import { as, createTestApp, expectProblem, signUp, type TestApp } from '../helpers/app.js';
+import {
+  as,
+  createTestApp,
+  expectProblem,
+  pinApiVersion,
+  signUp,
+  type TestApp,
+} from '../helpers/app.js';
 
 describe('X-API-VERSION with the registered versions', () => {
   let t: TestApp;
@@ -102,11 +109,7 @@ describe('X-API-VERSION resolution and rewrites', () => {
   it('pins new accounts to the latest version and follows the pin without a header', async () => {
     const ann = await signUp(t.app);
     expect((await me(ann.apiKey)).headers['x-api-version']).toBe('2018-02-26');
-    await t.database.db
-      .updateTable('users')
-      .set({ api_version: '2018-01-10' })
-      .where('id', '=', ann.id)
-      .execute();
+    await pinApiVersion(t, ann.id, '2018-01-10');
     const pinned = await me(ann.apiKey);
     expect(pinned.headers['x-api-version']).toBe('2017-01-01');
     expect(pinned.json()).toHaveProperty('emailAddress');

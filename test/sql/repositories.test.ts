@@ -75,6 +75,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     findByEmail: (db) => usersRepository(db).findByEmail('E@x.io'),
     findCallerByApiKeyDigest: (db) => usersRepository(db).findCallerByApiKeyDigest(Buffer.alloc(1)),
     findCallerByEmail: (db) => usersRepository(db).findCallerByEmail('E@x.io'),
+    notify: (db) => usersRepository(db).notify('booking_callers', A),
     replaceApiKey: (db) => usersRepository(db).replaceApiKey(A, Buffer.alloc(1), Buffer.alloc(1)),
     setPassword: (db) => usersRepository(db).setPassword(A, 'h'),
     lockMetadata: (db) => usersRepository(db).lockMetadata(A),

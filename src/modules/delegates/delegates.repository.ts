@@ -132,13 +132,14 @@ export function delegatesRepository(db: Kysely<DB>) {
       );
     },
 
-    async remove(sellerId: string, id: string): Promise<boolean> {
-      const result = await db
+    /** The removed delegation's user (null for an invitation never linked), if it existed. */
+    async remove(sellerId: string, id: string): Promise<{ user_id: string | null } | undefined> {
+      return db
         .deleteFrom('delegates')
         .where('seller_id', '=', sellerId)
         .where('id', '=', id)
+        .returning('user_id')
         .executeTakeFirst();
-      return result.numDeletedRows > 0n;
     },
   };
 }

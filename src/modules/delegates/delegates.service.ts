@@ -4,13 +4,13 @@
  */
 import type { Db } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { inTransaction, type Executor } from '../../db/unit-of-work.js';
+import { inTransaction, type Executor, type Tx } from '../../db/unit-of-work.js';
 import type { Recorder } from '../idempotency/index.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { DomainError, invalid, notFound } from '../../domain/errors.js';
 import { runList } from '../../query/run.js';
-import type { UsersFacade } from '../users/index.js';
+import { announceCallerChange, type UsersFacade } from '../users/index.js';
 import { delegatesFacade } from './delegates.facade.js';
 import { delegateList } from './delegates.list.js';
 import { type DelegateView, toDelegateView } from './delegates.schemas.js';
@@ -27,10 +27,31 @@ export interface DelegatesServiceDeps {
   users: UsersFacade;
   /** Whether a user booked with a seller (the orders module's; app.ts passes it in). */
   hasBookedWith: (db: Executor, userId: string, sellerId: string) => Promise<boolean>;
+  /** After a user's delegations changed: this instance forgets its cached key (others are notified). */
+  callersChanged?: (userId: string) => void;
 }
 
-export function delegatesService({ db, users, hasBookedWith }: DelegatesServiceDeps) {
+export function delegatesService({
+  db,
+  users,
+  hasBookedWith,
+  callersChanged = () => undefined,
+}: DelegatesServiceDeps) {
   const repo = delegatesRepository(db);
+
+  /**
+   * Runs a change of delegations in a transaction that tells every instance whose access
+   * changed (the delegation's user, if it has one), then forgets it here.
+   */
+  async function changing<T>(work: (tx: Tx) => Promise<{ userId: string | null; result: T }>) {
+    const { userId, result } = await inTransaction(db, async (tx) => {
+      const done = await work(tx);
+      if (done.userId) await announceCallerChange(tx, done.userId);
+      return done;
+    });
+    if (userId) callersChanged(userId);
+    return result;
+  }
 
   /** The seller, if it exists and the caller may manage its delegates. */
   async function managedSeller(caller: Caller, sellerId: string): Promise<void> {
@@ -75,7 +96,7 @@ export function delegatesService({ db, users, hasBookedWith }: DelegatesServiceD
         if (!known) throw notFound(`User ${userId}`);
         row = { user_id: userId, email: null };
       }
-      return inTransaction(db, async (tx) => {
+      return changing(async (tx) => {
         const delegates = delegatesRepository(tx);
         const { id, created } = await delegates.upsert({
           id: newId(),
@@ -83,12 +104,13 @@ export function delegatesService({ db, users, hasBookedWith }: DelegatesServiceD
           roles: input.roles,
           ...row,
         });
+        const stored = (await delegates.find(sellerId, id))!;
         const outcome = {
           status: created ? (201 as const) : (200 as const),
-          body: toDelegateView((await delegates.find(sellerId, id))!),
+          body: toDelegateView(stored),
         };
         await record?.(tx, outcome);
-        return outcome;
+        return { userId: stored.user_id, result: outcome };
       });
     },
 
@@ -117,13 +139,20 @@ export function delegatesService({ db, users, hasBookedWith }: DelegatesServiceD
 
     /** The invited user accepts the delegation: the seller may see who it is from now on. */
     async accept(caller: Caller, sellerId: string, id: string): Promise<DelegateView> {
-      if (!(await repo.accept(sellerId, id, caller.id))) throw notFound(`Delegate ${id}`);
-      return toDelegateView((await repo.find(sellerId, id))!);
+      return changing(async (tx) => {
+        const delegates = delegatesRepository(tx);
+        if (!(await delegates.accept(sellerId, id, caller.id))) throw notFound(`Delegate ${id}`);
+        return { userId: caller.id, result: toDelegateView((await delegates.find(sellerId, id))!) };
+      });
     },
 
     async remove(caller: Caller, sellerId: string, id: string): Promise<void> {
       await managedSeller(caller, sellerId);
-      if (!(await repo.remove(sellerId, id))) throw notFound(`Delegate ${id}`);
+      await changing(async (tx) => {
+        const removed = await delegatesRepository(tx).remove(sellerId, id);
+        if (!removed) throw notFound(`Delegate ${id}`);
+        return { userId: removed.user_id, result: undefined };
+      });
     },
   };
 }

@@ -1,12 +1,14 @@
 /**
- * Turns credentials into a Caller: API keys (by digest, constant-time confirmed) and, in
- * the sandbox only, Basic email:password (scrypt, with a short verified-credentials cache).
+ * Turns credentials into a Caller: API keys (by digest, constant-time confirmed; verified
+ * ones cached while every change to them is heard, caller-cache.ts) and, in the sandbox
+ * only, Basic email:password (scrypt, with a short verified-credentials cache).
  */
 import type { Db } from '../../db/database.js';
 import { DomainError } from '../../domain/errors.js';
 import { MAX_API_KEY_LENGTH, apiKeyDigest, digestsEqual } from '../../security/api-keys.js';
 import { verifyPassword } from '../../security/passwords.js';
 import type { BasicAuthCache } from './basic-auth-cache.js';
+import type { CallerCache } from './caller-cache.js';
 import type { Caller } from '../../domain/caller.js';
 import { usersRepository, type CallerRow } from './users.repository.js';
 
@@ -23,15 +25,29 @@ function toCaller(row: CallerRow): Caller {
   };
 }
 
-export function authenticationService({ db, cache }: { db: Db; cache: BasicAuthCache }) {
+export function authenticationService({
+  db,
+  cache,
+  callers,
+}: {
+  db: Db;
+  cache: BasicAuthCache;
+  /** Verified keys (caller-cache.ts); without it every request reads the database. */
+  callers?: CallerCache;
+}) {
   const repo = usersRepository(db);
   return {
     async byApiKey(apiKey: string): Promise<Caller> {
       if (apiKey.length === 0 || apiKey.length > MAX_API_KEY_LENGTH) throw invalid();
       const digest = apiKeyDigest(apiKey);
+      const known = callers?.get(digest);
+      if (known) return known;
+      const generation = callers?.generation() ?? 0;
       const row = await repo.findCallerByApiKeyDigest(digest);
       if (!row || !digestsEqual(row.api_key_digest, digest)) throw invalid();
-      return toCaller(row);
+      const caller = toCaller(row);
+      callers?.put(digest, caller, generation);
+      return caller;
     },
 
     async byPassword(email: string, password: string): Promise<Caller> {

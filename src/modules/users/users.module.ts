@@ -22,12 +22,17 @@ export function usersModule(
   deps: UsersServiceDeps & { idempotency: IdempotencyService },
 ): UsersModule {
   const service = usersService(deps);
+  const callers = deps.callers;
   return {
     name: 'users',
     schemas: [User, ApiKey, Metadata],
     routes: (app) => usersRoutes(app, { users: service, idempotency: deps.idempotency }),
     facade: usersFacade,
-    authentication: authenticationService({ db: deps.db, cache: createBasicAuthCache() }),
+    authentication: authenticationService({
+      db: deps.db,
+      cache: createBasicAuthCache(),
+      ...(callers ? { callers } : {}),
+    }),
     service,
   };
 }

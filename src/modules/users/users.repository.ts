@@ -65,6 +65,11 @@ export function usersRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
+    /** `pg_notify` in the caller's transaction: listeners hear it once it commits. */
+    async notify(channel: string, payload: string): Promise<void> {
+      await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+    },
+
     async replaceApiKey(id: string, digest: Buffer, ciphertext: Buffer): Promise<boolean> {
       const result = await db
         .updateTable('users')

@@ -4,6 +4,7 @@
 import type { Db } from '../../db/database.js';
 import { inTransaction, type Tx } from '../../db/unit-of-work.js';
 import { noEvents, type EventSink } from '../../outbox/index.js';
+import { announceCallerChange, type CallerCache } from './caller-cache.js';
 import type { Recorder } from '../idempotency/index.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { newId } from '../../db/ids.js';
@@ -39,6 +40,8 @@ export interface UsersServiceDeps {
   onSignUp?: (tx: Tx, account: { id: string; email: string }) => Promise<void>;
   /** Where `user.update` goes (its metadata changed), in the change's transaction. */
   domainEvents?: EventSink;
+  /** Verified API keys of this instance (caller-cache.ts): dropped when a key rotates. */
+  callers?: CallerCache;
 }
 
 export function usersService({
@@ -47,6 +50,7 @@ export function usersService({
   latestVersion,
   onSignUp,
   domainEvents = noEvents,
+  callers,
 }: UsersServiceDeps) {
   const repo = usersRepository(db);
 
@@ -168,7 +172,14 @@ export function usersService({
     async rotateApiKey(caller: Caller, id: string): Promise<{ apiKey: string }> {
       await ownedUser(caller, id, 'rotate its API key');
       const { apiKey, digest, ciphertext } = keyMaterial(id);
-      if (!(await repo.replaceApiKey(id, digest, ciphertext))) throw notFound(`User ${id}`);
+      await inTransaction(db, async (tx) => {
+        if (!(await usersRepository(tx).replaceApiKey(id, digest, ciphertext))) {
+          throw notFound(`User ${id}`);
+        }
+        await announceCallerChange(tx, id);
+      });
+      // Other instances hear the notification; this one forgets the old key now.
+      callers?.invalidate(id);
       return { apiKey };
     },
 
