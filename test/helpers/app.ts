@@ -155,11 +155,34 @@ export function expectProblem(
 
 /**
  * Pins an account to an API version the way an operator does (there is no endpoint): the
- * row changed by hand, with the notification that makes every instance drop its cached key.
+ * row changed by hand, with the notification that makes every instance drop its cached key
+ * (docs/operations.md). On PostgreSQL the notification reaches the instance a moment after
+ * the commit: this waits until the account's requests show the new pin.
  */
-export async function pinApiVersion(t: TestApp, userId: string, version: string): Promise<void> {
+export async function pinApiVersion(
+  t: TestApp,
+  account: Pick<Account, 'id' | 'apiKey'>,
+  version: string,
+): Promise<void> {
+  const resolved = async () =>
+    (await as(t.app, account, { method: 'GET', url: '/api/users/me' })).headers['x-api-version'];
+  const before = await resolved();
   await t.database.db.transaction().execute(async (tx) => {
-    await tx.updateTable('users').set({ api_version: version }).where('id', '=', userId).execute();
-    await sql`select pg_notify('booking_callers', ${userId})`.execute(tx);
+    await tx
+      .updateTable('users')
+      .set({ api_version: version })
+      .where('id', '=', account.id)
+      .execute();
+    await sql`select pg_notify('booking_callers', ${account.id})`.execute(tx);
   });
+  const after = await t.database.db
+    .selectFrom('users')
+    .select('api_version')
+    .where('id', '=', account.id)
+    .executeTakeFirstOrThrow();
+  if (after.api_version === before) return;
+  for (const deadline = Date.now() + 5000; Date.now() < deadline;) {
+    if ((await resolved()) !== before) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }

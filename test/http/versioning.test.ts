@@ -109,7 +109,7 @@ describe('X-API-VERSION resolution and rewrites', () => {
   it('pins new accounts to the latest version and follows the pin without a header', async () => {
     const ann = await signUp(t.app);
     expect((await me(ann.apiKey)).headers['x-api-version']).toBe('2018-02-26');
-    await pinApiVersion(t, ann.id, '2018-01-10');
+    await pinApiVersion(t, ann, '2018-01-10');
     const pinned = await me(ann.apiKey);
     expect(pinned.headers['x-api-version']).toBe('2017-01-01');
     expect(pinned.json()).toHaveProperty('emailAddress');

@@ -357,7 +357,7 @@ describe('guides before 2018-02-26', () => {
   it('follows the account’s pinned version when the header is absent', async () => {
     const pinned = await openShop(t.app);
     const s = pinned.seller;
-    await pinApiVersion(t, s.id, OLD);
+    await pinApiVersion(t, s, OLD);
     const user = await delegate(t.app, s, ['ROLE_GUIDE']);
     const target = await createEvent(t.app, s, pinned.experienceId, '2030-08-07T09:00');
     const assigned = await assign(t.app, s, target.id, { id: user.id });
@@ -505,7 +505,7 @@ describe('order filters before 2018-02-15 (Query Operators)', () => {
   });
 
   it('follows an account pinned before 2018-02-15 without the header', async () => {
-    await pinApiVersion(t, shop.seller.id, '2018-01-15');
+    await pinApiVersion(t, shop.seller, '2018-01-15');
     try {
       const response = await orders('arrival=2030-06-02,2030-06-05');
       expect(response.statusCode, response.body).toBe(200);
@@ -514,7 +514,7 @@ describe('order filters before 2018-02-15 (Query Operators)', () => {
       // The header still wins over the pin.
       expectProblem(await orders('arrival=2030-06-02,2030-06-05', NEW), 400, 'invalid_value');
     } finally {
-      await pinApiVersion(t, shop.seller.id, NEW);
+      await pinApiVersion(t, shop.seller, NEW);
     }
   });
 });
