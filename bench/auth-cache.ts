@@ -52,7 +52,10 @@ function load(url: string): Promise<number> {
         headers: { 'x-api-key': apiKey },
       },
       (error, result) => {
-        if (error) return reject(error instanceof Error ? error : new Error('autocannon failed', { cause: error }));
+        if (error)
+          return reject(
+            error instanceof Error ? error : new Error('autocannon failed', { cause: error }),
+          );
         if (result.non2xx > 0) return reject(new Error(`${result.non2xx} non-2xx answers`));
         resolve(Math.round(result.requests.average));
       },

@@ -16,6 +16,7 @@ import {
   sendProblem,
   toProblem,
 } from './http/error-handler.js';
+import { conditionalGet } from './http/conditional-get.js';
 import { healthRoutes } from './http/health.routes.js';
 import { refuseMalformedQuery, refuseUnstorableInput } from './http/input-text.js';
 import { loggerOptions } from './http/logging.js';
@@ -242,6 +243,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.addHook('preValidation', refuseUnstorableInput);
   app.addHook('preValidation', versioning.rewriteRequest);
   app.addHook('preSerialization', versioning.rewriteResponse);
+  app.addHook('onSend', conditionalGet);
 
   await app.register(healthRoutes, { db });
   for (const module of modules) await app.register(module.routes, { prefix: '/api' });

@@ -1,0 +1,36 @@
+/**
+ * Conditional GETs (RFC 9110 §13): every 200 answer to a GET or HEAD carries an `ETag` (a
+ * hash of the bytes sent, so it differs by API version and by caller whenever the body
+ * does), and a request whose `If-None-Match` names it is answered `304 Not Modified` with no
+ * body. Written here rather than with @fastify/etag, which answers 304 to any method and
+ * any status (a POST or a 404 could become a 304).
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+const etagOf = (body: string | Buffer) =>
+  `"${createHash('sha1').update(body).digest('base64url')}"`;
+
+/** Weak comparison (§8.8.3.2): `W/"x"` matches `"x"`; `*` matches anything. */
+export function matches(ifNoneMatch: string, etag: string): boolean {
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
+}
+
+export async function conditionalGet(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return payload;
+  if (reply.statusCode !== 200) return payload;
+  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+  const etag = etagOf(payload);
+  void reply.header('etag', etag);
+  const asked = request.headers['if-none-match'];
+  if (asked === undefined || !matches(asked, etag)) return payload;
+  void reply.code(304);
+  reply.removeHeader('content-length');
+  reply.removeHeader('content-type');
+  return '';
+}
