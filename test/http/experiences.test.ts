@@ -644,11 +644,11 @@ describe('GET /api/experiences/{id}/availability', () => {
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(response.json()).toEqual({
       '2019-11-03': {},
-      '2019-11-04': { '0900': 12, '1400': 12 },
+      '2019-11-04': { '900': 12, '1400': 12 },
       '2019-11-05': {},
-      '2019-11-06': { '0900': 12, '1400': 12 },
+      '2019-11-06': { '900': 12, '1400': 12 },
       '2019-11-07': {},
-      '2019-11-08': { '0900': 12, '1400': 12 },
+      '2019-11-08': { '900': 12, '1400': 12 },
     });
     expect(Object.keys(response.json())).toEqual([
       '2019-11-03',
@@ -663,7 +663,7 @@ describe('GET /api/experiences/{id}/availability', () => {
   it('follows unavailable schedules: Christmas 2019 (a Wednesday) is closed', async () => {
     const response = await availability(null, weekly.id, 'start=2019-12-23&end=2019-12-25');
     expect(response.json()).toEqual({
-      '2019-12-23': { '0900': 12, '1400': 12 },
+      '2019-12-23': { '900': 12, '1400': 12 },
       '2019-12-24': {},
       '2019-12-25': {},
     });
@@ -671,13 +671,13 @@ describe('GET /api/experiences/{id}/availability', () => {
 
   it('answers one date for start = end', async () => {
     const response = await availability(null, weekly.id, 'start=2019-11-04&end=2019-11-04');
-    expect(response.json()).toEqual({ '2019-11-04': { '0900': 12, '1400': 12 } });
+    expect(response.json()).toEqual({ '2019-11-04': { '900': 12, '1400': 12 } });
   });
 
   it('answers null seats for an unlimited experience', async () => {
     const unlimited = await createExperience({ ...everyDay, group: { outingMax: null } });
     const response = await availability(null, unlimited.id, 'start=2019-11-04&end=2019-11-04');
-    expect(response.json()).toEqual({ '2019-11-04': { '0900': null, '1400': null } });
+    expect(response.json()).toEqual({ '2019-11-04': { '900': null, '1400': null } });
   });
 
   it('skips a departure that does not exist on a daylight-saving day', async () => {
@@ -686,7 +686,7 @@ describe('GET /api/experiences/{id}/availability', () => {
     });
     const response = await availability(null, paris.id, 'start=2019-03-30&end=2019-03-31');
     expect(response.json()).toEqual({
-      '2019-03-30': { '0230': 12, '1000': 12 },
+      '2019-03-30': { '230': 12, '1000': 12 },
       '2019-03-31': { '1000': 12 },
     });
   });
@@ -696,18 +696,18 @@ describe('GET /api/experiences/{id}/availability', () => {
     const day = fromToday(5);
     const query = `start=${day}&end=${addDays(day, 1)}`;
     expect((await availability(null, experience.id, query)).json()).toEqual({
-      [day]: { '0900': 5, '1400': 5 },
-      [addDays(day, 1)]: { '0900': 5, '1400': 5 },
+      [day]: { '900': 5, '1400': 5 },
+      [addDays(day, 1)]: { '900': 5, '1400': 5 },
     });
     await book(experience.id, day, 2);
     expect((await availability(null, experience.id, query)).json()).toEqual({
-      [day]: { '0900': 3, '1400': 5 },
-      [addDays(day, 1)]: { '0900': 5, '1400': 5 },
+      [day]: { '900': 3, '1400': 5 },
+      [addDays(day, 1)]: { '900': 5, '1400': 5 },
     });
     await book(experience.id, day, 3);
     expect((await availability(developer, experience.id, query)).json()).toEqual({
-      [day]: { '0900': 0, '1400': 5 },
-      [addDays(day, 1)]: { '0900': 5, '1400': 5 },
+      [day]: { '900': 0, '1400': 5 },
+      [addDays(day, 1)]: { '900': 5, '1400': 5 },
     });
   });
 
@@ -754,11 +754,11 @@ describe('GET /api/experiences/{id}/availability', () => {
     expect(response.statusCode, response.body).toBe(200);
     // 9999-12-27 is a Monday.
     expect(response.json()).toEqual({
-      '9999-12-27': { '0900': 12, '1400': 12 },
+      '9999-12-27': { '900': 12, '1400': 12 },
       '9999-12-28': {},
-      '9999-12-29': { '0900': 12, '1400': 12 },
+      '9999-12-29': { '900': 12, '1400': 12 },
       '9999-12-30': {},
-      '9999-12-31': { '0900': 12, '1400': 12 },
+      '9999-12-31': { '900': 12, '1400': 12 },
     });
   });
 
@@ -781,7 +781,7 @@ describe('GET /api/experiences/{id}/availability', () => {
     for (const account of [seller, curator, admin]) {
       const response = await availability(account, hidden.id, query);
       expect(response.statusCode, response.body).toBe(200);
-      expect(response.json()).toEqual({ '2019-11-04': { '0900': 12, '1400': 12 } });
+      expect(response.json()).toEqual({ '2019-11-04': { '900': 12, '1400': 12 } });
     }
   });
 

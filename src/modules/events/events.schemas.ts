@@ -70,10 +70,13 @@ export const AvailabilityQuery = Type.Object({
 export const Availability = Type.Record(
   Type.String({ description: 'YYYY-MM-DD' }),
   Type.Record(
-    Type.String({ description: 'HHMM' }),
+    Type.String({ description: 'HHMM, unpadded (`900`, `1400`)' }),
     Nullable(Type.Integer({ description: 'Open seats; null = unlimited' })),
   ),
-  { $id: 'Availability', description: '{"YYYY-MM-DD": {"HHMM": openSeats}}' },
+  {
+    $id: 'Availability',
+    description: '{"YYYY-MM-DD": {"900": openSeats}} (time keys unpadded, as Xola\'s)',
+  },
 );
 
 export type EventRow = Selectable<EventsTable> & { title: string; timezone: string };

@@ -27,5 +27,9 @@ export function isScheduled(
   return departuresOn(schedules, date).includes(time);
 }
 
-/** `930` -> `"0930"`, the key format of availability answers. */
-export const hhmmKey = (time: number): string => String(time).padStart(4, '0');
+/**
+ * `930` -> `"930"`: availability answers key departures by the HHMM integer as Xola does,
+ * unpadded (DESIGN.md; clients look up `"900"`). Integer-like keys also keep JSON objects
+ * in time order.
+ */
+export const hhmmKey = (time: number): string => String(time);

@@ -121,10 +121,10 @@ describe('isScheduled', () => {
 });
 
 describe('hhmmKey', () => {
-  it('pads to four digits', () => {
-    expect(hhmmKey(0)).toBe('0000');
-    expect(hhmmKey(5)).toBe('0005');
-    expect(hhmmKey(930)).toBe('0930');
+  it('is the HHMM integer, unpadded (as Xola)', () => {
+    expect(hhmmKey(0)).toBe('0');
+    expect(hhmmKey(5)).toBe('5');
+    expect(hhmmKey(930)).toBe('930');
     expect(hhmmKey(2359)).toBe('2359');
   });
 });
