@@ -107,7 +107,7 @@ describe('guide profiles', () => {
       phone: null,
       bio: 'Now also kayaks.',
       picture: null,
-      user: null,
+      user: { id: null },
       updatedAt: expect.any(String),
     });
     expect(
@@ -124,7 +124,7 @@ describe('guide profiles', () => {
     expect(response.statusCode).toBe(201);
     expect(response.json()).toMatchObject({
       name: 'Min',
-      user: null,
+      user: { id: null },
       email: null,
       phone: null,
       bio: '',

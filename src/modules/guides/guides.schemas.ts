@@ -4,7 +4,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { Id, Nullable, Ref, Timestamp, listOf, refTo } from '../../http/schemas.js';
-import { Hhmm, iso, ref, refOrNull, ScheduleFields } from '../shared/index.js';
+import { Hhmm, iso, ref, ScheduleFields } from '../shared/index.js';
 import type { Selectable } from 'kysely';
 import type { GuidesTable } from '../../db/types.js';
 import type { Schedule } from '../schedules/index.js';
@@ -78,7 +78,13 @@ export const Guide = Type.Object(
     object: Type.Literal('guide'),
     id: Id,
     seller: Ref,
-    user: Nullable(Ref),
+    user: Type.Object(
+      { id: Nullable(Id) },
+      {
+        description:
+          'The linked account; always an object (Xola clients read `user.id`), `{"id": null}` when none',
+      },
+    ),
     name: Type.String(),
     email: Nullable(Type.String()),
     phone: Nullable(Type.String()),
@@ -107,7 +113,7 @@ export function toGuideView(row: GuideRow): GuideView {
     object: 'guide',
     id: row.id,
     seller: ref(row.seller_id),
-    user: refOrNull(row.user_id),
+    user: { id: row.user_id },
     name: row.name,
     email: row.email,
     phone: row.phone,
