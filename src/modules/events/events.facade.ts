@@ -6,7 +6,7 @@
 import type { Executor, Tx } from '../../db/unit-of-work.js';
 import { auditOf } from '../../outbox/index.js';
 import { eventsRepository } from './events.repository.js';
-import { toEventView } from './events.schemas.js';
+import { toEventView, type EventView } from './events.schemas.js';
 import { experienceMustExist } from './events.rules.js';
 
 export interface NewEvent {
@@ -18,6 +18,24 @@ export interface NewEvent {
   max: number | null;
 }
 
+/** The experience an event is of, as its view shows it. */
+export interface Shown {
+  name: string;
+  timezone: string;
+}
+
+/** An event's view after its seats changed by `delta`, and the audit of that change. */
+function seatChange(after: EventView, delta: number) {
+  const before = {
+    ...after,
+    quantity: { reserved: after.quantity.reserved - delta },
+    open: after.open === null ? null : after.open + delta,
+  };
+  return { object: after, audit: auditOf(before, after) };
+}
+
+export type SeatChange = ReturnType<typeof seatChange>;
+
 export const eventsFacade = {
   /**
    * The event at this start, made if missing; safe under concurrency. 404 when the
@@ -26,29 +44,35 @@ export const eventsFacade = {
   findOrCreate: (tx: Tx, event: NewEvent): Promise<string> =>
     experienceMustExist(event.experience_id, eventsRepository(tx).findOrCreate(event)),
 
-  /** Takes seats if there is room (false when there is not); never oversells. */
-  reserve: (tx: Tx, id: string, quantity: number): Promise<boolean> =>
-    eventsRepository(tx).reserve(id, quantity),
+  /**
+   * Takes seats if there is room, never overselling: the change (for `event.update`), or
+   * null when there is no room. `shown` is the experience the event is of (its title and
+   * zone), which the caller has at hand: no query to read it again.
+   */
+  reserve: async (tx: Tx, id: string, quantity: number, shown: Shown) => {
+    const row = await eventsRepository(tx).reserve(id, quantity);
+    if (!row) return null;
+    return seatChange(
+      toEventView({ ...row, title: shown.name, timezone: shown.timezone }),
+      quantity,
+    );
+  },
 
-  release: (tx: Tx, id: string, quantity: number): Promise<void> =>
-    eventsRepository(tx).release(id, quantity),
+  /**
+   * Gives seats back: the change (for `event.update`), read again with its experience
+   * (a cancellation may come long after the booking, the experience renamed since).
+   */
+  release: async (tx: Tx, id: string, quantity: number) => {
+    const events = eventsRepository(tx);
+    await events.release(id, quantity);
+    return seatChange(toEventView((await events.findById(id))!), -quantity);
+  },
 
   seatsLeft: (db: Executor, id: string): Promise<number | null> =>
     eventsRepository(db).seatsLeft(id),
 
   leaveFutureEvents: (tx: Tx, guideId: string, now: Date): Promise<void> =>
     eventsRepository(tx).removeGuideFromFuture(guideId, now),
-
-  /** The event after its seats changed by `delta`, and what changed (for `event.update`). */
-  seatChange: async (db: Executor, id: string, delta: number) => {
-    const after = toEventView((await eventsRepository(db).findById(id))!);
-    const before = {
-      ...after,
-      quantity: { reserved: after.quantity.reserved - delta },
-      open: after.open === null ? null : after.open + delta,
-    };
-    return { object: after, audit: auditOf(before, after) };
-  },
 
   guidesOf: (db: Executor, eventIds: readonly string[]): Promise<Map<string, string[]>> =>
     eventsRepository(db).guidesOf(eventIds),

@@ -1,6 +1,6 @@
 /** All SQL on events. */
-import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import type { DB } from '../../db/types.js';
+import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
+import type { DB, EventsTable } from '../../db/types.js';
 import type { CompiledList } from '../../query/compile.js';
 import type { ListSource } from '../../query/run.js';
 import type { EventRow } from './events.schemas.js';
@@ -93,16 +93,17 @@ export function eventsRepository(db: Kysely<DB>) {
      * the condition happen together, so concurrent bookings can never oversell. Returns
      * false when there is no room.
      */
-    async reserve(id: string, quantity: number): Promise<boolean> {
-      const result = await db
+    /** Takes seats if there is room: the event after it, or undefined when there is none. */
+    async reserve(id: string, quantity: number): Promise<Selectable<EventsTable> | undefined> {
+      return db
         .updateTable('events')
         .set({ reserved: sql`reserved + ${quantity}`, updated_at: new Date() })
         .where('id', '=', id)
         .where((eb) =>
           eb.or([eb('max', 'is', null), eb(sql`reserved + ${quantity}`, '<=', eb.ref('max'))]),
         )
+        .returningAll()
         .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
     },
 
     async release(id: string, quantity: number): Promise<void> {

@@ -1,5 +1,11 @@
 /** The events module's public surface: the only file other code imports from it. */
 export { Event, type EventView } from './events.schemas.js';
 export { eventsModule } from './events.module.js';
-export { eventsFacade, type EventsFacade, type NewEvent } from './events.facade.js';
+export {
+  eventsFacade,
+  type EventsFacade,
+  type NewEvent,
+  type SeatChange,
+  type Shown,
+} from './events.facade.js';
 export { eventList } from './events.list.js';

@@ -14,7 +14,7 @@ import { emitChange, noEvents, type EventSink } from '../../outbox/index.js';
 import { runList } from '../../query/run.js';
 import type { Scope } from '../../query/types.js';
 import { delegatesFacade as delegates } from '../delegates/index.js';
-import type { EventsFacade } from '../events/index.js';
+import type { EventsFacade, SeatChange, Shown } from '../events/index.js';
 import type { ExperiencesFacade } from '../experiences/index.js';
 import type { Recorder } from '../idempotency/index.js';
 import type { UsersFacade } from '../users/index.js';
@@ -112,15 +112,14 @@ export function ordersService({
     return sent >= relayCap.toOthersPerHour;
   }
 
-  /** Each event whose seats changed by `delta` (per event id) is an `event.update`. */
+  /** Each event whose seats changed is an `event.update`. */
   async function emitSeatChanges(
     trx: Tx,
     sellerId: string,
     actorId: string,
-    deltas: ReadonlyMap<string, number>,
+    changes: readonly SeatChange[],
   ): Promise<void> {
-    for (const eventId of [...deltas.keys()].sort()) {
-      const change = await events.seatChange(trx, eventId, deltas.get(eventId)!);
+    for (const change of changes) {
       await domainEvents.emit(trx, { name: 'event.update', sellerId, actorId, ...change });
     }
   }
@@ -147,16 +146,24 @@ export function ordersService({
         }),
       );
     }
-    const seats = new Map<string, { quantity: number; firstItem: number }>();
+    const seats = new Map<string, { quantity: number; firstItem: number; shown: Shown }>();
     for (const item of plan.items) {
       const eventId = eventOf.get(item.index)!;
-      const entry = seats.get(eventId) ?? { quantity: 0, firstItem: item.index };
+      const entry = seats.get(eventId) ?? {
+        quantity: 0,
+        firstItem: item.index,
+        shown: item.experience,
+      };
       entry.quantity += item.quantity;
       seats.set(eventId, entry);
     }
+    const changes: SeatChange[] = [];
     for (const eventId of [...seats.keys()].sort()) {
-      const { quantity, firstItem } = seats.get(eventId)!;
-      if (!(await events.reserve(trx, eventId, quantity))) {
+      const { quantity, firstItem, shown } = seats.get(eventId)!;
+      const change = await events.reserve(trx, eventId, quantity, shown);
+      if (change) {
+        changes.push(change);
+      } else {
         const seatsLeft = await events.seatsLeft(trx, eventId);
         throw new DomainError(
           'capacity_exceeded',
@@ -220,12 +227,7 @@ export function ordersService({
       object: view,
       hints: { sendConfirmation },
     });
-    await emitSeatChanges(
-      trx,
-      plan.sellerId,
-      sender.id,
-      new Map([...seats].map(([id, { quantity }]) => [id, quantity])),
-    );
+    await emitSeatChanges(trx, plan.sellerId, sender.id, changes);
     return view;
   }
 
@@ -285,8 +287,9 @@ export function ordersService({
         for (const item of items)
           seats.set(item.event_id, (seats.get(item.event_id) ?? 0) + item.quantity);
         await orders.markCanceled(id);
+        const changes: SeatChange[] = [];
         for (const eventId of [...seats.keys()].sort())
-          await events.release(tx, eventId, seats.get(eventId)!);
+          changes.push(await events.release(tx, eventId, seats.get(eventId)!));
         const canceled = (await orders.findById(id))!;
         const view = toOrderView(canceled, (await orders.itemsOf([id])).get(id) ?? []);
         await emitChange(domainEvents, tx, {
@@ -296,12 +299,7 @@ export function ordersService({
           after: view,
           before: toOrderView(order, items),
         });
-        await emitSeatChanges(
-          tx,
-          order.seller_id,
-          caller.id,
-          new Map([...seats].map(([eventId, quantity]) => [eventId, -quantity])),
-        );
+        await emitSeatChanges(tx, order.seller_id, caller.id, changes);
         return view;
       });
     },

@@ -12,7 +12,7 @@ insert into "events" ("id", "experience_id", "seller_id", "starts_at", "ends_at"
 select "id" from "events" where "experience_id" = $1 and "starts_at" = $2;
 
 -- reserve
-update "events" set "reserved" = reserved + $1, "updated_at" = $2 where "id" = $3 and ("max" is null or reserved + $4 <= "max");
+update "events" set "reserved" = reserved + $1, "updated_at" = $2 where "id" = $3 and ("max" is null or reserved + $4 <= "max") returning *;
 
 -- release
 update "events" set "reserved" = reserved - $1, "updated_at" = $2 where "id" = $3;
