@@ -59,6 +59,8 @@ export interface Report {
   data: { orders: number; sellers: number; seed: number; from: string; seller: string };
   startup: Startup;
   scenarios: ScenarioResult[];
+  /** bench/webhooks.ts's answer, as it printed it. */
+  webhooks?: unknown;
   budget: BudgetLine[];
 }
 
@@ -145,6 +147,9 @@ export function markdown(report: Report): string {
     lines.push(
       `| ${s.name} | ${s.connections} | ${num(s.rps)} | ${num(s.p50Ms, 1)} | ${num(s.p99Ms, 1)} | ${s.errors} | ${s.limit ?? ''} | ${num(s.limitRps)} | ${s.ratio === undefined ? '' : `${(s.ratio * 100).toFixed(0)}%`} | ${num(s.limitPreparedRps)} | ${num(s.rssMb)} | ${notes} |`,
     );
+  }
+  if (report.webhooks) {
+    lines.push('', `Webhooks (bench/webhooks.ts): \`${JSON.stringify(report.webhooks)}\``);
   }
   lines.push(
     '',

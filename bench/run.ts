@@ -3,13 +3,16 @@
  * measured. Prepares the database (bench/database.ts), builds and starts the service as
  * production runs it, then runs every scenario at each connection count with autocannon
  * in a separate process, and beside it the limit: pgbench on the same SQL for list
- * queries, bare node:http for one object. Writes bench/results/<time>.{json,md} (and
+ * queries, bare node:http for one object; then the webhooks scenario (bench/webhooks.ts) on
+ * a scratch database. Writes bench/results/<time>.{json,md} (and
  * latest.*); prints the Markdown, or with --json the JSON, on stdout. Progress: stderr.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { openDatabase } from '../src/db/database.js';
 import { createCredentials } from './accounts.js';
 import { bookingScenarios, checkOversell, type BookingScenario } from './bookings.js';
@@ -203,6 +206,30 @@ try {
   await server.stop();
 }
 
+/**
+ * Webhooks (bench/webhooks.ts): bookings/s with and without stored domain events, and
+ * deliveries/s, on a scratch database of the same server (its bookings must not change the
+ * seeded data the other scenarios read).
+ */
+async function webhooksScenario(): Promise<unknown> {
+  const url = new URL(options.databaseUrl);
+  const scratch = `${url.pathname.slice(1)}_webhooks`;
+  const admin = new pg.Client({ connectionString: options.databaseUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${pg.escapeIdentifier(scratch)} with (force)`);
+  await admin.query(`create database ${pg.escapeIdentifier(scratch)}`);
+  await admin.end();
+  url.pathname = `/${scratch}`;
+  const run = spawnSync('npx', ['tsx', 'bench/webhooks.ts'], {
+    env: { ...process.env, BENCH_DATABASE_URL: url.toString() },
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`bench/webhooks.ts failed: ${run.stderr}`);
+  return JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as unknown;
+}
+const webhooks = wanted('webhooks') ? await webhooksScenario() : undefined;
+if (webhooks) log(`webhooks: ${JSON.stringify(webhooks)}`);
+
 const { rows } = await sql<{ version: string }>`select version()`.execute(database.db);
 await database.close();
 const report: Report = {
@@ -231,6 +258,7 @@ const report: Report = {
   },
   startup,
   scenarios: results,
+  ...(webhooks ? { webhooks } : {}),
   budget: checkBudget(results, startup),
 };
 const text = markdown(report);
