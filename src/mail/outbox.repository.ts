@@ -6,6 +6,7 @@
  * one clock that all instances sharing the database agree on.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { fromNow } from '../db/db-clock.js';
 import { newId } from '../db/ids.js';
 import type { DB, OutboxTable } from '../db/types.js';
 
@@ -18,10 +19,6 @@ export type ClaimedMessage = OutboxRow;
 export type ClaimRef = Pick<OutboxRow, 'id' | 'attempts'>;
 
 const MAX_ERROR_LENGTH = 1000;
-
-/** `now() + ms`, computed by the database. */
-const fromNow = (ms: number) =>
-  sql<Date>`now() + cast(${Math.max(0, Math.round(ms))} as double precision) * interval '1 millisecond'`;
 
 export type MailKind = OutboxTable['kind'];
 

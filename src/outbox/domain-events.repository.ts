@@ -3,16 +3,6 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import type { StoredEvent } from './domain-events.js';
 
-export interface EventRow {
-  id: string;
-  name: string;
-  seller_id: string | null;
-  actor_id: string | null;
-  object: unknown;
-  audit: unknown;
-  created_at: Date;
-}
-
 export function domainEventsRepository(db: Kysely<DB>) {
   return {
     async insert(event: StoredEvent): Promise<void> {
@@ -27,10 +17,6 @@ export function domainEventsRepository(db: Kysely<DB>) {
           audit: event.audit ? JSON.stringify(event.audit) : null,
         })
         .execute();
-    },
-
-    async find(id: string): Promise<EventRow | undefined> {
-      return db.selectFrom('domain_events').selectAll().where('id', '=', id).executeTakeFirst();
     },
   };
 }

@@ -12,4 +12,4 @@ export {
 } from './domain-events.js';
 export { pollLoop, type PollLoop } from './poll-loop.js';
 export { EVENT_NAMES, HOOK_EVENT_NAMES, type EventName } from './event-names.js';
-export { domainEventsRepository, type EventRow } from './domain-events.repository.js';
+export { domainEventsRepository } from './domain-events.repository.js';

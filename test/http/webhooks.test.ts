@@ -436,6 +436,20 @@ describe('deliveries', () => {
       })
     ).json();
     expect(list.data).toHaveLength(1);
+    // Another seller cannot resend it through a hook of its own.
+    const other = await openShop(t.app);
+    const theirs = await createHook(other.seller, {
+      eventName: '*',
+      url: receiver.url(uniquePath()),
+    });
+    expectProblem(
+      await as(t.app, other.seller, {
+        method: 'POST',
+        url: hooksUrl(other.seller, `/${theirs.id}/deliveries/${list.data[0].id}/resend`),
+      }),
+      404,
+      'not_found',
+    );
     const resent = await as(t.app, shop.seller, {
       method: 'POST',
       url: hooksUrl(shop.seller, `/${hook.id}/deliveries/${list.data[0].id}/resend`),

@@ -241,7 +241,6 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
         actorId: A,
         object: { object: 'order', id: A },
       }),
-    find: (db) => domainEventsRepository(db).find(A),
   },
   hooks: {
     insert: (db) =>
@@ -260,9 +259,8 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     remove: (db) => hooksRepository(db).remove(B, A),
     setSecret: (db) => hooksRepository(db).setSecret(A, Buffer.alloc(1)),
     setStatus: (db) => hooksRepository(db).setStatus(A, 'disabled'),
-    findDelivery: (db) => hooksRepository(db).findDelivery(A, B),
     attemptsOf: (db) => hooksRepository(db).attemptsOf([A, B]),
-    resend: (db) => hooksRepository(db).resend(A),
+    resend: (db) => hooksRepository(db).resend(B, A),
     ...listCalls(hookList, (db) => hooksRepository(db).listSource(), { limit: '5' }, 'user'),
   },
   webhookDeliveries: {

@@ -8,6 +8,7 @@
  * it. Every time comparison uses the database's clock.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { fromNow } from '../../db/db-clock.js';
 import { newId } from '../../db/ids.js';
 import type { DB, DomainEventsTable, HooksTable, WebhookDeliveriesTable } from '../../db/types.js';
 
@@ -23,10 +24,6 @@ export type ClaimedDelivery = Selectable<WebhookDeliveriesTable> & {
 };
 
 const MAX_TEXT = 1024;
-
-/** `now() + ms`, computed by the database. */
-const fromNow = (ms: number) =>
-  sql<Date>`now() + cast(${Math.max(0, Math.round(ms))} as double precision) * interval '1 millisecond'`;
 
 export interface AttemptOutcome {
   statusCode: number | null;

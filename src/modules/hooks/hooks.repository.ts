@@ -1,5 +1,5 @@
 /** All SQL on hooks and on reading their delivery log (the API side of webhooks). */
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { listSource } from '../../db/list-source.js';
 import type {
   DB,
@@ -13,19 +13,10 @@ export type HookRow = Selectable<HooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type AttemptRow = Selectable<WebhookAttemptsTable>;
 
-export interface NewHook {
-  id: string;
-  owner_id: string;
-  event_name: string;
-  url: string;
-  secret_ciphertext: Buffer;
-  api_version: string;
-}
-
 export function hooksRepository(db: Kysely<DB>) {
   return {
     /** The new hook, or undefined when the owner has one for this event and URL. */
-    async insert(hook: NewHook): Promise<HookRow | undefined> {
+    async insert(hook: Insertable<HooksTable>): Promise<HookRow | undefined> {
       return db
         .insertInto('hooks')
         .values(hook)
@@ -105,15 +96,6 @@ export function hooksRepository(db: Kysely<DB>) {
       );
     },
 
-    async findDelivery(hookId: string, id: string): Promise<DeliveryRow | undefined> {
-      return db
-        .selectFrom('webhook_deliveries')
-        .selectAll()
-        .where('hook_id', '=', hookId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-    },
-
     /** Each delivery's attempts, oldest first. */
     async attemptsOf(deliveryIds: readonly string[]): Promise<Map<string, AttemptRow[]>> {
       const byDelivery = new Map<string, AttemptRow[]>(deliveryIds.map((id) => [id, []]));
@@ -129,8 +111,8 @@ export function hooksRepository(db: Kysely<DB>) {
       return byDelivery;
     },
 
-    /** Due again now, whatever its state: a resend on request. */
-    async resend(id: string): Promise<DeliveryRow | undefined> {
+    /** Due again now, whatever its state (a resend on request); undefined if not the hook's. */
+    async resend(hookId: string, id: string): Promise<DeliveryRow | undefined> {
       return db
         .updateTable('webhook_deliveries')
         .set((eb) => ({
@@ -140,6 +122,7 @@ export function hooksRepository(db: Kysely<DB>) {
           locked_until: null,
           updated_at: sql<Date>`now()`,
         }))
+        .where('hook_id', '=', hookId)
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirst();

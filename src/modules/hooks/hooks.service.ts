@@ -182,15 +182,10 @@ export function hooksService({ db, users, cipher, env, resolveVersion }: HooksSe
       deliveryId: string,
     ): Promise<WebhookDeliveryView> {
       const hook = await managedHook(caller, ownerId, id);
-      return inTransaction(db, async (tx) => {
-        const hooks = hooksRepository(tx);
-        if (!(await hooks.findDelivery(hook.id, deliveryId))) {
-          throw notFound(`Delivery ${deliveryId}`);
-        }
-        const row = (await hooks.resend(deliveryId))!;
-        const attempts = await hooks.attemptsOf([row.id]);
-        return toDeliveryView(row, attempts.get(row.id) ?? []);
-      });
+      const row = await repo.resend(hook.id, deliveryId);
+      if (!row) throw notFound(`Delivery ${deliveryId}`);
+      const attempts = await repo.attemptsOf([row.id]);
+      return toDeliveryView(row, attempts.get(row.id) ?? []);
     },
   };
 }

@@ -22,14 +22,11 @@ update "hooks" set "secret_ciphertext" = $1, "updated_at" = now() where "id" = $
 -- setStatus
 update "hooks" set "status" = $1, "disabled_at" = now(), "updated_at" = now() where "id" = $2 returning *;
 
--- findDelivery
-select * from "webhook_deliveries" where "hook_id" = $1 and "id" = $2;
-
 -- attemptsOf
 select * from "webhook_attempts" where "delivery_id" in ($1, $2) order by "delivery_id", "attempt";
 
 -- resend
-update "webhook_deliveries" set "status" = $1, "round_start" = "attempts", "next_attempt_at" = now(), "locked_until" = $2, "updated_at" = now() where "id" = $3 returning *;
+update "webhook_deliveries" set "status" = $1, "round_start" = "attempts", "next_attempt_at" = now(), "locked_until" = $2, "updated_at" = now() where "hook_id" = $3 and "id" = $4 returning *;
 
 -- listSource.rows
 select "h".* from "hooks" as "h" where (("h"."owner_id" in ($1))) order by "h"."id" desc limit $2 offset $3;
