@@ -17,7 +17,7 @@ import type { DB } from '../db/types.js';
 import { DEFAULT_RETRY_CAP_MS, retryDelay } from './backoff.js';
 import type { LoadConfirmation } from './confirmation.loader.js';
 import { loadConfirmation as defaultLoader } from './confirmation.sources.js';
-import { hooksRepository } from '../modules/hooks/index.js';
+import { hooksFacade } from '../modules/hooks/index.js';
 import { pollLoop } from '../outbox/index.js';
 import { renderConfirmation, type RenderedEmail } from './confirmation.template.js';
 import { renderHookDisabled } from './hook-disabled.template.js';
@@ -154,7 +154,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    */
   async function compose(message: ClaimedMessage): Promise<RenderedEmail | 'skip' | 'later'> {
     if (message.kind === 'hook_disabled') {
-      const hook = message.hook_id && (await hooksRepository(db).findById(message.hook_id));
+      const hook = message.hook_id && (await hooksFacade.find(db, message.hook_id));
       if (!hook) return 'skip'; // deleted since: nothing to tell
       return renderHookDisabled({ hookId: hook.id, eventName: hook.event_name, url: hook.url });
     }
