@@ -31,6 +31,7 @@ import { Paging } from './http/schemas.js';
 import { buildSerializer } from './http/serialization.js';
 import { buildValidator } from './http/validation.js';
 import { versionHooks } from './http/versioning.js';
+import { relaxBodyForOlderVersions } from './http/lenient-bodies.js';
 import { createDispatcher, enqueue, mailConsumer, sentToOthersLastHour } from './mail/index.js';
 import { delegatesFacade, delegatesModule } from './modules/delegates/index.js';
 import { eventsFacade, eventsModule } from './modules/events/index.js';
@@ -38,7 +39,7 @@ import { experiencesModule } from './modules/experiences/index.js';
 import { guidesModule } from './modules/guides/index.js';
 import { createWebhookDispatcher, hooksModule, webhookSender } from './modules/hooks/index.js';
 import { idempotencyService } from './modules/idempotency/index.js';
-import { ordersModule } from './modules/orders/index.js';
+import { createHoldSweeper, ordersModule } from './modules/orders/index.js';
 import { Schedule } from './modules/shared/index.js';
 import { createCallerCache, usersModule } from './modules/users/index.js';
 import { createEventSink } from './outbox/index.js';
@@ -179,6 +180,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     events: events.facade,
     idempotency,
     domainEvents,
+    holdMs: config.holds.holdMs,
     relayCap: {
       sentToOthersLastHour,
       toOthersPerHour: config.confirmationsToOthersPerHour,
@@ -242,6 +244,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.addHook('onRequest', versioning.fromAccount);
   app.addHook('preValidation', refuseUnstorableInput);
   app.addHook('preValidation', versioning.rewriteRequest);
+  app.addHook('preValidation', relaxBodyForOlderVersions);
   app.addHook('preSerialization', versioning.rewriteResponse);
   app.addHook('onSend', conditionalGet);
 
@@ -274,6 +277,16 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     });
     app.addHook('onReady', async () => dispatcher.start());
     app.addHook('onClose', () => dispatcher.stop());
+  }
+
+  if (config.holds.sweep) {
+    const sweeper = createHoldSweeper({
+      releaseExpiredHolds: orders.releaseExpiredHolds,
+      sweepMs: config.holds.sweepMs,
+      logger: app.log.child({ component: 'holds' }),
+    });
+    app.addHook('onReady', async () => sweeper.start());
+    app.addHook('onClose', () => sweeper.stop());
   }
 
   if (config.webhooks.dispatch) {

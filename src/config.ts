@@ -72,6 +72,22 @@ const EnvSchema = Type.Object({
       'Delays before each retry of a failed delivery (jittered); after the last one fails the hook is disabled. Default: about 3 days',
   }),
   WEBHOOK_CONCURRENCY_PER_HOST: Type.Integer({ minimum: 1, maximum: 100, default: 4 }),
+  ORDER_HOLD_MS: Type.Integer({
+    minimum: 1000,
+    maximum: 7 * 24 * 3_600_000,
+    default: 15 * 60_000,
+    description: 'How long a hold (item status 103) keeps its seats before they are released',
+  }),
+  ORDER_HOLD_SWEEP: Type.Boolean({
+    default: true,
+    description: 'Whether this process releases expired holds (any number of processes may)',
+  }),
+  ORDER_HOLD_SWEEP_MS: Type.Integer({
+    minimum: 10,
+    maximum: 600_000,
+    default: 10_000,
+    description: 'How often expired holds are looked for',
+  }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     default: 'info',
   }),
@@ -171,6 +187,11 @@ export interface Config {
     readonly retryScheduleMs: readonly number[];
     readonly concurrencyPerHost: number;
   };
+  readonly holds: {
+    readonly holdMs: number;
+    readonly sweep: boolean;
+    readonly sweepMs: number;
+  };
   readonly logLevel: LogLevel;
   readonly rateLimit: { readonly max: number; readonly windowMs: number };
   readonly redisUrl: string | undefined;
@@ -238,6 +259,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: converted.WEBHOOK_TIMEOUT_MS,
       retryScheduleMs: Object.freeze(converted.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number)),
       concurrencyPerHost: converted.WEBHOOK_CONCURRENCY_PER_HOST,
+    }),
+    holds: Object.freeze({
+      holdMs: converted.ORDER_HOLD_MS,
+      sweep: converted.ORDER_HOLD_SWEEP,
+      sweepMs: converted.ORDER_HOLD_SWEEP_MS,
     }),
     logLevel: converted.LOG_LEVEL,
     rateLimit: Object.freeze({

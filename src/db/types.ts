@@ -49,6 +49,8 @@ export interface ExperiencesTable {
   order_max: number | null;
   outing_max: number | null;
   schedules: JsonArray;
+  /** Guest types: `[{id, label, code, price}]` (price null: the experience's price). */
+  demographics: JsonArray;
   visible: Generated<boolean>;
   guide: JsonObjectOrNull;
   created_at: Created;
@@ -74,10 +76,22 @@ export interface OrdersTable {
   customer_id: string | null;
   customer_name: string;
   customer_email: string | null;
-  status: 'confirmed' | 'canceled';
+  /** Derived from the items: `pending` while one holds seats unconfirmed (below 200). */
+  status: 'pending' | 'confirmed' | 'canceled';
   arrival: string;
   amount: Numeric;
   currency: string;
+  /** Read aloud by the guest: unique per seller, no ambiguous characters. */
+  short_code: string;
+  phone: string | null;
+  /** `office`, `checkout`, or a partner's name. */
+  source: string | null;
+  notes: JsonArray;
+  payment_method: string | null;
+  /** What each change of the order did to its amount: `[{amount, reason, createdAt}]`. */
+  adjustments: JsonArray;
+  /** When unconfirmed holds (status 103) are released, if the order has any. */
+  hold_expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: Created;
   updated_at: Updated;
 }
@@ -98,7 +112,25 @@ export interface OrderItemsTable {
   quantity: number;
   price: Numeric;
   amount: Numeric;
-  status: 200 | 700;
+  /** Xola's codes: 100 pending, 103 on hold, 200 confirmed, 202 not charged, 203 pay later, 700 canceled. */
+  status: number;
+  /** A partner's supplier reference: unique, unguessable. */
+  ticket_code: string;
+  /** The guest types booked: `[{demographic: {id}, label, code, quantity, price, amount}]`. */
+  demographics: JsonArray;
+}
+
+/** The guest types of experiences, one row each (a view over experiences.demographics). */
+export interface DemographicsView {
+  id: string;
+  seller_id: string;
+  experience_id: string;
+  label: string;
+  code: string;
+  price: Numeric;
+  position: number;
+  visible: boolean;
+  currency: string;
 }
 
 export interface DelegatesTable {
@@ -230,6 +262,7 @@ export interface DB {
   events: EventsTable;
   orders: OrdersTable;
   order_items: OrderItemsTable;
+  demographics: DemographicsView;
   delegates: DelegatesTable;
   idempotency_keys: IdempotencyKeysTable;
   guides: GuidesTable;

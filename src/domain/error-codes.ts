@@ -31,6 +31,8 @@ export const errorCodes = {
   departure_started: { status: 409, title: 'The departure has started' },
   capacity_exceeded: { status: 409, title: 'Not enough seats left' },
   already_canceled: { status: 409, title: 'The order is already canceled' },
+  amount_mismatch: { status: 409, title: 'The amount is not what the order costs' },
+  item_canceled: { status: 409, title: 'The item is canceled' },
   capacity_below_reserved: { status: 409, title: 'Capacity below the seats reserved' },
   guide_unavailable: { status: 409, title: "The guide's schedule does not cover the event" },
   guide_conflict: { status: 409, title: 'The guide is on an overlapping event' },

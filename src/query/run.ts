@@ -20,6 +20,8 @@ export interface ListRequest {
   path: string;
   query: Record<string, unknown>;
   scope: Scope;
+  /** The query `paging.next` repeats, when it holds more than the filters (orders' `search`). */
+  linkQuery?: Record<string, unknown>;
 }
 
 export async function runList<Row extends { id: string }, View>(
@@ -35,7 +37,13 @@ export async function runList<Row extends { id: string }, View>(
     queryPlan.count ? source.count(compiled.where) : Promise.resolve(undefined),
   ]);
   const { rows, hasMore } = trimPage(queryPlan, fetched);
-  const next = nextLink(request.path, request.query, queryPlan, rows.at(-1)?.id, hasMore);
+  const next = nextLink(
+    request.path,
+    request.linkQuery ?? request.query,
+    queryPlan,
+    rows.at(-1)?.id,
+    hasMore,
+  );
   return {
     data: await toViews(rows),
     paging: total === undefined ? { next } : { next, total },

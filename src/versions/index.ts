@@ -7,12 +7,19 @@
 import { initial } from './0000-initial.js';
 import { queryOperators } from './2018-02-15-query-operators.js';
 import { guideProfiles } from './2018-02-26-guide-profiles.js';
+import { strictBodies } from './2026-11-25-strict-bodies.js';
 import type { ApiVersion } from './types.js';
 
-export const apiVersions: readonly ApiVersion[] = [initial, queryOperators, guideProfiles];
+export const apiVersions: readonly ApiVersion[] = [
+  initial,
+  queryOperators,
+  guideProfiles,
+  strictBodies,
+];
 
 /** The newest version: what new accounts are pinned to and anonymous callers get. */
 export const LATEST_VERSION = apiVersions[apiVersions.length - 1]!.date;
 
 export const GUIDE_PROFILES = guideProfiles.date;
 export const QUERY_OPERATORS = queryOperators.date;
+export const STRICT_BODIES = strictBodies.date;

@@ -3,6 +3,7 @@
  * their own; these tests are about reading). Every factory returns the API object the row
  * should read back as, so tests can compare against `evaluate`.
  */
+import { randomBytes } from 'node:crypto';
 import type { Db } from '../../src/db/database.js';
 import { newId } from '../../src/db/ids.js';
 import { apiKeyDigest, generateApiKey } from '../../src/security/api-keys.js';
@@ -159,6 +160,7 @@ export async function insertOrder(db: Db, f: OrderFields): Promise<string> {
       price,
       amount: price * quantity,
       status: item.status ?? 200,
+      ticket_code: randomBytes(16).toString('hex'),
     };
   });
   const arrival = items.map((i) => i.arrival).sort()[0]!;
@@ -175,6 +177,7 @@ export async function insertOrder(db: Db, f: OrderFields): Promise<string> {
       arrival,
       amount: Math.round(amount * 100) / 100,
       currency: f.currency ?? 'USD',
+      short_code: `T${randomBytes(5).toString('hex').toUpperCase()}`,
       ...(f.createdAt ? { created_at: f.createdAt } : {}),
       ...((f.updatedAt ?? f.createdAt) ? { updated_at: f.updatedAt ?? f.createdAt } : {}),
     })

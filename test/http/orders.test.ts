@@ -76,6 +76,13 @@ describe('booking', () => {
       arrival: '2030-06-01',
       amount: 51,
       currency: 'EUR',
+      shortCode: expect.stringMatching(/^[ABCDEFGHJKMNPQRSTUVWXYZ2-9]{8}$/),
+      phone: null,
+      source: null,
+      payment: null,
+      notes: [],
+      adjustments: [],
+      holdExpiresAt: null,
     });
     expect(order.items).toEqual([
       {
@@ -87,9 +94,11 @@ describe('booking', () => {
         arrivalTime: 900,
         arrivalDatetime: '2030-06-01T09:00:00+02:00',
         quantity: 2,
+        demographics: [],
         price: 25.5,
         amount: 51,
         status: 200,
+        ticketCode: expect.stringMatching(/^[0-9a-f]{32}$/),
       },
     ]);
     expect(await reserved(order.items[0].event.id)).toBe(2);

@@ -528,7 +528,8 @@ describe('X-API-VERSION on these routes', () => {
       ['2018-02-15', '2018-02-15'],
       ['2018-02-25', '2018-02-15'],
       ['2018-02-26', '2018-02-26'],
-      ['2031-01-01', '2018-02-26'],
+      ['2026-11-24', '2018-02-26'],
+      ['2031-01-01', '2026-11-25'],
     ]) {
       const response = await readEvent(t.app, shop.seller, target.id, headerOf(sent!));
       expect(response.statusCode).toBe(200);

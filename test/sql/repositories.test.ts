@@ -41,6 +41,25 @@ const A = 'a'.repeat(24);
 const B = 'b'.repeat(24);
 const AT = new Date('2030-06-01T09:00:00Z');
 const LATER = new Date('2030-06-01T11:00:00Z');
+const ITEM = {
+  id: B,
+  order_id: A,
+  seller_id: B,
+  customer_id: null,
+  experience_id: A,
+  event_id: A,
+  name: 'N',
+  arrival: '2030-06-01',
+  arrival_time: 900,
+  arrival_datetime: AT,
+  timezone: 'UTC',
+  quantity: 2,
+  price: 10,
+  amount: 20,
+  status: 200,
+  ticket_code: 'f'.repeat(32),
+  demographics: [],
+};
 
 /** A list source's page and count queries for one representative request. */
 function listCalls(
@@ -170,39 +189,54 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     }),
   },
   orders: {
-    insert: (db) =>
-      ordersRepository(db).insert(
+    insertWithShortCode: (db) =>
+      ordersRepository(db).insertWithShortCode(
         {
           id: A,
           seller_id: B,
           customer_id: null,
           customer_name: 'N',
           customer_email: null,
+          phone: null,
+          source: null,
           status: 'confirmed',
+          short_code: '',
           arrival: '2030-06-01',
           amount: 20,
           currency: 'USD',
+          payment_method: null,
+          notes: [],
+          adjustments: [],
+          hold_expires_at: null,
+          created_at: AT,
+          updated_at: AT,
         },
-        [
-          {
-            id: B,
-            order_id: A,
-            seller_id: B,
-            customer_id: null,
-            experience_id: A,
-            event_id: A,
-            name: 'N',
-            arrival: '2030-06-01',
-            arrival_time: 900,
-            arrival_datetime: AT,
-            timezone: 'UTC',
-            quantity: 2,
-            price: 10,
-            amount: 20,
-            status: 200,
-          },
-        ],
+        () => 'ABCDEFGH',
       ),
+    insertItems: (db) => ordersRepository(db).insertItems([ITEM]),
+    update: (db) =>
+      ordersRepository(db).update({
+        id: A,
+        seller_id: B,
+        customer_id: null,
+        customer_name: 'N',
+        customer_email: null,
+        phone: '+1 555',
+        source: 'office',
+        status: 'pending',
+        short_code: 'ABCDEFGH',
+        arrival: '2030-06-01',
+        amount: 20,
+        currency: 'USD',
+        payment_method: 'later',
+        notes: [{ text: 'n' }],
+        adjustments: [],
+        hold_expires_at: AT,
+        created_at: AT,
+        updated_at: AT,
+      }),
+    updateItem: (db) => ordersRepository(db).updateItem({ ...ITEM, quantity: 3 }),
+    holdsDue: (db) => ordersRepository(db).holdsDue(AT, 100),
     findWithItems: (db) => ordersRepository(db).findWithItems(A),
     findById: (db) => ordersRepository(db).findById(A),
     lock: (db) => ordersRepository(db).lock(A),
@@ -212,6 +246,13 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     ...listCalls(orderList, (db) => ordersRepository(db).listSource(), {
       'items.arrival[range]': '2030-06-01,2030-06-03',
     }),
+    ...Object.fromEntries(
+      Object.entries(
+        listCalls(orderList, (db) => ordersRepository(db).listSource('Zoë 50%'), {
+          sort: '-createdAt',
+        }),
+      ).map(([name, call]) => [`search ${name}`, call]),
+    ),
   },
   idempotency: {
     claim: (db) => idempotencyRepository(db).claim(A, 'key', 'fp'),

@@ -12,10 +12,24 @@
  * items take; an event that got more than its capacity has its capacity raised to that
  * (a seller may do the same with POST /api/events), so `reserved <= max` always holds.
  */
+import { SHORT_CODE_ALPHABET, SHORT_CODE_LENGTH } from '../../modules/orders/index.js';
 import type { SeedContext } from './context.js';
 import { emailDomain, emailLocalPart, nameColumns } from './people.js';
 import { idSql, rnd, TAG } from './sql.js';
 import { S } from './streams.js';
+
+/**
+ * Order n's short code: n in base 31 over the short-code alphabet, eight characters, so
+ * codes are unique (n is) and look like the service's own.
+ */
+function shortCodeSql(n: string): string {
+  const digits = Array.from(
+    { length: SHORT_CODE_LENGTH },
+    (_, k) =>
+      `substr('${SHORT_CODE_ALPHABET}', (${n}::bigint / ${31 ** (SHORT_CODE_LENGTH - 1 - k)}::bigint % 31)::int + 1, 1)`,
+  );
+  return digits.join(' || ');
+}
 
 export async function createOrderBatch(ctx: SeedContext, lo: number, hi: number): Promise<void> {
   const { seed, orders, customers } = ctx.options;
@@ -63,9 +77,9 @@ export async function createOrderBatch(ctx: SeedContext, lo: number, hi: number)
     join s_events e on e.n = x.event_offset + o.k + j`);
   await ctx.run(`
     insert into orders (id, seller_id, customer_id, customer_name, customer_email, status,
-                        arrival, amount, currency, created_at, updated_at)
+                        arrival, amount, currency, short_code, created_at, updated_at)
     select o.id, a.seller_id, o.customer_id, o.customer_name, o.customer_email, o.status,
-           a.arrival, a.amount, a.currency, o.created_at, o.updated_at
+           a.arrival, a.amount, a.currency, ${shortCodeSql('o.n')}, o.created_at, o.updated_at
     from s_orders o
     join (select order_n, min(seller_id) as seller_id, min(local_start)::date as arrival,
                  min(currency) as currency,
@@ -76,12 +90,13 @@ export async function createOrderBatch(ctx: SeedContext, lo: number, hi: number)
   await ctx.run(`
     insert into order_items (id, order_id, seller_id, customer_id, experience_id, event_id,
                              name, arrival, arrival_time, arrival_datetime, timezone, quantity,
-                             price, amount, status)
+                             price, amount, status, ticket_code)
     select ${idSql('o.created_at', TAG.item, 'i.order_n * 3 + i.j')}, o.id, i.seller_id,
            o.customer_id, i.experience_id, i.event_id, i.name, i.local_start::date,
            i.arrival_time, i.starts_at, i.timezone, i.quantity, i.price,
            case when i.price_type = 'person' then i.price * i.quantity else i.price end,
-           case when o.status = 'canceled' then 700 else 200 end
+           case when o.status = 'canceled' then 700 else 200 end,
+           md5(${seed}::text || ':' || i.order_n || ':' || i.j)
     from s_items i join s_orders o on o.n = i.order_n
     order by i.order_n, i.j`);
   await ctx.run(`drop table s_items, s_orders`);

@@ -14,6 +14,7 @@ import * as m0010 from './0010_delegate_invitations.js';
 import * as m0011 from './0011_idempotency_scopes.js';
 import * as m0012 from './0012_outbox_sender.js';
 import * as m0013 from './0013_domain_events_webhooks.js';
+import * as m0014 from './0014_order_flow.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': m0001,
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0011_idempotency_scopes': m0011,
   '0012_outbox_sender': m0012,
   '0013_domain_events_webhooks': m0013,
+  '0014_order_flow': m0014,
 };

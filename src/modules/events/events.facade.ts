@@ -71,6 +71,12 @@ export const eventsFacade = {
   seatsLeft: (db: Executor, id: string): Promise<number | null> =>
     eventsRepository(db).seatsLeft(id),
 
+  /** The events of an experience at these starts, by start time (ms): their max and reserved. */
+  seatsAt: async (db: Executor, experienceId: string, starts: readonly Date[]) => {
+    const rows = await eventsRepository(db).startingAt(experienceId, starts);
+    return new Map(rows.map((r) => [r.start.getTime(), { max: r.max, reserved: r.reserved }]));
+  },
+
   leaveFutureEvents: (tx: Tx, guideId: string, now: Date): Promise<void> =>
     eventsRepository(tx).removeGuideFromFuture(guideId, now),
 

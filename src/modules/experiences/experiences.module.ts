@@ -4,6 +4,7 @@ import type { ResourceModule } from '../../http/module.js';
 import type { EventSink } from '../../outbox/index.js';
 import type { IdempotencyService } from '../idempotency/index.js';
 import type { UsersFacade } from '../users/index.js';
+import { Demographic, DemographicList } from './demographics.schemas.js';
 import { experiencesFacade, type ExperiencesFacade } from './experiences.facade.js';
 import { experiencesRoutes } from './experiences.routes.js';
 import { Experience, ExperienceList } from './experiences.schemas.js';
@@ -18,7 +19,7 @@ export function experiencesModule(deps: {
   const experiences = experiencesService(deps);
   return {
     name: 'experiences',
-    schemas: [Experience, ExperienceList],
+    schemas: [Experience, ExperienceList, Demographic, DemographicList],
     routes: (app) => experiencesRoutes(app, { experiences, idempotency: deps.idempotency }),
     facade: experiencesFacade,
   };

@@ -13,6 +13,8 @@ import {
 import { describeList } from '../../query/describe.js';
 import { idempotentCreate, type IdempotencyService } from '../idempotency/index.js';
 import { experienceList } from './experiences.list.js';
+import { demographicList } from './demographics.list.js';
+import { DemographicList } from './demographics.schemas.js';
 import {
   CreateExperienceBody,
   Experience,
@@ -37,6 +39,22 @@ export const experiencesRoutes: FastifyPluginAsyncTypebox<{
   experiences: ExperiencesService;
   idempotency: IdempotencyService;
 }> = async (app, { experiences, idempotency }) => {
+  app.get(
+    '/demographics',
+    {
+      schema: {
+        tags,
+        operationId: 'listDemographics',
+        summary:
+          'List guest types (adult, child ...) of experiences: filter by seller or experience',
+        description: describeList(demographicList),
+        querystring: ListQuery,
+        response: { 200: refTo(DemographicList), ...listErrors },
+      },
+    },
+    async (request) => experiences.demographics(request.caller, request.query),
+  );
+
   app.get(
     '/experiences',
     {

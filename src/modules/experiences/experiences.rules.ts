@@ -1,9 +1,10 @@
 /**
  * The rules an experience must satisfy beyond its schema, as pure functions: a real ISO
- * 4217 currency, a real IANA time zone, money in cents, a coherent group size, and
- * well-formed schedules.
+ * 4217 currency, a real IANA time zone, prices in the currency's minor unit, a coherent
+ * group size, well-formed schedules and guest types with distinct codes.
  */
 import type { FieldError } from '../../domain/errors.js';
+import { decimalsOf, minorDigits } from '../../domain/money.js';
 import { isTimeZone } from '../schedules/index.js';
 import { scheduleErrors, type ScheduleInput } from '../schedules/index.js';
 
@@ -16,6 +17,7 @@ export interface ExperienceDraft {
   orderMin: number | null;
   orderMax: number | null;
   schedules: ScheduleInput[];
+  demographics: { code: string; label?: string; name?: string; price?: number | null }[];
 }
 
 export function experienceErrors(draft: ExperienceDraft): FieldError[] {
@@ -25,8 +27,22 @@ export function experienceErrors(draft: ExperienceDraft): FieldError[] {
     add('currency', 'must be an ISO 4217 currency code such as USD or EUR');
   if (!isTimeZone(draft.timezone))
     add('timezone', 'must be an IANA time zone such as Europe/Paris or UTC');
-  if (Math.abs(Math.round(draft.price * 100) - draft.price * 100) > 1e-6)
-    add('price', 'must have at most two decimals');
+  const digits = minorDigits(draft.currency);
+  const priceError = (price: number) =>
+    decimalsOf(price) > digits
+      ? `must have at most ${digits} decimals (the minor unit of ${draft.currency})`
+      : undefined;
+  const basePrice = priceError(draft.price);
+  if (basePrice) add('price', basePrice);
+  const codes = new Set<string>();
+  draft.demographics.forEach((d, i) => {
+    if (d.label === undefined && d.name === undefined)
+      add(`demographics.${i}.label`, 'is required');
+    if (codes.has(d.code)) add(`demographics.${i}.code`, 'is used by another guest type');
+    codes.add(d.code);
+    const price = d.price === undefined || d.price === null ? undefined : priceError(d.price);
+    if (price) add(`demographics.${i}.price`, price);
+  });
   if (draft.orderMin !== null && draft.orderMax !== null && draft.orderMin > draft.orderMax) {
     add('group.orderMin', 'must not exceed group.orderMax');
   }

@@ -30,6 +30,15 @@ export const Experience = Type.Object(
       outingMax: Nullable(Type.Integer({ description: 'Seats per event; null = unlimited' })),
     }),
     schedules: Type.Array(refTo(Schedule)),
+    demographics: Type.Array(
+      Type.Object({
+        id: Id,
+        label: Type.String(),
+        code: Type.String(),
+        price: Type.Number({ description: 'Per seat; the experience price unless set' }),
+      }),
+      { description: 'Guest types an item may book (docs/booking.md)' },
+    ),
     visible: Type.Boolean(),
     guide: Type.Optional(
       Type.Object({
@@ -48,6 +57,25 @@ export const ExperienceList = listOf(Experience);
 
 const ScheduleBody = Type.Object(
   { id: Type.Optional(Id), ...ScheduleFields },
+  { additionalProperties: false },
+);
+
+const DemographicBody = Type.Object(
+  {
+    id: Type.Optional({ ...Id, description: 'Keep this guest type (orders name it by id)' }),
+    label: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'label (Xola)' })),
+    code: Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,39}$', description: 'e.g. adult, child' }),
+    price: Type.Optional(
+      Nullable(
+        Type.Number({
+          minimum: 0,
+          maximum: 9_999_999_999.99,
+          description: "Per seat; default the experience's price",
+        }),
+      ),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -98,6 +126,7 @@ const experienceFields = {
   ),
   group: Type.Optional(Group),
   schedules: Type.Optional(Type.Array(ScheduleBody, { maxItems: 50 })),
+  demographics: Type.Optional(Type.Array(DemographicBody, { maxItems: 20 })),
   visible: Type.Optional(Type.Boolean()),
 };
 
@@ -122,6 +151,7 @@ export const UpdateExperienceBody = Type.Object(
     timezone: experienceFields.timezone,
     group: experienceFields.group,
     schedules: experienceFields.schedules,
+    demographics: experienceFields.demographics,
     visible: experienceFields.visible,
   },
   { additionalProperties: false, minProperties: 1, description: 'The fields to change' },
@@ -166,6 +196,17 @@ export const schedulesOf = (row: Pick<ExperienceRow, 'schedules'>): StoredSchedu
 
 export type GuidePreferences = NonNullable<ExperienceView['guide']>;
 
+/** A guest type as stored: `price` null means the experience's price. */
+export interface StoredDemographic {
+  id: string;
+  label: string;
+  code: string;
+  price: number | null;
+}
+
+export const demographicsOf = (row: Pick<ExperienceRow, 'demographics'>): StoredDemographic[] =>
+  row.demographics as unknown as StoredDemographic[];
+
 /** The stored guide preferences (written whole on create, merged on update), if any. */
 export const guidePreferencesOf = (row: Pick<ExperienceRow, 'guide'>): GuidePreferences | null =>
   row.guide as GuidePreferences | null;
@@ -184,6 +225,12 @@ export function toExperienceView(row: ExperienceRow): ExperienceView {
     timezone: row.timezone,
     group: { orderMin: row.order_min, orderMax: row.order_max, outingMax: row.outing_max },
     schedules: schedulesOf(row),
+    demographics: demographicsOf(row).map((d) => ({
+      id: d.id,
+      label: d.label,
+      code: d.code,
+      price: d.price ?? row.price,
+    })),
     visible: row.visible,
     ...(row.guide ? { guide: guidePreferencesOf(row)! } : {}),
     createdAt: iso(row.created_at),

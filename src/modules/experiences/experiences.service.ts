@@ -16,10 +16,15 @@ import { canonicalZone, type ScheduleInput } from '../schedules/index.js';
 import { recordedCreate, type Recorder } from '../idempotency/index.js';
 import type { UsersFacade } from '../users/index.js';
 import { experienceList } from './experiences.list.js';
+import { demographicList } from './demographics.list.js';
+import { demographicsRepository } from './demographics.repository.js';
+import { toDemographicView } from './demographics.schemas.js';
 import {
   type ExperienceRow,
   type ExperienceView,
   schedulesOf,
+  demographicsOf,
+  type StoredDemographic,
   toExperienceView,
 } from './experiences.schemas.js';
 import { experiencesRepository } from './experiences.repository.js';
@@ -36,7 +41,16 @@ export interface ExperienceInput {
   timezone?: string;
   group?: { orderMin?: number | null; orderMax?: number | null; outingMax?: number | null };
   schedules?: ScheduleInput[];
+  demographics?: DemographicInput[];
   visible?: boolean;
+}
+
+export interface DemographicInput {
+  id?: string;
+  label?: string;
+  name?: string;
+  code: string;
+  price?: number | null;
 }
 
 export interface GuidePreferences {
@@ -48,6 +62,15 @@ export interface GuidePreferences {
 /** Schedules as stored: every one with an id. */
 const withIds = (schedules: ScheduleInput[]) =>
   schedules.map((s) => ({ ...s, id: s.id ?? newId() }));
+
+/** Guest types as stored: every one with an id (kept when given: orders name it). */
+const storedDemographics = (demographics: DemographicInput[]): StoredDemographic[] =>
+  demographics.map((d) => ({
+    id: d.id ?? newId(),
+    label: (d.label ?? d.name)!,
+    code: d.code,
+    price: d.price ?? null,
+  }));
 
 /**
  * What a caller sees in the list: visible experiences, and the hidden ones of the sellers
@@ -126,6 +149,7 @@ export function experiencesService({
   function check(
     row: Pick<ExperienceRow, 'price' | 'currency' | 'timezone' | 'order_min' | 'order_max'>,
     schedules: ScheduleInput[],
+    demographics: DemographicInput[],
   ) {
     const errors = experienceErrors({
       price: row.price,
@@ -134,6 +158,7 @@ export function experiencesService({
       orderMin: row.order_min,
       orderMax: row.order_max,
       schedules,
+      demographics,
     });
     if (errors.length > 0) {
       throw invalidFields(errors);
@@ -160,6 +185,15 @@ export function experiencesService({
   }
 
   return {
+    /** Guest types, of the experiences the caller may see (`GET /api/demographics`). */
+    demographics: (caller: Caller | null, query: Record<string, unknown>) =>
+      runList(
+        demographicList,
+        { path: '/api/demographics', query, scope: experiencesScope(caller) },
+        demographicsRepository(db).listSource(),
+        (rows) => rows.map(toDemographicView),
+      ),
+
     list: async (caller: Caller | null, query: Record<string, unknown>) =>
       runList(
         experienceList,
@@ -213,13 +247,15 @@ export function experiencesService({
         outing_max: input.group?.outingMax ?? null,
         visible: input.visible ?? true,
       };
-      check(row, schedules);
+      check(row, schedules, input.demographics ?? []);
       row.timezone = canonicalZone(row.timezone);
+      const demographics = storedDemographics(input.demographics ?? []);
       return recordedCreate(db, record, async (tx) => {
         const view = toExperienceView(
           await experiencesRepository(tx).insert({
             ...row,
             schedules: JSON.stringify(schedules),
+            demographics: JSON.stringify(demographics),
             guide: null,
           }),
         );
@@ -257,10 +293,17 @@ export function experiencesService({
         visible: input.visible ?? current.visible,
       };
       const schedules = input.schedules ? withIds(input.schedules) : schedulesOf(current);
-      check(next, schedules);
+      const demographics = input.demographics
+        ? storedDemographics(input.demographics)
+        : demographicsOf(current);
+      check(next, schedules, demographics);
       next.timezone = canonicalZone(next.timezone);
       const row = await change(caller, current, (tx) =>
-        experiencesRepository(tx).update(id, { ...next, schedules: JSON.stringify(schedules) }),
+        experiencesRepository(tx).update(id, {
+          ...next,
+          schedules: JSON.stringify(schedules),
+          demographics: JSON.stringify(demographics),
+        }),
       );
       return toExperienceView(row!);
     },

@@ -2,5 +2,6 @@
 export { Experience, type ExperienceView } from './experiences.schemas.js';
 export { experiencesModule } from './experiences.module.js';
 export { experiencesFacade, type ExperiencesFacade } from './experiences.facade.js';
-export type { ExperienceRow, GuidePreferences } from './experiences.schemas.js';
+export type { ExperienceRow, GuidePreferences, StoredDemographic } from './experiences.schemas.js';
+export { demographicsOf } from './experiences.schemas.js';
 export { experienceList } from './experiences.list.js';

@@ -38,20 +38,46 @@ export async function idempotentCreate(
   create: (record: Recorder) => Promise<unknown>,
   options: IdempotentOptions = {},
 ): Promise<FastifyReply> {
+  return idempotent(idempotency, request, reply, caller, create, options, 201);
+}
+
+/**
+ * Runs a change of one resource once per Idempotency-Key and answers 200 (or the replay).
+ * The key is bound to the resource's own path, so one key cannot replay another's change.
+ */
+export async function idempotentUpdate(
+  idempotency: IdempotencyService,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  caller: Caller,
+  update: (record: Recorder) => Promise<unknown>,
+): Promise<FastifyReply> {
+  return idempotent(idempotency, request, reply, caller, update, {}, 200);
+}
+
+async function idempotent(
+  idempotency: IdempotencyService,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  caller: Caller | null,
+  perform: (record: Recorder) => Promise<unknown>,
+  options: IdempotentOptions,
+  status: 200 | 201,
+): Promise<FastifyReply> {
   const stored = options.stored ?? ((body: unknown) => body);
   const outcome = await idempotency.run(
     {
       scope: caller ? caller.id : `address:${request.ip}`,
       key: idempotencyKey(request),
       method: request.method,
-      path: request.routeOptions.url ?? request.url,
+      path: status === 200 ? request.url.split('?')[0]! : (request.routeOptions.url ?? request.url),
       body: request.body,
     },
     async (record) => {
-      const body = await create((tx, result) =>
+      const body = await perform((tx, result) =>
         record(tx, { ...result, body: stored(result.body) }),
       );
-      return { status: 201, body, stored: stored(body) };
+      return { status, body, stored: stored(body) };
     },
   );
   if (outcome.replayed && outcome.status < 400 && options.replayed) {

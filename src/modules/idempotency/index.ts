@@ -11,6 +11,7 @@ export {
 } from './idempotency.service.js';
 export {
   idempotentCreate,
+  idempotentUpdate,
   idempotencyKey,
   sendOutcome,
   type IdempotentOptions,

@@ -1,27 +1,30 @@
 /**
  * Checking a booking request before anything is written: who books for whom, which
- * experiences, whether each arrival is a scheduled departure and the group size is allowed.
- * Produces the priced items to write, or throws the 4xx the client should see.
+ * experiences, whether each arrival is a scheduled departure and the group size is allowed,
+ * what each item costs and the status it is booked in. Produces the priced items to write
+ * (or to quote), or throws the 4xx the client should see. Changing an order plans its new
+ * items with the same `planItems`.
  */
 import type { Access } from '../../domain/access.js';
 import { DomainError, forbidden, invalid, notFound } from '../../domain/errors.js';
+import { fromMinor, minorDigits } from '../../domain/money.js';
 import type { ExperienceRow } from '../experiences/index.js';
 import { isDate, isHhmm, isScheduled, localToInstant, type Schedule } from '../schedules/index.js';
 import type { Account } from '../users/index.js';
-import { groupSizeError, itemAmount } from './orders.rules.js';
+import { ITEM_STATUS, STAFF_STATUSES } from './item-status.js';
+import type { CreateOrderInput } from './orders.schemas.js';
+import { groupSizeError } from './orders.rules.js';
+import { priceItem, type DemographicInput, type DemographicLine } from './pricing.js';
+
+export type BookingInput = CreateOrderInput;
 
 export interface BookingItemInput {
   experience: { id: string };
   arrival: string;
   arrivalTime: number;
-  quantity: number;
-}
-
-export interface BookingInput {
-  customer?: { id: string };
-  customerName?: string;
-  customerEmail?: string | null;
-  items: BookingItemInput[];
+  quantity?: number;
+  demographics?: DemographicInput[];
+  status?: number;
 }
 
 export interface PlannedItem {
@@ -33,6 +36,9 @@ export interface PlannedItem {
   quantity: number;
   price: number;
   amount: number;
+  amountMinor: bigint;
+  lines: DemographicLine[];
+  status: number;
 }
 
 export interface PlannedBooking {
@@ -40,8 +46,13 @@ export interface PlannedBooking {
   customerId: string | null;
   customerName: string;
   customerEmail: string | null;
+  phone: string | null;
+  source: string | null;
+  notes: { text: string }[];
+  paymentMethod: string | null;
   currency: string;
   items: PlannedItem[];
+  amount: number;
 }
 
 export interface BookingContext {
@@ -63,11 +74,15 @@ export interface BookingContext {
 const itemError = (index: number, field: string, detail: string) =>
   invalid('body', `items.${index}.${field}`, detail);
 
-export function planBooking(input: BookingInput, ctx: BookingContext): PlannedBooking {
-  const first = ctx.experiences.get(input.items[0]!.experience.id);
+/** The seller the items are of, and whether the caller is its staff (404 for what it may not see). */
+export function sellerOf(
+  items: readonly BookingItemInput[],
+  ctx: Pick<BookingContext, 'access' | 'experiences'>,
+): { sellerId: string; currency: string; staff: boolean } {
+  const first = ctx.experiences.get(items[0]!.experience.id);
   // Experiences the caller may not see do not exist, as far as it is concerned.
   const staffOf = new Map<string, boolean>();
-  for (const [index, item] of input.items.entries()) {
+  for (const [index, item] of items.entries()) {
     const experience = ctx.experiences.get(item.experience.id);
     const staff = experience
       ? (staffOf.get(experience.seller_id) ?? ctx.access.can('orders', experience.seller_id))
@@ -85,44 +100,52 @@ export function planBooking(input: BookingInput, ctx: BookingContext): PlannedBo
     if (experience.currency !== first!.currency)
       throw itemError(index, 'experience.id', 'all items of an order must share one currency');
   }
-  const sellerId = first!.seller_id;
-  const staff = staffOf.get(sellerId) ?? false;
+  return {
+    sellerId: first!.seller_id,
+    currency: first!.currency,
+    staff: staffOf.get(first!.seller_id) ?? false,
+  };
+}
 
-  if (input.customer && input.customer.id !== ctx.caller.id && !staff) {
-    throw forbidden('Only the seller and its reservation staff book for someone else.');
-  }
-  if (input.customer && !ctx.customer) throw notFound(`Customer ${input.customer.id}`);
-  const customer = ctx.customer ?? (staff ? undefined : ctx.caller);
-  // A customer booking for itself may leave its name and email to its account. Staff give
-  // the customer's in the order: an account's details are never copied to someone else.
-  const own = customer !== undefined && customer.id === ctx.caller.id;
-  const customerName = input.customerName?.trim() || (own ? customer.name : undefined);
-  if (!customerName) {
-    throw invalid(
-      'body',
-      'customerName',
-      'is required when booking for someone else (staff give the customer’s name)',
-    );
-  }
-  const customerEmail =
-    input.customerEmail === undefined ? (own ? customer.email : null) : input.customerEmail;
-
-  const items = input.items.map((item, index): PlannedItem => {
+/**
+ * Prices and checks each item: a real scheduled departure, not started (for customers), a
+ * group size the experience takes (per departure, over every item booking it), a status the
+ * caller may set (`defaultStatus` otherwise). A change plans only the items it moves or
+ * adds: `at` gives their positions in the request (for errors), `statusKept` those whose
+ * status is the one they already had (not a status the caller sets).
+ */
+export function planItems(
+  items: readonly BookingItemInput[],
+  ctx: Pick<BookingContext, 'experiences' | 'schedulesOf' | 'now'>,
+  staff: boolean,
+  defaultStatus: number,
+  at: readonly number[] = items.map((_, i) => i),
+  statusKept: readonly boolean[] = [],
+): PlannedItem[] {
+  const priced = items.map((item, i) =>
+    priceItem(ctx.experiences.get(item.experience.id)!, item, `items.${at[i]}`),
+  );
+  const departureOf = (i: BookingItemInput) => `${i.experience.id} ${i.arrival} ${i.arrivalTime}`;
+  return items.map((item, i): PlannedItem => {
+    const index = at[i]!;
     const experience = ctx.experiences.get(item.experience.id)!;
+    const { quantity } = priced[i]!;
     if (!isDate(item.arrival)) throw itemError(index, 'arrival', 'must be a real date YYYY-MM-DD');
     if (!isHhmm(item.arrivalTime))
       throw itemError(index, 'arrivalTime', 'must be a time HHMM with minutes below 60');
+    const status = item.status ?? defaultStatus;
+    if (!staff && !statusKept[i] && STAFF_STATUSES.includes(status))
+      throw forbidden(`Only the seller and its reservation staff book items in status ${status}.`);
     // orderMin and orderMax hold per departure, over every item of the order that books it.
-    const departure = `${experience.id} ${item.arrival} ${item.arrivalTime}`;
-    const seats = input.items
-      .filter((i) => `${i.experience.id} ${i.arrival} ${i.arrivalTime}` === departure)
-      .reduce((sum, i) => sum + i.quantity, 0);
+    const seats = items.reduce(
+      (sum, other, j) =>
+        departureOf(other) === departureOf(item) ? sum + priced[j]!.quantity : sum,
+      0,
+    );
     const sizeError = groupSizeError(experience, seats);
     if (sizeError) {
       const detail =
-        seats === item.quantity
-          ? sizeError
-          : `${sizeError} per departure (this order asks ${seats})`;
+        seats === quantity ? sizeError : `${sizeError} per departure (this order asks ${seats})`;
       throw itemError(index, 'quantity', `${experience.name} ${detail}`);
     }
     const start = isScheduled(ctx.schedulesOf(experience), item.arrival, item.arrivalTime)
@@ -154,24 +177,97 @@ export function planBooking(input: BookingInput, ctx: BookingContext): PlannedBo
         },
       );
     }
+    const { price, amount, amountMinor, lines } = priced[i]!;
     return {
       index,
       experience,
       arrival: item.arrival,
       arrivalTime: item.arrivalTime,
       start,
-      quantity: item.quantity,
-      price: experience.price,
-      amount: itemAmount(experience.price_type, experience.price, item.quantity),
+      quantity,
+      price,
+      amount,
+      amountMinor,
+      lines,
+      status,
     };
   });
+}
 
+/** The total of the items, checked against the amount the client expects, if it sent one. */
+export function totalOf(
+  items: readonly { amountMinor: bigint }[],
+  currency: string,
+  expected: number | undefined,
+): number {
+  const digits = minorDigits(currency);
+  const total = items.reduce((sum, item) => sum + item.amountMinor, 0n);
+  const amount = fromMinor(total, digits);
+  // Both are the double nearest the same decimal when they agree: exact comparison is right.
+  if (expected !== undefined && expected !== amount) {
+    throw new DomainError(
+      'amount_mismatch',
+      `The order costs ${amount} ${currency}, not ${expected}: quote it again.`,
+      {
+        amount,
+        currency,
+        errors: [{ in: 'body', name: 'amount', detail: `must be ${amount}` }],
+      },
+    );
+  }
+  return amount;
+}
+
+/** `email` is Xola's name for `customerEmail`; both may be sent if they agree. */
+export function customerEmailOf(input: {
+  customerEmail?: string | null;
+  email?: string | null;
+}): string | null | undefined {
+  if (
+    input.customerEmail !== undefined &&
+    input.email !== undefined &&
+    input.customerEmail?.toLowerCase() !== input.email?.toLowerCase()
+  ) {
+    throw invalid('body', 'email', 'differs from customerEmail (send one of them)');
+  }
+  return input.customerEmail !== undefined ? input.customerEmail : input.email;
+}
+
+export function planBooking(input: BookingInput, ctx: BookingContext): PlannedBooking {
+  const { sellerId, currency, staff } = sellerOf(input.items, ctx);
+
+  if (input.customer && input.customer.id !== ctx.caller.id && !staff) {
+    throw forbidden('Only the seller and its reservation staff book for someone else.');
+  }
+  if (input.customer && !ctx.customer) throw notFound(`Customer ${input.customer.id}`);
+  const customer = ctx.customer ?? (staff ? undefined : ctx.caller);
+  // A customer booking for itself may leave its name and email to its account. Staff give
+  // the customer's in the order: an account's details are never copied to someone else.
+  const own = customer !== undefined && customer.id === ctx.caller.id;
+  const customerName = input.customerName?.trim() || (own ? customer.name : undefined);
+  if (!customerName) {
+    throw invalid(
+      'body',
+      'customerName',
+      'is required when booking for someone else (staff give the customer’s name)',
+    );
+  }
+  const email = customerEmailOf(input);
+  const customerEmail = email === undefined ? (own ? customer.email : null) : email;
+  const defaultStatus =
+    input.payment?.method === 'later' ? ITEM_STATUS.payLater : ITEM_STATUS.confirmed;
+  const items = planItems(input.items, ctx, staff, defaultStatus);
   return {
     sellerId,
     customerId: customer?.id ?? null,
     customerName,
     customerEmail,
-    currency: first!.currency,
+    phone: input.phone?.trim() || null,
+    source: input.source ?? null,
+    notes: input.notes ?? [],
+    paymentMethod: input.payment?.method ?? null,
+    currency,
     items,
+    amount: totalOf(items, currency, input.amount),
   };
 }

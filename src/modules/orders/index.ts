@@ -1,7 +1,9 @@
 /** The orders module's public surface: the only file other code imports from it. */
 export { Order, type OrderItemView, type OrderView } from './orders.schemas.js';
 export { ordersModule } from './orders.module.js';
+export { createHoldSweeper } from './hold-sweeper.js';
 export { ordersFacade, type OrdersFacade } from './orders.facade.js';
 export type { RelayCap } from './orders.service.js';
-export { ITEM_STATUS } from './orders.schemas.js';
+export { ITEM_STATUS, holdsSeats } from './item-status.js';
 export { orderList } from './orders.list.js';
+export { SHORT_CODE_ALPHABET, SHORT_CODE_LENGTH } from './booking-codes.js';

@@ -12,6 +12,9 @@ export const orderList = defineListSpec(Order, {
     customer: { sql: 'customer_id', itemSql: 'customer_id' },
     customerName: { sql: 'customer_name', sortable: true },
     customerEmail: 'customer_email',
+    phone: 'phone',
+    source: 'source',
+    shortCode: 'short_code',
     status: 'status',
     arrival: { sql: 'arrival', sortable: true },
     amount: { sql: 'amount', sortable: true },
@@ -23,6 +26,7 @@ export const orderList = defineListSpec(Order, {
     'items.event': 'event_id',
     'items.quantity': 'quantity',
     'items.status': 'status',
+    'items.ticketCode': 'ticket_code',
   },
   items: { prefix: 'items', table: 'order_items', alias: 'i', parentColumn: 'order_id' },
 });

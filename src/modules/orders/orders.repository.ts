@@ -1,9 +1,40 @@
 /** All SQL on orders and order items. */
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { listSource } from '../../db/list-source.js';
-import type { DB, OrderItemsTable, OrdersTable } from '../../db/types.js';
+import type { DB } from '../../db/types.js';
+import { fold, foldSql } from '../../query/fold.js';
+import { likePattern } from '../../query/operators.js';
 import type { ListSource } from '../../query/run.js';
 import type { ItemJson, OrderItemRow, OrderRow } from './orders.schemas.js';
+
+/** The jsonb columns are written as JSON text. */
+const orderValues = (order: OrderRow) => ({
+  ...order,
+  notes: JSON.stringify(order.notes),
+  adjustments: JSON.stringify(order.adjustments),
+});
+const itemValues = (item: OrderItemRow) => ({
+  ...item,
+  demographics: JSON.stringify(item.demographics),
+});
+
+/**
+ * `search=` (order-search.ts): the booking codes exactly (the short code in capitals, a
+ * ticket code in lowercase hex; both indexed), the customer's name and email as substrings
+ * under the Unicode case fold (the trigram indexes). `rank` puts exact code matches first.
+ */
+function orderSearch(term: string): { where: RawBuilder<SqlBool>; rank: RawBuilder<number> } {
+  const code = sql<SqlBool>`(o.short_code = ${term.toUpperCase()} or o.id in (select order_id from order_items where ticket_code = ${term.toLowerCase()}))`;
+  const pattern = likePattern(fold(term), 'anywhere');
+  const text = sql<SqlBool>`(${foldSql(sql.ref('o.customer_name'))} like ${pattern} or ${foldSql(sql.ref('o.customer_email'))} like ${pattern})`;
+  return {
+    where: sql<SqlBool>`(${code} or ${text})`,
+    rank: sql<number>`(case when ${code} then 0 else 1 end)`,
+  };
+}
+
+/** Tries of a new short code before giving up (a collision is about one in 10^11 per try). */
+const SHORT_CODE_TRIES = 5;
 
 /** An order row with its items as JSON (item rows with timestamps as strings). */
 export type OrderWithItems = OrderRow & { items: ItemJson[] };
@@ -16,12 +47,23 @@ const itemsJson = sql<
 
 export function ordersRepository(db: Kysely<DB>) {
   return {
-    /** A page of orders, each with its items: one round trip per page. */
-    listSource(): ListSource<OrderWithItems> {
-      return listSource(
+    /** A page of orders, each with its items: one round trip per page; `search` ranks. */
+    listSource(search?: string): ListSource<OrderWithItems> {
+      const plain = listSource(
         () => db.selectFrom('orders as o'),
         (q) => q.selectAll('o').select(itemsJson),
       );
+      if (search === undefined) return plain;
+      const { where, rank } = orderSearch(search);
+      return {
+        rows: (q) =>
+          plain.rows({
+            ...q,
+            where: sql<SqlBool>`(${q.where} and ${where})`,
+            orderBy: sql`${rank}, ${q.orderBy}`,
+          }),
+        count: (q) => plain.count(sql<SqlBool>`(${q} and ${where})`),
+      };
     },
 
     async findWithItems(id: string): Promise<OrderWithItems | undefined> {
@@ -33,12 +75,49 @@ export function ordersRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
-    async insert(
-      order: Insertable<OrdersTable>,
-      items: Insertable<OrderItemsTable>[],
-    ): Promise<void> {
-      await db.insertInto('orders').values(order).execute();
-      await db.insertInto('order_items').values(items).execute();
+    /**
+     * Inserts the order under a new short code, drawing another when the seller already has
+     * that one (no error, so the transaction goes on): the code it got.
+     */
+    async insertWithShortCode(order: OrderRow, newCode: () => string): Promise<string> {
+      for (let attempt = 0; attempt < SHORT_CODE_TRIES; attempt++) {
+        const code = newCode();
+        const inserted = await db
+          .insertInto('orders')
+          .values(orderValues({ ...order, short_code: code }))
+          .onConflict((oc) => oc.columns(['seller_id', 'short_code']).doNothing())
+          .returning('id')
+          .executeTakeFirst();
+        if (inserted) return code;
+      }
+      throw new Error(`No free short code after ${SHORT_CODE_TRIES} tries`);
+    },
+
+    async insertItems(items: readonly OrderItemRow[]): Promise<void> {
+      await db.insertInto('order_items').values(items.map(itemValues)).execute();
+    },
+
+    /** Writes an order's changed fields (all but its identity). */
+    async update(order: OrderRow): Promise<void> {
+      const { id, seller_id: _seller, created_at: _created, ...changes } = orderValues(order);
+      await db.updateTable('orders').set(changes).where('id', '=', id).execute();
+    },
+
+    async updateItem(item: OrderItemRow): Promise<void> {
+      const { id, order_id: _order, ...changes } = itemValues(item);
+      await db.updateTable('order_items').set(changes).where('id', '=', id).execute();
+    },
+
+    /** Orders whose holds are past their deadline, oldest first (each is locked and checked again). */
+    async holdsDue(now: Date, limit: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('orders')
+        .select('id')
+        .where('hold_expires_at', '<=', now)
+        .orderBy('hold_expires_at')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => r.id);
     },
 
     async hasCustomerAtSeller(customerId: string, sellerId: string): Promise<boolean> {
@@ -69,7 +148,7 @@ export function ordersRepository(db: Kysely<DB>) {
     async markCanceled(id: string): Promise<void> {
       await db
         .updateTable('orders')
-        .set({ status: 'canceled', updated_at: new Date() })
+        .set({ status: 'canceled', hold_expires_at: null, updated_at: new Date() })
         .where('id', '=', id)
         .execute();
       await db.updateTable('order_items').set({ status: 700 }).where('order_id', '=', id).execute();

@@ -10,14 +10,37 @@ import {
   refTo,
 } from '../../http/schemas.js';
 import { describeList } from '../../query/describe.js';
-import { idempotentCreate, type IdempotencyService } from '../idempotency/index.js';
+import {
+  idempotentCreate,
+  idempotentUpdate,
+  type IdempotencyService,
+} from '../idempotency/index.js';
 import { orderList } from './orders.list.js';
-import { CreateOrderBody, Order, OrderList } from './orders.schemas.js';
+import {
+  CreateOrderBody,
+  Order,
+  OrderList,
+  OrderQuote,
+  UpdateOrderBody,
+} from './orders.schemas.js';
 import type { OrdersService } from './orders.service.js';
 
 const tags = ['orders'];
 const OrderRef = refTo(Order);
 const readErrors = errorResponses('authentication_required', 'invalid_credentials', 'not_found');
+const bookingErrors = errorResponses(
+  'validation_failed',
+  'forbidden',
+  'not_scheduled',
+  'departure_started',
+  'capacity_exceeded',
+  'amount_mismatch',
+);
+const idempotencyErrors = errorResponses(
+  'invalid_idempotency_key',
+  'idempotency_key_reused',
+  'idempotency_in_progress',
+);
 
 export const ordersRoutes: FastifyPluginAsyncTypebox<{
   orders: OrdersService;
@@ -55,20 +78,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{
           'Customers book for themselves; the seller and its reservation delegates book for customers. Accepts an Idempotency-Key header.',
         security: authenticated,
         body: CreateOrderBody,
-        response: {
-          201: OrderRef,
-          ...readErrors,
-          ...errorResponses(
-            'validation_failed',
-            'forbidden',
-            'not_scheduled',
-            'departure_started',
-            'capacity_exceeded',
-            'invalid_idempotency_key',
-            'idempotency_key_reused',
-            'idempotency_in_progress',
-          ),
-        },
+        response: { 201: OrderRef, ...readErrors, ...bookingErrors, ...idempotencyErrors },
       },
     },
     async (request, reply) => {
@@ -78,6 +88,54 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{
       );
     },
   );
+
+  app.post(
+    '/orders/prepare',
+    {
+      schema: {
+        tags,
+        operationId: 'quoteOrder',
+        summary: 'Quote: the order as it would be booked now, without booking it',
+        description:
+          'Takes the body of POST /api/orders and answers its items, prices and amount, or the 409 booking would give. Takes no seats and writes nothing.',
+        security: authenticated,
+        body: CreateOrderBody,
+        response: { 200: refTo(OrderQuote), ...readErrors, ...bookingErrors },
+      },
+    },
+    async (request) => orders.quote(requireCaller(request), request.body),
+  );
+
+  for (const method of ['PUT', 'PATCH'] as const) {
+    app.route({
+      method,
+      url: '/orders/:id',
+      schema: {
+        tags,
+        operationId: method === 'PUT' ? 'replaceOrder' : 'updateOrder',
+        summary:
+          'Change an order: customer details, notes, and its items (moved, resized, added, dropped)',
+        description:
+          'PUT (Xola) and PATCH do the same: fields left out stay; `items`, when given, lists every item the order keeps (by id) or adds (no id). All or nothing; the amount is recomputed and its difference recorded as an adjustment. Accepts an Idempotency-Key header.',
+        security: authenticated,
+        params: IdParams,
+        body: UpdateOrderBody,
+        response: {
+          200: OrderRef,
+          ...readErrors,
+          ...bookingErrors,
+          ...idempotencyErrors,
+          ...errorResponses('already_canceled', 'item_canceled'),
+        },
+      },
+      handler: async (request, reply) => {
+        const caller = requireCaller(request);
+        return idempotentUpdate(idempotency, request, reply, caller, (record) =>
+          orders.change(caller, request.params.id, request.body, record),
+        );
+      },
+    });
+  }
 
   app.get(
     '/orders/:id',

@@ -1,19 +1,8 @@
 /**
- * The rules of a booking, as pure functions: prices by price type, the group size an item
- * may book, and when a departure may still be booked.
+ * The rules of a booking's size, as a pure function: the group size an item may book.
+ * Prices are in pricing.ts, statuses in item-status.ts.
  */
 import type { ExperienceRow } from '../experiences/index.js';
-
-/** `person`: price per seat; `outing`: one price for the booking, whatever its size. */
-export function itemAmount(
-  priceType: 'person' | 'outing',
-  price: number,
-  quantity: number,
-): number {
-  return priceType === 'person' ? roundCents(price * quantity) : price;
-}
-
-export const roundCents = (amount: number): number => Math.round(amount * 100) / 100;
 
 /** Why `quantity` is not a group size the experience takes, or undefined if it is. */
 export function groupSizeError(

@@ -7,6 +7,19 @@ import { Id, Nullable, Ref, Timestamp, listOf } from '../../http/schemas.js';
 import { DateString, Hhmm, iso, localIso, ref, refOrNull } from '../shared/index.js';
 import type { Selectable } from 'kysely';
 import type { OrderItemsTable, OrdersTable } from '../../db/types.js';
+import { BOOKABLE_STATUSES } from './item-status.js';
+
+/** How an order says it is (to be) paid; no payment is processed here (docs/booking.md). */
+export const PAYMENT_METHODS = ['later', 'cash', 'check', 'card', 'other'] as const;
+
+const DemographicLine = Type.Object({
+  demographic: Ref,
+  label: Type.String(),
+  code: Type.String(),
+  quantity: Type.Integer(),
+  price: Type.Number({ description: 'Per seat, in the currency' }),
+  amount: Type.Number(),
+});
 
 export const OrderItem = Type.Object({
   id: Id,
@@ -19,10 +32,22 @@ export const OrderItem = Type.Object({
     format: 'date-time',
     description: 'ISO 8601 with the local offset',
   }),
-  quantity: Type.Integer(),
-  price: Type.Number(),
+  quantity: Type.Integer({ description: 'Seats: the sum of the guest types when given' }),
+  demographics: Type.Array(DemographicLine, { description: 'The guest types booked, if any' }),
+  price: Type.Number({ description: "The experience's price when booked" }),
   amount: Type.Number(),
-  status: Type.Integer({ description: '200 confirmed, 700 canceled' }),
+  status: Type.Integer({
+    description:
+      '100 pending, 103 on hold, 200 confirmed, 202 confirmed not charged, 203 pay later, 700 canceled',
+  }),
+  ticketCode: Type.String({ description: "A partner's supplier reference: unique, unguessable" }),
+});
+
+const Note = Type.Object({ text: Type.String() });
+const Adjustment = Type.Object({
+  amount: Type.Number({ description: 'What the change added (negative: took off)' }),
+  reason: Type.String(),
+  createdAt: Timestamp,
 });
 
 export const Order = Type.Object(
@@ -33,10 +58,21 @@ export const Order = Type.Object(
     customer: Nullable(Ref),
     customerName: Type.String(),
     customerEmail: Nullable(Type.String()),
-    status: Type.Enum(['confirmed', 'canceled']),
+    phone: Nullable(Type.String()),
+    source: Nullable(Type.String({ description: '`office`, `checkout`, or a partner' })),
+    status: Type.Enum(['pending', 'confirmed', 'canceled'], {
+      description: 'pending while an item holds seats unconfirmed (status below 200)',
+    }),
+    shortCode: Type.String({ description: 'Read aloud by the guest; unique per seller' }),
     arrival: Type.String({ format: 'date', description: 'Earliest item date' }),
     amount: Type.Number(),
     currency: Type.String(),
+    payment: Nullable(Type.Object({ method: Type.String() })),
+    notes: Type.Array(Note),
+    adjustments: Type.Array(Adjustment),
+    holdExpiresAt: Nullable(
+      Type.String({ format: 'date-time', description: 'When held seats (103) are released' }),
+    ),
     items: Type.Array(OrderItem),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -47,6 +83,93 @@ export type OrderView = Static<typeof Order>;
 export type OrderItemView = Static<typeof OrderItem>;
 export const OrderList = listOf(Order);
 
+/** The answer of `POST /api/orders/prepare`: the order as it would be booked. */
+export const OrderQuote = Type.Object(
+  {
+    object: Type.Literal('order_quote'),
+    seller: Ref,
+    amount: Type.Number(),
+    currency: Type.String(),
+    items: Type.Array(
+      Type.Object({
+        experience: Ref,
+        name: Type.String(),
+        arrival: Type.String({ format: 'date' }),
+        arrivalTime: Type.Integer(),
+        arrivalDatetime: Type.String({ format: 'date-time' }),
+        quantity: Type.Integer(),
+        demographics: Type.Array(DemographicLine),
+        price: Type.Number(),
+        amount: Type.Number(),
+        status: Type.Integer(),
+        seatsLeft: Nullable(Type.Integer({ description: 'Before this order; null: unlimited' })),
+      }),
+    ),
+  },
+  { $id: 'OrderQuote' },
+);
+export type OrderQuoteView = Static<typeof OrderQuote>;
+
+const DemographicInput = Type.Object(
+  {
+    demographic: Type.Object({ id: Id }, { additionalProperties: false }),
+    quantity: Type.Integer({ minimum: 0, maximum: 10_000 }),
+  },
+  { additionalProperties: false },
+);
+
+const itemFields = {
+  experience: Type.Object({ id: Id }, { additionalProperties: false }),
+  arrival: DateString,
+  arrivalTime: Hhmm,
+  quantity: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 10_000, description: 'Or give demographics' }),
+  ),
+  demographics: Type.Optional(
+    Type.Array(DemographicInput, {
+      minItems: 1,
+      maxItems: 20,
+      description: 'Guest types and their quantities',
+    }),
+  ),
+  status: Type.Optional(
+    Type.Union(
+      BOOKABLE_STATUSES.map((s) => Type.Literal(s)),
+      { description: 'Default 200 (203 with payment.method later); 100, 103, 202: staff only' },
+    ),
+  ),
+};
+
+const customerFields = {
+  customerName: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: "Default: the customer's name" }),
+  ),
+  customerEmail: Type.Optional(
+    Nullable(
+      Type.String({
+        format: 'email',
+        maxLength: 254,
+        description: "Default: the customer's email",
+      }),
+    ),
+  ),
+  email: Type.Optional(
+    Nullable(Type.String({ format: 'email', maxLength: 254, description: 'customerEmail (Xola)' })),
+  ),
+  phone: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
+  notes: Type.Optional(
+    Type.Array(
+      Type.Object(
+        { text: Type.String({ minLength: 1, maxLength: 2000 }) },
+        {
+          additionalProperties: false,
+        },
+      ),
+      { maxItems: 20 },
+    ),
+  ),
+};
+
 export const CreateOrderBody = Type.Object(
   {
     customer: Type.Optional(
@@ -55,33 +178,64 @@ export const CreateOrderBody = Type.Object(
         { additionalProperties: false, description: 'Staff only: the customer booked for' },
       ),
     ),
-    customerName: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 200, description: "Default: the customer's name" }),
+    ...customerFields,
+    source: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: '`office`, `checkout`, or a partner name',
+      }),
     ),
-    customerEmail: Type.Optional(
-      Nullable(
-        Type.String({
-          format: 'email',
-          maxLength: 254,
-          description: "Default: the customer's email",
-        }),
-      ),
-    ),
-    items: Type.Array(
+    payment: Type.Optional(
       Type.Object(
         {
-          experience: Type.Object({ id: Id }, { additionalProperties: false }),
-          arrival: DateString,
-          arrivalTime: Hhmm,
-          quantity: Type.Integer({ minimum: 1, maximum: 10_000 }),
+          method: Type.Enum(PAYMENT_METHODS, {
+            description: '`later` books the items as 203 pay later; no payment is taken',
+          }),
         },
         { additionalProperties: false },
       ),
-      { minItems: 1, maxItems: 20 },
     ),
+    amount: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1e15,
+        description: 'The amount the client expects (a quote); 409 amount_mismatch otherwise',
+      }),
+    ),
+    items: Type.Array(Type.Object(itemFields, { additionalProperties: false }), {
+      minItems: 1,
+      maxItems: 20,
+    }),
   },
   { additionalProperties: false },
 );
+export type CreateOrderInput = Static<typeof CreateOrderBody>;
+
+export const UpdateOrderBody = Type.Object(
+  {
+    ...customerFields,
+    amount: CreateOrderBody.properties.amount,
+    items: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            id: Type.Optional({ ...Id, description: 'An item of the order; none: a new item' }),
+            ...itemFields,
+          },
+          { additionalProperties: false },
+        ),
+        {
+          minItems: 1,
+          maxItems: 20,
+          description: 'The items the order keeps and adds; a live item not listed is canceled',
+        },
+      ),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1, description: 'The fields to change' },
+);
+export type UpdateOrderInput = Static<typeof UpdateOrderBody>;
 
 export type OrderRow = Selectable<OrdersTable>;
 export type OrderItemRow = Selectable<OrderItemsTable>;
@@ -93,9 +247,6 @@ export const itemFromJson = (item: ItemJson): OrderItemRow => ({
   arrival_datetime: new Date(item.arrival_datetime),
 });
 
-/** Xola's integer item status codes. */
-export const ITEM_STATUS = { confirmed: 200, canceled: 700 } as const;
-
 export function toOrderItemView(row: OrderItemRow): OrderItemView {
   return {
     id: row.id,
@@ -106,9 +257,11 @@ export function toOrderItemView(row: OrderItemRow): OrderItemView {
     arrivalTime: row.arrival_time,
     arrivalDatetime: localIso(row.arrival_datetime, row.timezone),
     quantity: row.quantity,
+    demographics: row.demographics as unknown as OrderItemView['demographics'],
     price: row.price,
     amount: row.amount,
     status: row.status,
+    ticketCode: row.ticket_code,
   };
 }
 
@@ -120,10 +273,17 @@ export function toOrderView(row: OrderRow, items: OrderItemRow[]): OrderView {
     customer: refOrNull(row.customer_id),
     customerName: row.customer_name,
     customerEmail: row.customer_email,
+    phone: row.phone,
+    source: row.source,
     status: row.status,
+    shortCode: row.short_code,
     arrival: row.arrival,
     amount: row.amount,
     currency: row.currency,
+    payment: row.payment_method === null ? null : { method: row.payment_method },
+    notes: row.notes as unknown as OrderView['notes'],
+    adjustments: row.adjustments as unknown as OrderView['adjustments'],
+    holdExpiresAt: row.hold_expires_at === null ? null : iso(row.hold_expires_at),
     items: items.map(toOrderItemView),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),

@@ -9,27 +9,58 @@ import { newId } from '../../db/ids.js';
 import { inTransaction, type Executor, type Tx } from '../../db/unit-of-work.js';
 import { accessOf, type Access } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
-import { DomainError, notFound } from '../../domain/errors.js';
+import { DomainError, forbidden, invalid, notFound } from '../../domain/errors.js';
+import { fromMinor, minorDigits, toMinor } from '../../domain/money.js';
 import { emitChange, noEvents, type EventSink } from '../../outbox/index.js';
 import { runList } from '../../query/run.js';
 import type { Scope } from '../../query/types.js';
 import { delegatesFacade as delegates } from '../delegates/index.js';
 import type { EventsFacade, SeatChange, Shown } from '../events/index.js';
-import type { ExperiencesFacade } from '../experiences/index.js';
+import type { ExperienceRow, ExperiencesFacade } from '../experiences/index.js';
 import type { Recorder } from '../idempotency/index.js';
+import { iso, localIso } from '../shared/index.js';
 import type { UsersFacade } from '../users/index.js';
-import { planBooking, type BookingInput, type PlannedBooking } from './booking.js';
-import { orderList } from './orders.list.js';
 import {
-  ITEM_STATUS,
+  customerEmailOf,
+  planBooking,
+  planItems,
+  sellerOf,
+  type BookingInput,
+  type BookingItemInput,
+  type PlannedBooking,
+  type PlannedItem,
+} from './booking.js';
+import { newShortCode, newTicketCode } from './booking-codes.js';
+import { ITEM_STATUS, STAFF_STATUSES, holdsSeats, orderStatusOf } from './item-status.js';
+import { orderList } from './orders.list.js';
+import { searchTerm, withoutSearch } from './order-search.js';
+import {
   itemFromJson,
   type OrderItemRow,
+  type OrderQuoteView,
   type OrderRow,
   type OrderView,
   toOrderView,
+  type UpdateOrderInput,
 } from './orders.schemas.js';
 import { ordersRepository, type OrderWithItems } from './orders.repository.js';
-import { roundCents } from './orders.rules.js';
+import type { DemographicLine } from './pricing.js';
+
+/** 409 capacity_exceeded for the item asking more seats than are left. */
+function capacityExceeded(item: number, seatsLeft: number, asked: number, event?: { id: string }) {
+  return new DomainError(
+    'capacity_exceeded',
+    `Only ${seatsLeft} seats are left on this departure; ${asked} were asked for.`,
+    {
+      item,
+      ...(event ? { event } : {}),
+      seatsLeft,
+      errors: [
+        { in: 'body', name: `items.${item}.quantity`, detail: `only ${seatsLeft} seats are left` },
+      ],
+    },
+  );
+}
 
 /** The relay cap on confirmations a customer account causes to others (docs/booking.md). */
 export interface RelayCap {
@@ -55,6 +86,8 @@ export interface OrdersServiceDeps {
   users: UsersFacade;
   experiences: ExperiencesFacade;
   events: EventsFacade;
+  /** How long a hold (item status 103) keeps its seats unconfirmed. */
+  holdMs?: number;
   now?: () => Date;
 }
 
@@ -77,6 +110,7 @@ export function ordersService({
   users,
   experiences,
   events,
+  holdMs = 15 * 60_000,
   now = () => new Date(),
 }: OrdersServiceDeps) {
   const repo = ordersRepository(db);
@@ -116,7 +150,7 @@ export function ordersService({
   async function emitSeatChanges(
     trx: Tx,
     sellerId: string,
-    actorId: string,
+    actorId: string | null,
     changes: readonly SeatChange[],
   ): Promise<void> {
     for (const change of changes) {
@@ -124,12 +158,39 @@ export function ordersService({
     }
   }
 
-  /** Writes a checked booking: events found or made, seats taken, order and email stored. */
-  async function write(trx: Tx, plan: PlannedBooking, sender: Sender): Promise<OrderView> {
-    // Events are created in one fixed order and seats taken in another fixed order (by
-    // id): two bookings can then never wait on each other in a cycle.
+  /** Whose seats an item holds: its event and quantity, while its status holds seats. */
+  const seatsHeld = (items: readonly { event_id: string; quantity: number; status: number }[]) =>
+    items.filter((i) => holdsSeats(i.status)).map((i) => [i.event_id, i.quantity] as const);
+
+  /**
+   * Moves seats: takes (positive) or gives back (negative) each event's delta, in one fixed
+   * order (by event id) so that two bookings or changes never wait on each other in a cycle.
+   * A take that does not fit answers 409 capacity_exceeded, naming the first item asking.
+   */
+  async function moveSeats(
+    trx: Tx,
+    deltas: ReadonlyMap<string, { delta: number; item: number; shown?: Shown }>,
+  ): Promise<SeatChange[]> {
+    const changes: SeatChange[] = [];
+    for (const eventId of [...deltas.keys()].sort()) {
+      const { delta, item, shown } = deltas.get(eventId)!;
+      if (delta < 0) changes.push(await events.release(trx, eventId, -delta));
+      if (delta <= 0) continue;
+      const change = await events.reserve(trx, eventId, delta, shown!);
+      if (change) {
+        changes.push(change);
+        continue;
+      }
+      const seatsLeft = await events.seatsLeft(trx, eventId);
+      throw capacityExceeded(item, seatsLeft ?? 0, delta, { id: eventId });
+    }
+    return changes;
+  }
+
+  /** The event of each planned item, found or made in one fixed order (experience, start). */
+  async function eventsOf(trx: Tx, sellerId: string, items: readonly PlannedItem[]) {
     const eventOf = new Map<number, string>();
-    const byStart = [...plan.items].sort(
+    const byStart = [...items].sort(
       (a, b) =>
         a.experience.id.localeCompare(b.experience.id) || a.start.getTime() - b.start.getTime(),
     );
@@ -139,84 +200,94 @@ export function ordersService({
         await events.findOrCreate(trx, {
           id: newId(),
           experience_id: item.experience.id,
-          seller_id: plan.sellerId,
+          seller_id: sellerId,
           starts_at: item.start,
           ends_at: new Date(item.start.getTime() + item.experience.duration * 60_000),
           max: item.experience.outing_max,
         }),
       );
     }
-    const seats = new Map<string, { quantity: number; firstItem: number; shown: Shown }>();
+    return eventOf;
+  }
+
+  const itemRow = (
+    item: PlannedItem,
+    order: Pick<OrderRow, 'id' | 'seller_id' | 'customer_id'>,
+    eventId: string,
+    id = newId(),
+    ticketCode = newTicketCode(),
+  ): OrderItemRow => ({
+    id,
+    order_id: order.id,
+    seller_id: order.seller_id,
+    customer_id: order.customer_id,
+    experience_id: item.experience.id,
+    event_id: eventId,
+    name: item.experience.name,
+    arrival: item.arrival,
+    arrival_time: item.arrivalTime,
+    arrival_datetime: item.start,
+    timezone: item.experience.timezone,
+    quantity: item.quantity,
+    price: item.price,
+    amount: item.amount,
+    status: item.status,
+    ticket_code: ticketCode,
+    demographics: item.lines as unknown as OrderItemRow['demographics'],
+  });
+
+  /** The order's fields that follow from its items. */
+  function derived(items: readonly OrderItemRow[], currency: string, holdFrom: Date | null) {
+    const live = items.filter((i) => holdsSeats(i.status));
+    const digits = minorDigits(currency);
+    return {
+      status: orderStatusOf(items.map((i) => i.status)),
+      arrival: (live.length > 0 ? live : items).map((i) => i.arrival).sort()[0]!,
+      amountMinor: live.reduce((sum, i) => sum + toMinor(i.amount, digits), 0n),
+      hold_expires_at: live.some((i) => i.status === ITEM_STATUS.hold)
+        ? (holdFrom ?? new Date(now().getTime() + holdMs))
+        : null,
+    };
+  }
+
+  /** Writes a checked booking: events found or made, seats taken, order and email stored. */
+  async function write(trx: Tx, plan: PlannedBooking, sender: Sender): Promise<OrderView> {
+    const eventOf = await eventsOf(trx, plan.sellerId, plan.items);
+    const deltas = new Map<string, { delta: number; item: number; shown: Shown }>();
     for (const item of plan.items) {
       const eventId = eventOf.get(item.index)!;
-      const entry = seats.get(eventId) ?? {
-        quantity: 0,
-        firstItem: item.index,
-        shown: item.experience,
-      };
-      entry.quantity += item.quantity;
-      seats.set(eventId, entry);
+      const entry = deltas.get(eventId) ?? { delta: 0, item: item.index, shown: item.experience };
+      entry.delta += item.quantity;
+      deltas.set(eventId, entry);
     }
-    const changes: SeatChange[] = [];
-    for (const eventId of [...seats.keys()].sort()) {
-      const { quantity, firstItem, shown } = seats.get(eventId)!;
-      const change = await events.reserve(trx, eventId, quantity, shown);
-      if (change) {
-        changes.push(change);
-      } else {
-        const seatsLeft = await events.seatsLeft(trx, eventId);
-        throw new DomainError(
-          'capacity_exceeded',
-          `Only ${seatsLeft} seats are left on this departure; ${quantity} were asked for.`,
-          {
-            item: firstItem,
-            event: { id: eventId },
-            seatsLeft,
-            errors: [
-              {
-                in: 'body',
-                name: `items.${firstItem}.quantity`,
-                detail: `only ${seatsLeft} seats are left`,
-              },
-            ],
-          },
-        );
-      }
-    }
+    const changes = await moveSeats(trx, deltas);
 
-    const orderId = newId();
-    const items: OrderItemRow[] = plan.items.map((item) => ({
-      id: newId(),
-      order_id: orderId,
-      seller_id: plan.sellerId,
-      customer_id: plan.customerId,
-      experience_id: item.experience.id,
-      event_id: eventOf.get(item.index)!,
-      name: item.experience.name,
-      arrival: item.arrival,
-      arrival_time: item.arrivalTime,
-      arrival_datetime: item.start,
-      timezone: item.experience.timezone,
-      quantity: item.quantity,
-      price: item.price,
-      amount: item.amount,
-      status: ITEM_STATUS.confirmed,
-    }));
     const stamp = now();
+    const orderId = newId();
+    const owner = { id: orderId, seller_id: plan.sellerId, customer_id: plan.customerId };
+    const items = plan.items.map((item) => itemRow(item, owner, eventOf.get(item.index)!));
+    const facts = derived(items, plan.currency, null);
     const order: OrderRow = {
-      id: orderId,
-      seller_id: plan.sellerId,
-      customer_id: plan.customerId,
+      ...owner,
       customer_name: plan.customerName,
       customer_email: plan.customerEmail,
-      status: 'confirmed',
-      arrival: items.map((i) => i.arrival).sort()[0]!,
-      amount: roundCents(items.reduce((sum, i) => sum + i.amount, 0)),
+      phone: plan.phone,
+      source: plan.source,
+      status: facts.status,
+      short_code: '',
+      arrival: facts.arrival,
+      amount: plan.amount,
       currency: plan.currency,
+      payment_method: plan.paymentMethod,
+      notes: plan.notes,
+      adjustments: [],
+      hold_expires_at: facts.hold_expires_at,
       created_at: stamp,
       updated_at: stamp,
     };
-    await ordersRepository(trx).insert(order, items);
+    const orders = ordersRepository(trx);
+    order.short_code = await orders.insertWithShortCode(order, newShortCode);
+    await orders.insertItems(items);
     const view = toOrderView(order, items);
     const sendConfirmation =
       !!plan.customerEmail && !(await overRelayCap(trx, plan.customerEmail, sender));
@@ -231,14 +302,310 @@ export function ordersService({
     return view;
   }
 
+  /** Plans a booking request: the caller, the experiences, the customer it may attach. */
+  async function plan(caller: Caller, input: BookingInput) {
+    const ids = [...new Set(input.items.map((i) => i.experience.id))];
+    const [account, rows] = await Promise.all([
+      users.find(db, caller.id),
+      experiences.findMany(db, ids),
+    ]);
+    const sellerId = rows.find((r) => r.id === input.items[0]?.experience.id)?.seller_id;
+    const customer = input.customer && (await attachable(input.customer.id, caller, sellerId));
+    const planned = planBooking(input, {
+      access: accessOf(caller),
+      caller: account!,
+      experiences: new Map(rows.map((e) => [e.id, e])),
+      customer,
+      schedulesOf: experiences.schedulesOf,
+      now: now(),
+    });
+    return { planned, account: account!, sellerId };
+  }
+
+  /** Ends every unconfirmed hold of an order: its held items canceled, their seats back. */
+  async function releaseHolds(trx: Tx, orderId: string): Promise<boolean> {
+    const orders = ordersRepository(trx);
+    const order = await orders.lock(orderId);
+    if (!order?.hold_expires_at || order.hold_expires_at.getTime() > now().getTime()) return false;
+    const items = (await orders.itemsOf([orderId])).get(orderId) ?? [];
+    const held = items.filter((i) => i.status === ITEM_STATUS.hold);
+    const after = items.map((i) =>
+      i.status === ITEM_STATUS.hold ? { ...i, status: ITEM_STATUS.canceled } : i,
+    );
+    await commitChange(
+      trx,
+      order,
+      items,
+      after,
+      { id: null, reason: 'hold expired' },
+      {
+        changed: held,
+        added: [],
+        deltas: negativeDeltas(seatsHeld(held)),
+      },
+    );
+    return true;
+  }
+
+  const negativeDeltas = (held: readonly (readonly [string, number])[]) => {
+    const deltas = new Map<string, { delta: number; item: number }>();
+    for (const [eventId, quantity] of held) {
+      const entry = deltas.get(eventId) ?? { delta: 0, item: 0 };
+      entry.delta -= quantity;
+      deltas.set(eventId, entry);
+    }
+    return deltas;
+  };
+
+  /**
+   * Writes a change of an order: seats moved, items updated and added, the order's derived
+   * fields and an adjustment for the amount's difference, and `order.update` with its audit.
+   */
+  async function commitChange(
+    trx: Tx,
+    order: OrderRow,
+    before: readonly OrderItemRow[],
+    after: readonly OrderItemRow[],
+    actor: { id: string | null; reason: string },
+    work: {
+      changed: readonly OrderItemRow[];
+      added: readonly OrderItemRow[];
+      deltas: ReadonlyMap<string, { delta: number; item: number; shown?: Shown }>;
+      fields?: Partial<OrderRow>;
+      expected?: number;
+    },
+  ): Promise<OrderView> {
+    const changes = await moveSeats(trx, work.deltas);
+    const facts = derived(after, order.currency, order.hold_expires_at);
+    const digits = minorDigits(order.currency);
+    const amount = fromMinor(facts.amountMinor, digits);
+    if (work.expected !== undefined && work.expected !== amount) {
+      throw new DomainError(
+        'amount_mismatch',
+        `The changed order costs ${amount} ${order.currency}, not ${work.expected}.`,
+        {
+          amount,
+          currency: order.currency,
+          errors: [{ in: 'body', name: 'amount', detail: `must be ${amount}` }],
+        },
+      );
+    }
+    const difference = facts.amountMinor - toMinor(order.amount, digits);
+    const stamp = now();
+    const next: OrderRow = {
+      ...order,
+      ...work.fields,
+      status: facts.status,
+      arrival: facts.arrival,
+      amount,
+      hold_expires_at: facts.hold_expires_at,
+      adjustments:
+        difference === 0n
+          ? order.adjustments
+          : [
+              ...order.adjustments,
+              {
+                amount: fromMinor(difference, digits),
+                reason: actor.reason,
+                createdAt: iso(stamp),
+              },
+            ],
+      updated_at: stamp,
+    };
+    const orders = ordersRepository(trx);
+    await orders.update(next);
+    for (const item of work.changed) {
+      await orders.updateItem(after.find((i) => i.id === item.id)!);
+    }
+    if (work.added.length > 0) await orders.insertItems(work.added);
+    const view = toOrderView(
+      next,
+      [...after].sort((a, b) => a.id.localeCompare(b.id)),
+    );
+    await emitChange(domainEvents, trx, {
+      name:
+        next.status === 'canceled' && order.status !== 'canceled' ? 'order.cancel' : 'order.update',
+      sellerId: order.seller_id,
+      actorId: actor.id,
+      after: view,
+      before: toOrderView(order, [...before]),
+    });
+    await emitSeatChanges(trx, order.seller_id, actor.id, changes);
+    return view;
+  }
+
+  /** A customer changes its own order only while none of its departures has started. */
+  function customerMayChange(items: readonly OrderItemRow[]): void {
+    const started = items.find(
+      (i) => holdsSeats(i.status) && i.arrival_datetime.getTime() <= now().getTime(),
+    );
+    if (started) {
+      throw new DomainError(
+        'departure_started',
+        'A departure of this order has started: ask the seller to change it.',
+      );
+    }
+  }
+
+  /** The ids the request names must be live items of this order, each once. */
+  function checkItemIds(before: readonly OrderItemRow[], inputs: readonly { id?: string }[]) {
+    const existing = new Map(before.map((i) => [i.id, i]));
+    const seen = new Set<string>();
+    for (const [index, input] of inputs.entries()) {
+      if (input.id === undefined) continue;
+      const item = existing.get(input.id);
+      const name = `items.${index}.id`;
+      if (!item) throw invalid('body', name, 'is not an item of this order');
+      if (seen.has(input.id)) throw invalid('body', name, 'is listed twice');
+      seen.add(input.id);
+      if (!holdsSeats(item.status))
+        throw new DomainError('item_canceled', `Item ${input.id} is canceled.`, {
+          errors: [{ in: 'body', name, detail: 'is canceled and cannot be changed' }],
+        });
+    }
+    return existing;
+  }
+
+  /** Same guest types and quantities (in any order). */
+  const sameLines = (
+    stored: readonly { demographic: { id: string }; quantity: number }[],
+    given: readonly { demographic: { id: string }; quantity: number }[],
+  ) => {
+    const key = (lines: typeof given) =>
+      lines
+        .filter((l) => l.quantity > 0)
+        .map((l) => `${l.demographic.id}:${l.quantity}`)
+        .sort()
+        .join(',');
+    return key(stored) === key(given);
+  };
+
+  /** The order's items after the change, and the seats, rows and inserts it takes. */
+  async function reviseItems(
+    tx: Tx,
+    order: OrderRow,
+    before: readonly OrderItemRow[],
+    inputs: NonNullable<UpdateOrderInput['items']>,
+    ctx: { access: Access; staff: boolean; experiences: Map<string, ExperienceRow> },
+  ) {
+    const existing = checkItemIds(before, inputs);
+    const seller = sellerOf(inputs, ctx);
+    inputs.forEach((input, index) => {
+      const experience = ctx.experiences.get(input.experience.id)!;
+      if (experience.seller_id !== order.seller_id || experience.currency !== order.currency)
+        throw invalid(
+          'body',
+          `items.${index}.experience.id`,
+          `must be an experience of the order's seller in ${order.currency}`,
+        );
+    });
+    void seller;
+    const defaultStatus =
+      order.payment_method === 'later' ? ITEM_STATUS.payLater : ITEM_STATUS.confirmed;
+    const rowsAfter = new Map<string, OrderItemRow>();
+    const toPlan: { input: BookingItemInput; index: number; current?: OrderItemRow }[] = [];
+    for (const [index, input] of inputs.entries()) {
+      const current = input.id === undefined ? undefined : existing.get(input.id)!;
+      const lines = current?.demographics as unknown as DemographicLine[] | undefined;
+      const sameDeparture =
+        current !== undefined &&
+        current.experience_id === input.experience.id &&
+        current.arrival === input.arrival &&
+        current.arrival_time === input.arrivalTime &&
+        (input.quantity === undefined || input.quantity === current.quantity) &&
+        (input.demographics === undefined || sameLines(lines!, input.demographics));
+      if (sameDeparture) {
+        const status: number | undefined = input.status;
+        if (status !== undefined && status !== current.status) {
+          if (!ctx.staff && STAFF_STATUSES.includes(status))
+            throw forbidden(
+              `Only the seller and its reservation staff set status ${String(status)}.`,
+            );
+          rowsAfter.set(current.id, { ...current, status });
+        } else {
+          rowsAfter.set(current.id, current);
+        }
+        continue;
+      }
+      // Moved or resized: booked again at today's prices, as its guest types unless given.
+      const keepsLines =
+        current && input.quantity === undefined && input.demographics === undefined;
+      toPlan.push({
+        index,
+        ...(current ? { current } : {}),
+        input: {
+          ...input,
+          ...(keepsLines
+            ? lines!.length > 0
+              ? {
+                  demographics: lines!.map((l) => ({
+                    demographic: l.demographic,
+                    quantity: l.quantity,
+                  })),
+                }
+              : { quantity: current.quantity }
+            : {}),
+          status: input.status ?? current?.status ?? defaultStatus,
+        },
+      });
+    }
+    const planned = planItems(
+      toPlan.map((p) => p.input),
+      { experiences: ctx.experiences, schedulesOf: experiences.schedulesOf, now: now() },
+      ctx.staff,
+      defaultStatus,
+      toPlan.map((p) => p.index),
+      toPlan.map((p) => p.input.status === p.current?.status),
+    );
+    const eventOf = await eventsOf(tx, order.seller_id, planned);
+    const added: OrderItemRow[] = [];
+    const deltas = new Map<string, { delta: number; item: number; shown?: Shown }>();
+    for (const item of planned) {
+      const { current } = toPlan.find((p) => p.index === item.index)!;
+      const row = current
+        ? itemRow(item, order, eventOf.get(item.index)!, current.id, current.ticket_code)
+        : itemRow(item, order, eventOf.get(item.index)!);
+      if (current) rowsAfter.set(current.id, row);
+      else added.push(row);
+      const entry = deltas.get(row.event_id) ?? { delta: 0, item: item.index };
+      entry.shown = item.experience;
+      deltas.set(row.event_id, entry);
+    }
+    // Live items the request does not list are dropped: canceled, their seats given back.
+    for (const item of before) {
+      if (!rowsAfter.has(item.id))
+        rowsAfter.set(
+          item.id,
+          holdsSeats(item.status) ? { ...item, status: ITEM_STATUS.canceled } : item,
+        );
+    }
+    const after = [...before.map((i) => rowsAfter.get(i.id)!), ...added];
+    for (const [eventId, quantity] of seatsHeld(before)) {
+      const entry = deltas.get(eventId) ?? { delta: 0, item: 0 };
+      entry.delta -= quantity;
+      deltas.set(eventId, entry);
+    }
+    for (const [eventId, quantity] of seatsHeld(after)) deltas.get(eventId)!.delta += quantity;
+    for (const [eventId, entry] of deltas) if (entry.delta === 0) deltas.delete(eventId);
+    const changed = before.filter((i) => rowsAfter.get(i.id) !== i);
+    return { after, work: { changed, added, deltas } };
+  }
+
   return {
-    list: async (caller: Caller, query: Record<string, unknown>) =>
-      runList(
+    list: async (caller: Caller, query: Record<string, unknown>) => {
+      const search = query.search === undefined ? undefined : searchTerm(query.search);
+      return runList(
         orderList,
-        { path: '/api/orders', query, scope: ordersScope(caller) },
-        repo.listSource(),
+        {
+          path: '/api/orders',
+          query: search === undefined ? query : withoutSearch(query),
+          scope: ordersScope(caller),
+          linkQuery: query,
+        },
+        repo.listSource(search),
         (rows) => rows.map(view),
-      ),
+      );
+    },
 
     async get(caller: Caller, id: string): Promise<OrderView> {
       const order = await repo.findWithItems(id);
@@ -247,30 +614,126 @@ export function ordersService({
     },
 
     async book(caller: Caller, input: BookingInput, record: Recorder): Promise<OrderView> {
-      const ids = [...new Set(input.items.map((i) => i.experience.id))];
-      const [account, rows] = await Promise.all([
-        users.find(db, caller.id),
-        experiences.findMany(db, ids),
-      ]);
-      const sellerId = rows.find((r) => r.id === input.items[0]?.experience.id)?.seller_id;
-      const customer = input.customer && (await attachable(input.customer.id, caller, sellerId));
-      const plan = planBooking(input, {
-        access: accessOf(caller),
-        caller: account!,
-        experiences: new Map(rows.map((e) => [e.id, e])),
-        customer,
-        schedulesOf: experiences.schedulesOf,
-        now: now(),
-      });
+      const { planned, account, sellerId } = await plan(caller, input);
       const sender = {
         id: caller.id,
-        email: account!.email,
+        email: account.email,
         capped: !(sellerId && accessOf(caller).can('orders', sellerId)),
       };
       return inTransaction(db, async (tx) => {
-        const booked = await write(tx, plan, sender);
+        const booked = await write(tx, planned, sender);
         await record(tx, { status: 201, body: booked });
         return booked;
+      });
+    },
+
+    /** The order as it would be booked now, without taking seats or writing anything. */
+    async quote(caller: Caller, input: BookingInput): Promise<OrderQuoteView> {
+      const { planned } = await plan(caller, input);
+      const wanted = new Map<string, { item: PlannedItem; quantity: number }>();
+      for (const item of planned.items) {
+        const key = `${item.experience.id} ${item.start.toISOString()}`;
+        const entry = wanted.get(key) ?? { item, quantity: 0 };
+        entry.quantity += item.quantity;
+        wanted.set(key, entry);
+      }
+      const left = new Map<string, number | null>();
+      for (const experienceId of new Set(planned.items.map((i) => i.experience.id))) {
+        const items = planned.items.filter((i) => i.experience.id === experienceId);
+        const found = await events.seatsAt(
+          db,
+          experienceId,
+          items.map((i) => i.start),
+        );
+        for (const item of items) {
+          const event = found.get(item.start.getTime());
+          const max = event ? event.max : item.experience.outing_max;
+          left.set(
+            `${experienceId} ${item.start.toISOString()}`,
+            max === null ? null : max - (event?.reserved ?? 0),
+          );
+        }
+      }
+      for (const [key, { item, quantity }] of wanted) {
+        const seatsLeft = left.get(key)!;
+        if (seatsLeft !== null && quantity > seatsLeft)
+          throw capacityExceeded(item.index, seatsLeft, quantity);
+      }
+      return {
+        object: 'order_quote',
+        seller: { id: planned.sellerId },
+        amount: planned.amount,
+        currency: planned.currency,
+        items: planned.items.map((item) => ({
+          experience: { id: item.experience.id },
+          name: item.experience.name,
+          arrival: item.arrival,
+          arrivalTime: item.arrivalTime,
+          arrivalDatetime: localIso(item.start, item.experience.timezone),
+          quantity: item.quantity,
+          demographics: item.lines,
+          price: item.price,
+          amount: item.amount,
+          status: item.status,
+          seatsLeft: left.get(`${item.experience.id} ${item.start.toISOString()}`)!,
+        })),
+      };
+    },
+
+    /**
+     * Changes an order (PUT and PATCH): customer details and notes, and, when `items` is
+     * given, the items it keeps (by id; moved, resized or re-typed ones repriced at today's
+     * prices), adds (no id) and drops (live ones not listed are canceled). All or nothing,
+     * seats moved under the same locks as a booking.
+     */
+    async change(
+      caller: Caller,
+      id: string,
+      input: UpdateOrderInput,
+      record: Recorder,
+    ): Promise<OrderView> {
+      const access = accessOf(caller);
+      const email = customerEmailOf(input);
+      const ids = [...new Set((input.items ?? []).map((i) => i.experience.id))];
+      const rows = ids.length > 0 ? await experiences.findMany(db, ids) : [];
+      return inTransaction(db, async (tx) => {
+        const orders = ordersRepository(tx);
+        const order = await orders.lock(id);
+        if (!order || !maySee(access, order)) throw notFound(`Order ${id}`);
+        if (order.status === 'canceled')
+          throw new DomainError('already_canceled', `Order ${id} is canceled.`);
+        const staff = access.can('orders', order.seller_id);
+        const before = (await orders.itemsOf([id])).get(id) ?? [];
+        if (!staff) customerMayChange(before);
+        const fields: Partial<OrderRow> = {
+          ...(input.customerName !== undefined ? { customer_name: input.customerName.trim() } : {}),
+          ...(email !== undefined ? { customer_email: email } : {}),
+          ...(input.phone !== undefined ? { phone: input.phone?.trim() || null } : {}),
+          ...(input.notes !== undefined ? { notes: input.notes } : {}),
+        };
+        let after: OrderItemRow[] = before;
+        let work = {
+          changed: [] as OrderItemRow[],
+          added: [] as OrderItemRow[],
+          deltas: new Map(),
+        };
+        if (input.items) {
+          ({ after, work } = await reviseItems(tx, order, before, input.items, {
+            access,
+            staff,
+            experiences: new Map(rows.map((e) => [e.id, e])),
+          }));
+        }
+        const changed = await commitChange(
+          tx,
+          order,
+          before,
+          after,
+          { id: caller.id, reason: 'change' },
+          { ...work, fields, ...(input.amount !== undefined ? { expected: input.amount } : {}) },
+        );
+        await record(tx, { status: 200, body: changed });
+        return changed;
       });
     },
 
@@ -283,13 +746,9 @@ export function ordersService({
         if (order.status === 'canceled')
           throw new DomainError('already_canceled', `Order ${id} is already canceled.`);
         const items = (await orders.itemsOf([id])).get(id) ?? [];
-        const seats = new Map<string, number>();
-        for (const item of items)
-          seats.set(item.event_id, (seats.get(item.event_id) ?? 0) + item.quantity);
+        const live = items.filter((i) => holdsSeats(i.status));
         await orders.markCanceled(id);
-        const changes: SeatChange[] = [];
-        for (const eventId of [...seats.keys()].sort())
-          changes.push(await events.release(tx, eventId, seats.get(eventId)!));
+        const changes = await moveSeats(tx, negativeDeltas(seatsHeld(live)));
         const canceled = (await orders.findById(id))!;
         const view = toOrderView(canceled, (await orders.itemsOf([id])).get(id) ?? []);
         await emitChange(domainEvents, tx, {
@@ -302,6 +761,19 @@ export function ordersService({
         await emitSeatChanges(tx, order.seller_id, caller.id, changes);
         return view;
       });
+    },
+
+    /**
+     * Releases the holds (103) whose deadline passed, a batch at a time, each order in its
+     * own transaction; the outbox worker calls it. How many orders it released.
+     */
+    async releaseExpiredHolds(limit = 100): Promise<number> {
+      const due = await repo.holdsDue(now(), limit);
+      let released = 0;
+      for (const orderId of due) {
+        if (await inTransaction(db, (tx) => releaseHolds(tx, orderId))) released++;
+      }
+      return released;
     },
   };
 }

@@ -1,0 +1,18 @@
+/**
+ * v2026-11-25 Strict Bodies. Before it, request bodies were read the way Xola reads them:
+ * fields the endpoint does not know are ignored (and named in `X-Ignored-Fields`), and
+ * numbers sent as numeric strings (`"900"`) are read as numbers. From it on, both are
+ * refused with 400. The rule is applied by http/lenient-bodies.ts for every route.
+ */
+import type { ApiVersion } from './types.js';
+
+export const strictBodies: ApiVersion = {
+  date: '2026-11-25',
+  title: 'Strict Bodies',
+  description: [
+    'Request bodies are checked strictly: a field the endpoint does not know is refused with 400 `validation_failed` ("is not a known field"), and a number must be sent as a JSON number.',
+    'Callers on earlier versions keep the lenient reading: unknown fields are ignored and named, comma-separated, in the `X-Ignored-Fields` response header, and numbers sent as numeric strings (`"arrivalTime": "900"`) are read as numbers.',
+    'New accounts are pinned to this version.',
+    'Also new on every version: the order flow (guest types, quotes with `POST /api/orders/prepare`, booking codes and `search=`, item statuses 100/103/200/202/203/700, `PUT`/`PATCH /api/orders/{id}`; see docs/booking.md).',
+  ].join(' '),
+};
