@@ -2,7 +2,7 @@
  * The query language described for people: the summary that docs/query-language.md and
  * the OpenAPI description of every list endpoint share, and each resource's field table.
  */
-import { operatorsFor } from './operators.js';
+import { fieldOperators } from './operators.js';
 import { RESERVED_PARAMETERS } from './parse.js';
 import { PAGING } from './plan.js';
 import type { ResourceSpec } from './types.js';
@@ -25,7 +25,7 @@ export const QUERY_LANGUAGE_SUMMARY = [
 export function describeFields(spec: ResourceSpec): string {
   const rows = spec.fields.map(
     (f) =>
-      `| \`${f.name}\` | ${f.type}${f.enumValues ? ` (${f.enumValues.join(', ')})` : ''} | ${operatorsFor(f.type).join(', ')} | ${f.sortable ? 'yes' : ''} |`,
+      `| \`${f.name}\` | ${f.type}${f.enumValues ? ` (${f.enumValues.join(', ')})` : ''} | ${fieldOperators(f).join(', ')} | ${f.sortable ? 'yes' : ''} |`,
   );
   return ['| field | type | operators | sortable |', '|---|---|---|---|', ...rows].join('\n');
 }

@@ -10,7 +10,14 @@
  * `id-array`; any other string is `string`. A field whose schema says nothing usable is a
  * programming error, thrown when the spec is defined (at import).
  */
-import type { FieldSpec, FieldType, ItemGroupSpec, ResourceSpec, SqlSource } from './types.js';
+import type {
+  FieldSpec,
+  FieldType,
+  ItemGroupSpec,
+  OperatorName,
+  ResourceSpec,
+  SqlSource,
+} from './types.js';
 
 /** The JSON-schema keywords the derivation reads (TypeBox schemas are plain JSON schema). */
 interface Node {
@@ -30,6 +37,8 @@ export interface ColumnOptions {
   readonly sortable?: boolean;
   /** The same value copied onto the item rows: lets filters use the items' indexes. */
   readonly itemSql?: string;
+  /** Only these of the type's operators (when no index serves the others). */
+  readonly operators?: readonly OperatorName[];
 }
 
 export interface ListSpecDefinition {
@@ -138,6 +147,7 @@ export function defineListSpec(schema: object, definition: ListSpecDefinition): 
       ...(options.sortable ? { sortable: true } : {}),
       ...(item ? { item: true } : {}),
       ...(options.itemSql ? { itemSql: options.itemSql } : {}),
+      ...(options.operators ? { operators: options.operators } : {}),
     };
   });
   return {

@@ -203,3 +203,15 @@ export const operators = Object.fromEntries(operatorList.map((o) => [o.name, o])
 export function operatorsFor(type: FieldType): OperatorName[] {
   return operatorList.filter((o) => o.types.includes(type)).map((o) => o.name);
 }
+
+/**
+ * Operators a field takes: its type's, narrowed by the field's own allow-list when it has
+ * one (a booking code matches exactly: no index serves a substring of it).
+ */
+export function fieldOperators(field: {
+  type: FieldType;
+  operators?: readonly OperatorName[];
+}): OperatorName[] {
+  const all = operatorsFor(field.type);
+  return field.operators ? all.filter((o) => field.operators!.includes(o)) : all;
+}

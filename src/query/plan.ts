@@ -4,7 +4,7 @@
  * unsortable sorts are all refused here with an error naming the parameter.
  */
 import { QueryError } from './errors.js';
-import { operators, operatorsFor } from './operators.js';
+import { fieldOperators, operators } from './operators.js';
 import type {
   FieldSpec,
   ParsedQuery,
@@ -98,11 +98,11 @@ export function plan(parsed: ParsedQuery, spec: ResourceSpec): QueryPlan {
         `${spec.resource} cannot be filtered by "${clip(filter.field, 40)}"; filterable fields: ${spec.fields.map((f) => f.name).join(', ')}.`,
       );
     }
-    if (!operators[filter.operator].types.includes(target.type)) {
+    if (!fieldOperators(target).includes(filter.operator)) {
       throw new QueryError(
         'operator_not_allowed',
         filter.parameter,
-        `${filter.operator} does not apply to ${target.name} (${target.type}); use one of: ${operatorsFor(target.type).join(', ')}.`,
+        `${filter.operator} does not apply to ${target.name} (${target.type}); use one of: ${fieldOperators(target).join(', ')}.`,
       );
     }
     const planned = {

@@ -54,6 +54,8 @@ export interface FieldSpec {
   readonly item?: boolean;
   /** The same value copied onto the item rows (e.g. `seller_id`): lets filters use item indexes. */
   readonly itemSql?: string;
+  /** Only these of the type's operators (when no index serves the others). */
+  readonly operators?: readonly OperatorName[];
 }
 
 export interface ItemGroupSpec {

@@ -341,7 +341,7 @@ describe('bad input: a 400 naming the parameter, never ignored', () => {
       400,
       'unknown_field',
     );
-    expect(unknown.detail).toContain('customerName, customerEmail, status, arrival');
+    expect(unknown.detail).toContain('customerName, customerEmail, shortCode, status, arrival');
     const op = expectProblem(
       await list(admin, '/api/events?start[contains]=x'),
       400,

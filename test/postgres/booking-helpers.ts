@@ -231,7 +231,7 @@ export interface EventLedger {
   id: string;
   max: number | null;
   reserved: number;
-  /** Sum of the quantities of confirmed (200) items on the event. */
+  /** Sum of the quantities of the items holding seats (status below 300) on the event. */
   confirmedSeats: number;
   confirmedItems: number;
   canceledItems: number;
@@ -241,8 +241,8 @@ export interface EventLedger {
 export async function ledger(observer: Observer, eventIds: string[]): Promise<EventLedger[]> {
   return observer.query<EventLedger>(
     `select e.id, e.max, e.reserved,
-       coalesce(sum(i.quantity) filter (where i.status = 200), 0)::int as "confirmedSeats",
-       (count(i.id) filter (where i.status = 200))::int as "confirmedItems",
+       coalesce(sum(i.quantity) filter (where i.status < 300), 0)::int as "confirmedSeats",
+       (count(i.id) filter (where i.status < 300))::int as "confirmedItems",
        (count(i.id) filter (where i.status = 700))::int as "canceledItems"
      from events e left join order_items i on i.event_id = e.id
      where e.id = any($1)
@@ -252,8 +252,9 @@ export async function ledger(observer: Observer, eventIds: string[]): Promise<Ev
 }
 
 /**
- * Orders whose status disagrees with their items (a confirmed order must have only 200
- * items, a canceled one only 700 items) or that have no items at all. Empty when consistent.
+ * Orders whose status disagrees with their items (docs/booking.md: canceled when no item
+ * holds seats, pending while one below 200 does, confirmed otherwise) or that have no items
+ * at all. Empty when consistent.
  */
 export async function inconsistentOrders(observer: Observer): Promise<object[]> {
   return observer.query(

@@ -36,7 +36,8 @@ import { orderList } from '../../src/modules/orders/orders.list.js';
 import { ordersRepository } from '../../src/modules/orders/orders.repository.js';
 import type { Caller } from '../../src/domain/caller.js';
 import { compile, compileWhere } from '../../src/query/compile.js';
-import { operatorsFor } from '../../src/query/operators.js';
+import { fieldOperators } from '../../src/query/operators.js';
+import { withoutSearch } from '../../src/modules/orders/order-search.js';
 import { parse } from '../../src/query/parse.js';
 import { plan } from '../../src/query/plan.js';
 import type { ListSource } from '../../src/query/run.js';
@@ -346,7 +347,7 @@ describe.runIf(onPostgres)('EXPLAIN of list queries at 100,000 orders', () => {
     for (const [scopeName, scopeOf] of Object.entries(resource.scopes)) {
       describe(`${spec.resource} as ${scopeName}`, () => {
         for (const field of spec.fields) {
-          const operators = operatorsFor(field.type).filter((o) => NARROWING.includes(o));
+          const operators = fieldOperators(field).filter((o) => NARROWING.includes(o));
           it.each(operators)(`${field.name}[%s] uses an index`, async (operator) => {
             const scope = await scopeOf(caller);
             const values = await sample(spec, field, scope);
@@ -378,6 +379,48 @@ describe.runIf(onPostgres)('EXPLAIN of list queries at 100,000 orders', () => {
       });
     }
   }
+
+  // `search=` on orders (modules/orders/order-search.ts): a code, a name or an email, found
+  // through indexes (the codes' btrees, the trigram indexes) for every scope.
+  describe('orders search=', () => {
+    const terms = async () => {
+      const { rows } = await sql<{
+        short_code: string;
+        ticket_code: string;
+        customer_name: string;
+      }>`
+        select o.short_code, i.ticket_code, o.customer_name
+          from orders o join order_items i on i.order_id = o.id
+         where o.seller_id = ${seeded.biggestSeller} order by o.id limit 1`.execute(database.db);
+      const row = rows[0]!;
+      return {
+        'short code': row.short_code.toLowerCase(),
+        'ticket code': row.ticket_code,
+        'name fragment': row.customer_name.slice(1, 7),
+      };
+    };
+    for (const [scopeName, scopeOf] of Object.entries(RESOURCES[0]!.scopes)) {
+      it(`finds by code or name through indexes, as ${scopeName}`, async () => {
+        const scope = await scopeOf(caller);
+        for (const [kind, term] of Object.entries(await terms())) {
+          const query = withoutSearch({ search: term });
+          const compiled = compile(orderList, plan(parse(query), orderList), scope);
+          const [recorded] = await recorder.record((db) =>
+            ordersRepository(db).listSource(term).rows(compiled),
+          );
+          const { Plan } = await explain(recorded!);
+          const seqScans = [...nodes(Plan)].filter(
+            (n) =>
+              n['Node Type'] === 'Seq Scan' &&
+              ['orders', 'order_items'].includes(n['Relation Name']!),
+          );
+          summary.push(`orders ${scopeName} search ${kind}: ${scans(Plan).join(', ')}`);
+          if (seqScans.length > 0)
+            expect.fail(`search by ${kind} as ${scopeName}:\n${await textPlan(recorded!)}`);
+        }
+      });
+    }
+  });
 
   it('times the three equivalent item queries (EXPLAIN ANALYZE)', async () => {
     const orders = RESOURCES[0]!;

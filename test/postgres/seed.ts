@@ -198,13 +198,14 @@ export async function seed(
 
     await run(`
       insert into orders (id, seller_id, customer_id, customer_name, customer_email, status,
-                          arrival, amount, currency, created_at, updated_at)
+                          arrival, amount, currency, short_code, created_at, updated_at)
       select o.id, a.seller_id, o.customer_id, o.first_name || ' ' || o.last_name,
              case when o.r_email < 0.05 then null
                   else lower(replace(replace(o.first_name || '.' || o.last_name, ' ', ''), '''', ''))
                        || case when o.r_email < 0.5 then o.email_number::text else '' end
                        || '@' || o.domain end,
-             o.status, a.arrival, a.amount, a.currency, o.created_at, o.updated_at
+             o.status, a.arrival, a.amount, a.currency, 'T' || upper(to_hex(o.n)),
+             o.created_at, o.updated_at
       from s_orders o
       join (select order_n, min(seller_id) as seller_id, min(arrival) as arrival,
                    min(currency) as currency,
@@ -214,10 +215,10 @@ export async function seed(
     await run(`
       insert into order_items (id, order_id, seller_id, customer_id, experience_id, event_id,
                                name, arrival, arrival_time, arrival_datetime, timezone, quantity,
-                               price, amount, status)
+                               price, amount, status, ticket_code)
       select i.id, i.order_id, i.seller_id, o.customer_id, i.experience_id, i.event_id, i.name,
              i.arrival, i.arrival_time, i.arrival_datetime, i.timezone, i.quantity, i.price,
-             i.amount, i.status
+             i.amount, i.status, md5(i.id)
       from s_items i join s_orders o on o.n = i.order_n order by i.order_n, i.j`);
 
     await run(`drop table s_items, s_orders, s_events, s_experiences`);

@@ -17,7 +17,7 @@ import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { evaluate } from '../../src/query/evaluate.js';
 import { QueryError } from '../../src/query/errors.js';
-import { operators, operatorsFor } from '../../src/query/operators.js';
+import { fieldOperators, operators } from '../../src/query/operators.js';
 import { parse } from '../../src/query/parse.js';
 import { plan } from '../../src/query/plan.js';
 import type { FieldSpec, FieldType, ResourceSpec, Scope } from '../../src/query/types.js';
@@ -268,7 +268,7 @@ export function filterArb(
   window: { from: string; days: number },
 ): fc.Arbitrary<Filter> {
   const one = scalarArb(field, pool, window);
-  return fc.constantFrom(...operatorsFor(field.type)).chain((op) => {
+  return fc.constantFrom(...fieldOperators(field)).chain((op) => {
     const arity = operators[op].arity;
     const value =
       op === 'exists'

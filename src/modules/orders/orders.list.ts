@@ -2,6 +2,9 @@
 import { defineListSpec } from '../../query/list-spec.js';
 import { Order } from './orders.schemas.js';
 
+/** Booking codes match whole (an index serves that; a code's substring is not a lookup). */
+const EXACT = ['equals', 'in', 'exists'] as const;
+
 export const orderList = defineListSpec(Order, {
   resource: 'orders',
   table: 'orders',
@@ -12,9 +15,7 @@ export const orderList = defineListSpec(Order, {
     customer: { sql: 'customer_id', itemSql: 'customer_id' },
     customerName: { sql: 'customer_name', sortable: true },
     customerEmail: 'customer_email',
-    phone: 'phone',
-    source: 'source',
-    shortCode: 'short_code',
+    shortCode: { sql: 'short_code', operators: EXACT },
     status: 'status',
     arrival: { sql: 'arrival', sortable: true },
     amount: { sql: 'amount', sortable: true },
@@ -26,7 +27,7 @@ export const orderList = defineListSpec(Order, {
     'items.event': 'event_id',
     'items.quantity': 'quantity',
     'items.status': 'status',
-    'items.ticketCode': 'ticket_code',
+    'items.ticketCode': { sql: 'ticket_code', operators: EXACT },
   },
   items: { prefix: 'items', table: 'order_items', alias: 'i', parentColumn: 'order_id' },
 });

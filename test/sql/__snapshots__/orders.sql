@@ -43,7 +43,15 @@ select "o".*, coalesce((select json_agg(i order by i.id) from order_items i wher
 select count(*) as "n" from "orders" as "o" where (("o"."seller_id" in ($1)) and exists (select 1 from "order_items" as "i" where "i"."order_id" = "o"."id" and ("i"."arrival" between $2 and $3 and ("i"."seller_id" in ($4)))));
 
 -- search listSource.rows
-select "o".*, coalesce((select json_agg(i order by i.id) from order_items i where i.order_id = o.id), '[]'::json) as "items" from "orders" as "o" where ((("o"."seller_id" in ($1))) and (("o"."short_code" = $2 or "o"."id" in (select order_id from order_items where ticket_code = $3)) or (lower("o"."customer_name" collate "und-x-icu") like $4 or lower("o"."customer_email" collate "und-x-icu") like $5))) order by (case when ("o"."short_code" = $6 or "o"."id" in (select order_id from order_items where ticket_code = $7)) then 0 else 1 end), "o"."created_at" desc, "o"."id" desc limit $8 offset $9;
+select "o".*, coalesce((select json_agg(i order by i.id) from order_items i where i.order_id = o.id), '[]'::json) as "items" from "orders" as "o" where ((("o"."seller_id" in ($1))) and o.id in (
+    select id from orders where short_code = $2
+    union all select order_id from order_items where ticket_code = $3
+    union all select id from orders where lower("customer_name" collate "und-x-icu") like $4
+    union all select id from orders where lower("customer_email" collate "und-x-icu") like $5)) order by (case when o.short_code = $6 or o.id in (select order_id from order_items where ticket_code = $7) then 0 else 1 end), "o"."created_at" desc, "o"."id" desc limit $8 offset $9;
 
 -- search listSource.count
-select count(*) as "n" from "orders" as "o" where ((("o"."seller_id" in ($1))) and (("o"."short_code" = $2 or "o"."id" in (select order_id from order_items where ticket_code = $3)) or (lower("o"."customer_name" collate "und-x-icu") like $4 or lower("o"."customer_email" collate "und-x-icu") like $5)));
+select count(*) as "n" from "orders" as "o" where ((("o"."seller_id" in ($1))) and o.id in (
+    select id from orders where short_code = $2
+    union all select order_id from order_items where ticket_code = $3
+    union all select id from orders where lower("customer_name" collate "und-x-icu") like $4
+    union all select id from orders where lower("customer_email" collate "und-x-icu") like $5));
