@@ -11,6 +11,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
 import { book, item, openShop, type Shop } from '../helpers/booking.js';
+import { runPool } from '../helpers/pool.js';
 
 let t: TestApp;
 let shop: Shop;
@@ -19,19 +20,6 @@ beforeAll(async () => {
   shop = await openShop(t.app, { group: { outingMax: 10 } });
 });
 afterAll(async () => t.close());
-
-async function runPool<T>(tasks: (() => Promise<T>)[], concurrency: number): Promise<T[]> {
-  const results = new Array<T>(tasks.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < tasks.length) {
-      const index = next++;
-      results[index] = await tasks[index]!();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, worker));
-  return results;
-}
 
 const statuses = (responses: LightMyRequestResponse[]) =>
   responses.reduce<Record<string, number>>((tally, r) => {

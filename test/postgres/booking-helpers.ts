@@ -10,6 +10,8 @@ import pg from 'pg';
 import type { Db } from '../../src/db/database.js';
 import { as, signUp, type Account } from '../helpers/app.js';
 import { databaseUrl } from '../helpers/database.js';
+import { runPool } from '../helpers/pool.js';
+export { runPool };
 
 /** A date far enough ahead that no departure of the suite ever starts during a run. */
 export const FUTURE = '2030-06-01';
@@ -102,20 +104,6 @@ export function cancel(
   orderId: string,
 ): Promise<LightMyRequestResponse> {
   return as(app, account, { method: 'POST', url: `/api/orders/${orderId}/cancel` });
-}
-
-/** Runs `tasks` with at most `concurrency` in flight; results in the order of `tasks`. */
-export async function runPool<T>(tasks: (() => Promise<T>)[], concurrency: number): Promise<T[]> {
-  const results = new Array<T>(tasks.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < tasks.length) {
-      const index = next++;
-      results[index] = await tasks[index]!();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, worker));
-  return results;
 }
 
 /** Awaits `run` and reports how long it took. */
