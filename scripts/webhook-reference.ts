@@ -98,13 +98,15 @@ const OBJECTS: Record<string, TSchema> = {
 
 const WHEN: Record<EventName, string> = {
   'order.create': 'an order is booked',
-  'order.update': 'an order is changed (reserved: no endpoint changes orders yet)',
-  'order.cancel': 'an order is canceled (its items too; the seats go back)',
+  'order.update':
+    'an order is changed with `PUT`/`PATCH /api/orders/{id}` (customer details, notes, items moved, resized, added, dropped, confirmed), or a hold of some of its items expires',
+  'order.cancel':
+    'an order is canceled (its items too; the seats go back), or its last held items expire',
   'experience.create': 'an experience is created',
   'experience.update': 'an experience or its guide preferences change',
   'experience.delete': 'an experience is deleted (the object as it was)',
   'event.update':
-    'an event is created or changed with `POST /api/events`, a booking or a cancellation changes its seats, or a guide is assigned or removed',
+    'an event is created or changed with `POST /api/events`, a booking, a change of an order, a cancellation or an expired hold changes its seats, or a guide is assigned or removed',
   'guide.create': 'a guide profile is created',
   'guide.update': 'a guide profile or its schedules change',
   'guide.delete': 'a guide profile is deleted (the object as it was)',

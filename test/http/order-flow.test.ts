@@ -3,6 +3,7 @@
  * codes and `search=`, item statuses and holds, changing an order, and the version-dependent
  * reading of unknown fields. Each refusal is a documented 4xx that changes nothing.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   as,
@@ -477,6 +478,21 @@ describe('changing an order', () => {
       amount: order.amount,
       shortCode: order.shortCode,
       items: order.items,
+    });
+    const [event] = await db()
+      .selectFrom('domain_events')
+      .select(['name', 'audit', 'actor_id'])
+      .where(sql<string>`object ->> 'id'`, '=', order.id)
+      .where('name', '=', 'order.update')
+      .execute();
+    expect(event).toEqual({
+      name: 'order.update',
+      actor_id: customer.id,
+      audit: {
+        customerName: { old: 'Cora Customer', new: 'Cora C.' },
+        phone: { old: null, new: '+1 555 0100' },
+        notes: { old: [], new: [{ text: 'Arriving late' }] },
+      },
     });
   });
 

@@ -237,7 +237,12 @@ export function ordersService({
   });
 
   /** The order's fields that follow from its items. */
-  function derived(items: readonly OrderItemRow[], currency: string, holdFrom: Date | null) {
+  function derived(
+    items: readonly OrderItemRow[],
+    currency: string,
+    holdUntil: Date | null,
+    at: Date,
+  ) {
     const live = items.filter((i) => holdsSeats(i.status));
     const digits = minorDigits(currency);
     return {
@@ -245,7 +250,7 @@ export function ordersService({
       arrival: (live.length > 0 ? live : items).map((i) => i.arrival).sort()[0]!,
       amountMinor: live.reduce((sum, i) => sum + toMinor(i.amount, digits), 0n),
       hold_expires_at: live.some((i) => i.status === ITEM_STATUS.hold)
-        ? (holdFrom ?? new Date(now().getTime() + holdMs))
+        ? (holdUntil ?? new Date(at.getTime() + holdMs))
         : null,
     };
   }
@@ -266,7 +271,7 @@ export function ordersService({
     const orderId = newId();
     const owner = { id: orderId, seller_id: plan.sellerId, customer_id: plan.customerId };
     const items = plan.items.map((item) => itemRow(item, owner, eventOf.get(item.index)!));
-    const facts = derived(items, plan.currency, null);
+    const facts = derived(items, plan.currency, null, stamp);
     const order: OrderRow = {
       ...owner,
       customer_name: plan.customerName,
@@ -376,7 +381,8 @@ export function ordersService({
     },
   ): Promise<OrderView> {
     const changes = await moveSeats(trx, work.deltas);
-    const facts = derived(after, order.currency, order.hold_expires_at);
+    const stamp = now();
+    const facts = derived(after, order.currency, order.hold_expires_at, stamp);
     const digits = minorDigits(order.currency);
     const amount = fromMinor(facts.amountMinor, digits);
     if (work.expected !== undefined && work.expected !== amount) {
@@ -391,7 +397,6 @@ export function ordersService({
       );
     }
     const difference = facts.amountMinor - toMinor(order.amount, digits);
-    const stamp = now();
     const next: OrderRow = {
       ...order,
       ...work.fields,
