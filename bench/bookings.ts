@@ -139,7 +139,7 @@ export async function checkOversell(
     select count(*) filter (where e.max is not null and e.reserved > e.max)::int as over,
            count(*) filter (where e.reserved <> coalesce(
              (select sum(quantity) from order_items i
-              where i.event_id = e.id and i.status = 200), 0))::int as mismatched
+              where i.event_id = e.id and i.status < 300), 0))::int as mismatched
     from events e where e.id in (select event_id from booked)`.execute(db);
   const result: Oversell = { overCapacity: rows[0]!.over, mismatched: rows[0]!.mismatched };
   if (eventId) {

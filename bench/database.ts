@@ -134,13 +134,13 @@ async function cleanUp(database: Database): Promise<void> {
     await sql`
       update events e set reserved = e.reserved - s.seats
       from (select event_id, sum(quantity)::int as seats from order_items
-            where customer_id in ${bench} and status = 200 group by event_id) s
+            where customer_id in ${bench} and status < 300 group by event_id) s
       where e.id = s.event_id`.execute(trx);
     await sql`delete from outbox where order_id in
               (select id from orders where customer_id in ${bench})`.execute(trx);
     await sql`delete from order_items where customer_id in ${bench}`.execute(trx);
     await sql`delete from orders where customer_id in ${bench}`.execute(trx);
-    await sql`delete from idempotency_keys where user_id in ${bench}`.execute(trx);
+    await sql`delete from idempotency_keys where scope in ${bench}`.execute(trx);
     const { rows } = await sql<{ value: string[] }>`
       select value from bench_state where key = 'events'`.execute(trx);
     const created = rows[0]?.value ?? [];

@@ -6,14 +6,23 @@
  * product or a sum of them never needs rounding; docs/booking.md says so.
  */
 
+const digitsByCurrency = new Map<string, number>();
+
 /** Decimal places of the currency's minor unit: 2 for USD, 0 for JPY, 3 for KWD. */
 export function minorDigits(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
-      .maximumFractionDigits!;
-  } catch {
-    return 2; // A well-formed code Intl does not know: the common case.
+  let digits = digitsByCurrency.get(currency);
+  if (digits === undefined) {
+    // Building a NumberFormat costs tens of microseconds: once per currency (a few hundred
+    // codes at most, and only well-formed ones reach here).
+    try {
+      digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
+        .maximumFractionDigits!;
+    } catch {
+      digits = 2; // A code Intl does not know: the common case.
+    }
+    digitsByCurrency.set(currency, digits);
   }
+  return digits;
 }
 
 /** The most decimals a price may have in any currency (the columns are numeric(15, 3)). */

@@ -84,12 +84,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     sql`alter table order_items add constraint order_items_status_check check (status in (100, 103, 200, 202, 203, 700))`,
   );
 
-  await run(sql`create unique index orders_seller_short_code on orders (seller_id, short_code)`);
-  // A customer's or an admin's search has no seller: the code alone must find it.
-  await run(sql`create index orders_short_code on orders (short_code)`);
+  // Unique per seller; the code leads so that a search without a seller (a customer's, an
+  // admin's) finds it by the code alone, with no second index to write on every booking.
+  await run(sql`create unique index orders_short_code on orders (short_code, seller_id)`);
   await run(sql`create unique index order_items_ticket_code on order_items (ticket_code)`);
-  await run(sql`create index orders_phone on orders (phone)`);
-  await run(sql`create index orders_source on orders (source, id)`);
   // What the hold sweeper reads: only orders that hold seats unconfirmed.
   await run(
     sql`create index orders_hold_expires_at on orders (hold_expires_at) where hold_expires_at is not null`,

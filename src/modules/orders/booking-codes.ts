@@ -17,5 +17,6 @@ export function newShortCode(): string {
   return code;
 }
 
-/** 32 lowercase hex characters: 128 random bits. */
-export const newTicketCode = (): string => randomBytes(16).toString('hex');
+/** 32 lowercase hex characters: 8 of seconds, 24 of randomness. */
+export const newTicketCode = (now: number = Date.now()): string =>
+  (Math.floor(now / 1000) >>> 0).toString(16).padStart(8, '0') + randomBytes(12).toString('hex');

@@ -89,13 +89,12 @@ export function ordersRepository(db: Kysely<DB>) {
     async insertWithShortCode(order: OrderRow, newCode: () => string): Promise<string> {
       for (let attempt = 0; attempt < SHORT_CODE_TRIES; attempt++) {
         const code = newCode();
-        const inserted = await db
+        const { numInsertedOrUpdatedRows } = await db
           .insertInto('orders')
           .values(orderValues({ ...order, short_code: code }))
-          .onConflict((oc) => oc.columns(['seller_id', 'short_code']).doNothing())
-          .returning('id')
-          .executeTakeFirst();
-        if (inserted) return code;
+          .onConflict((oc) => oc.columns(['short_code', 'seller_id']).doNothing())
+          .executeTakeFirstOrThrow();
+        if (numInsertedOrUpdatedRows === 1n) return code;
       }
       throw new Error(`No free short code after ${SHORT_CODE_TRIES} tries`);
     },
