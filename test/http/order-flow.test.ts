@@ -761,3 +761,93 @@ describe('unknown fields and numeric strings, by version', () => {
     expectProblem(strict, 400, 'validation_failed');
   });
 });
+
+describe("a Xola channel manager's whole journey", () => {
+  it('reads guest types, quotes, books with the amount, finds by code, changes, cancels', async () => {
+    const partner = await delegate(t.app, shop.seller, ['ROLE_RESERVATION'], 'Channel Manager');
+    const types = (
+      await as(t.app, partner, {
+        method: 'GET',
+        url: `/api/demographics?seller=${shop.seller.id}&experience=${shop.experienceId}`,
+      })
+    ).json().data;
+    const byCode = Object.fromEntries(
+      types.map((d: { code: string; id: string }) => [d.code, d.id]),
+    );
+    const cart = {
+      items: [
+        {
+          experience: { id: shop.experienceId },
+          arrival: '2030-09-20',
+          arrivalTime: 900,
+          demographics: [
+            { demographic: { id: byCode.adult }, quantity: 2 },
+            { demographic: { id: byCode.child }, quantity: 2 },
+          ],
+        },
+      ],
+    };
+    const quoting = await quote(partner, cart);
+    expect(quoting.statusCode, quoting.body).toBe(200);
+    const quoted = quoting.json();
+    expect(quoted.amount).toBe(119.98);
+    const booked = await book(
+      t.app,
+      partner,
+      {
+        ...cart,
+        customerName: 'Journey Guest',
+        email: 'journey@example.com',
+        phone: '+1 555 0199',
+        source: 'Partner Channel',
+        payment: { method: 'later' },
+        amount: quoted.amount,
+      },
+      { 'idempotency-key': 'journey-1' },
+    );
+    expect(booked.statusCode).toBe(201);
+    const order = booked.json();
+    const found = (
+      await as(t.app, partner, {
+        method: 'GET',
+        url: `/api/orders?seller=${shop.seller.id}&search=${order.shortCode}`,
+      })
+    ).json();
+    expect(found.data[0].id).toBe(order.id);
+    const changed = await change(
+      partner,
+      order.id,
+      {
+        items: [
+          {
+            ...cart.items[0],
+            id: order.items[0].id,
+            arrival: '2030-09-21',
+            demographics: [{ demographic: { id: byCode.adult }, quantity: 3 }],
+          },
+        ],
+      },
+      'PUT',
+    );
+    expect(changed.json()).toMatchObject({
+      amount: 120,
+      items: [{ arrival: '2030-09-21', quantity: 3, status: 203 }],
+      adjustments: [{ amount: 0.02, reason: 'change' }],
+    });
+    const canceled = await as(t.app, partner, {
+      method: 'POST',
+      url: `/api/orders/${order.id}/cancel`,
+    });
+    expect(canceled.json()).toMatchObject({ status: 'canceled', items: [{ status: 700 }] });
+    const events = await db()
+      .selectFrom('events')
+      .select(['reserved'])
+      .where('experience_id', '=', shop.experienceId)
+      .where('starts_at', 'in', [
+        new Date('2030-09-20T07:00:00Z'),
+        new Date('2030-09-21T07:00:00Z'),
+      ])
+      .execute();
+    expect(events.map((e) => e.reserved)).toEqual([0, 0]);
+  });
+});

@@ -69,6 +69,8 @@ export interface BookingContext {
   /** The stored schedules of an experience. */
   schedulesOf(experience: ExperienceRow): Schedule[];
   now: Date;
+  /** A quote prices the items: who the customer is may still be unknown. */
+  quoting?: boolean;
 }
 
 const itemError = (index: number, field: string, detail: string) =>
@@ -244,8 +246,9 @@ export function planBooking(input: BookingInput, ctx: BookingContext): PlannedBo
   // A customer booking for itself may leave its name and email to its account. Staff give
   // the customer's in the order: an account's details are never copied to someone else.
   const own = customer !== undefined && customer.id === ctx.caller.id;
-  const customerName = input.customerName?.trim() || (own ? customer.name : undefined);
-  if (!customerName) {
+  const customerName =
+    input.customerName?.trim() || (own ? customer.name : ctx.quoting ? '' : undefined);
+  if (customerName === undefined) {
     throw invalid(
       'body',
       'customerName',

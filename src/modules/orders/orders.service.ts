@@ -308,7 +308,7 @@ export function ordersService({
   }
 
   /** Plans a booking request: the caller, the experiences, the customer it may attach. */
-  async function plan(caller: Caller, input: BookingInput) {
+  async function plan(caller: Caller, input: BookingInput, quoting = false) {
     const ids = [...new Set(input.items.map((i) => i.experience.id))];
     const [account, rows] = await Promise.all([
       users.find(db, caller.id),
@@ -323,6 +323,7 @@ export function ordersService({
       customer,
       schedulesOf: experiences.schedulesOf,
       now: now(),
+      quoting,
     });
     return { planned, account: account!, sellerId };
   }
@@ -634,7 +635,7 @@ export function ordersService({
 
     /** The order as it would be booked now, without taking seats or writing anything. */
     async quote(caller: Caller, input: BookingInput): Promise<OrderQuoteView> {
-      const { planned } = await plan(caller, input);
+      const { planned } = await plan(caller, input, true);
       const wanted = new Map<string, { item: PlannedItem; quantity: number }>();
       for (const item of planned.items) {
         const key = `${item.experience.id} ${item.start.toISOString()}`;
