@@ -62,7 +62,7 @@ export default tseslint.config(
     rules: { 'no-console': 'off' },
   },
   {
-    files: ['test/**', 'eslint.config.js', 'vitest.config.ts'],
+    files: ['test/**', 'eslint.config.js', 'vitest.config.ts', 'vitest.cluster.config.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

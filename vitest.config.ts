@@ -7,7 +7,8 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    exclude: onPostgres ? [] : ['test/postgres/**'],
+    // test/cluster/ is its own tier (vitest.cluster.config.ts, npm run test:cluster).
+    exclude: onPostgres ? ['test/cluster/**'] : ['test/postgres/**', 'test/cluster/**'],
     globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,

@@ -17,7 +17,7 @@ import {
   toProblem,
 } from './http/error-handler.js';
 import { conditionalGet } from './http/conditional-get.js';
-import { healthRoutes } from './http/health.routes.js';
+import { healthRoutes, type Readiness } from './http/health.routes.js';
 import { refuseMalformedQuery, refuseUnstorableInput } from './http/input-text.js';
 import { loggerOptions } from './http/logging.js';
 import type { ResourceModule } from './http/module.js';
@@ -43,9 +43,8 @@ import { createHoldSweeper, ordersModule } from './modules/orders/index.js';
 import { Schedule } from './modules/shared/index.js';
 import { createCallerCache, usersModule } from './modules/users/index.js';
 import { createEventSink } from './outbox/index.js';
-import { createApiKeyCipher } from './security/api-keys.js';
 import { setPasswordHashConcurrency } from './security/passwords.js';
-import { loadSecret } from './security/secret.js';
+import { configuredCipher } from './security/secret.js';
 import { apiVersions, LATEST_VERSION } from './versions/index.js';
 import { createVersionRegistry } from './versions/registry.js';
 import type { ApiVersion, VersionChanges } from './versions/types.js';
@@ -89,6 +88,13 @@ export async function openAppDatabase(config: Config, role = 'server'): Promise<
     throw error;
   }
   return database;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set `draining` to leave the balancer's rotation before closing (server.ts). */
+    readiness: Readiness;
+  }
 }
 
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
@@ -141,7 +147,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await registerOpenApi(app);
 
   // The resource modules, in dependency order; each gets the facades it calls.
-  const cipher = createApiKeyCipher(loadSecret(config));
+  const cipher = configuredCipher(config);
   setPasswordHashConcurrency(config.passwordHashConcurrency);
   const idempotency = idempotencyService({ db });
   // Domain events, written in each change's transaction; email is derived from them there,
@@ -248,7 +254,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.addHook('preSerialization', versioning.rewriteResponse);
   app.addHook('onSend', conditionalGet);
 
-  await app.register(healthRoutes, { db });
+  // Draining (server.ts, on SIGTERM): /readyz says so, and every answer closes its
+  // connection, so a balancer stops routing here and reconnects elsewhere.
+  const readiness: Readiness = { draining: false };
+  app.decorate('readiness', readiness);
+  app.addHook('onSend', async (_request, reply) => {
+    if (readiness.draining) void reply.header('connection', 'close');
+  });
+  await app.register(healthRoutes, { db, readiness });
   for (const module of modules) await app.register(module.routes, { prefix: '/api' });
 
   if (!deps.database) app.addHook('onClose', () => database.close());

@@ -1,11 +1,12 @@
 /**
- * Command line: `serve`, `migrate`, `outbox`, `users create`, `seed`. Run as `node dist/cli.js <command>`
+ * Command line: `serve`, `migrate`, `outbox`, `rotate-secret`, `users create`, `seed`. Run as `node dist/cli.js <command>`
  * (or `npm run cli -- <command>`).
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { openAppDatabase } from './app.js';
 import { printOutbox } from './cli/outbox.js';
+import { rotateSecret } from './cli/rotate-secret.js';
 import { SEED_USAGE, seedCommand } from './cli/seed.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createAccountThroughServer } from './admin/admin-client.js';
@@ -15,14 +16,15 @@ import { migrateToLatest } from './db/migrate.js';
 import { DomainError } from './domain/errors.js';
 import { idempotencyService } from './modules/idempotency/index.js';
 import { usersModule } from './modules/users/index.js';
-import { createApiKeyCipher } from './security/api-keys.js';
-import { loadSecret } from './security/secret.js';
+import { configuredCipher } from './security/secret.js';
 import { LATEST_VERSION } from './versions/index.js';
 
 const USAGE = `Usage: cli <command>
   serve                         start the HTTP server (same as npm start)
   migrate                       apply pending database migrations
   outbox                        list email not sent yet (pending or failed)
+  rotate-secret                 re-encrypt API keys and webhook secrets under BOOKING_SECRET,
+                                reading the old ones with BOOKING_SECRET_PREVIOUS
   users create --email E --name N [--password P] [--admin] [--seller]
                                 create an account; prints its id, API key and password
   ${SEED_USAGE}`;
@@ -76,7 +78,7 @@ async function createUser(config: Config, args: string[]): Promise<void> {
     const users = usersModule({
       db: database.db,
       idempotency: idempotencyService({ db: database.db }),
-      cipher: createApiKeyCipher(loadSecret(config)),
+      cipher: configuredCipher(config),
       latestVersion: LATEST_VERSION,
     }).service;
     const user = await users.create(
@@ -109,6 +111,8 @@ async function main(argv: string[]): Promise<void> {
       return migrate(config);
     case 'outbox':
       return printOutbox(config);
+    case 'rotate-secret':
+      return rotateSecret(config);
     case 'seed':
       return seedCommand(
         config,

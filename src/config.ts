@@ -29,6 +29,12 @@ const EnvSchema = Type.Object({
   BOOKING_SECRET: Type.Optional(
     Type.String({ minLength: 32, description: 'Server secret (at least 32 characters)' }),
   ),
+  BOOKING_SECRET_PREVIOUS: Type.Optional(
+    Type.String({
+      minLength: 32,
+      description: 'During a secret rotation: the secret being replaced (docs/operations.md)',
+    }),
+  ),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   MAIL_FROM: Type.String({ minLength: 3, default: 'Bookings <bookings@localhost>' }),
   OUTBOX_POLL_MS: Type.Integer({
@@ -132,6 +138,13 @@ const EnvSchema = Type.Object({
   }),
   BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1_048_576 }),
   REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 30_000 }),
+  SHUTDOWN_DRAIN_MS: Type.Integer({
+    minimum: 0,
+    maximum: 120_000,
+    default: 0,
+    description:
+      'On SIGTERM, how long /readyz answers 503 (and answers close their connections) while requests are still served, before the server stops accepting: longer than the balancer needs to notice (docs/operations.md)',
+  }),
   HEADERS_TIMEOUT_MS: Type.Integer({
     minimum: 100,
     maximum: 600_000,
@@ -173,6 +186,8 @@ export interface Config {
   readonly env: BookingEnv;
   /** Unset: a secret file generated in `dataDir` (see security/secret.ts). */
   readonly secret: string | undefined;
+  /** During a rotation of BOOKING_SECRET: the one being replaced, still opened. */
+  readonly previousSecret: string | undefined;
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
   readonly outbox: {
@@ -205,6 +220,7 @@ export interface Config {
   readonly confirmationsToOthersPerHour: number;
   readonly bodyLimit: number;
   readonly requestTimeoutMs: number;
+  readonly shutdownDrainMs: number;
   readonly sockets: {
     readonly headersTimeoutMs: number;
     readonly keepAliveTimeoutMs: number;
@@ -246,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     migrateOnStart: converted.MIGRATE_ON_START ?? converted.DATABASE_URL === undefined,
     env: converted.BOOKING_ENV,
     secret: converted.BOOKING_SECRET,
+    previousSecret: converted.BOOKING_SECRET_PREVIOUS,
     smtpUrl: converted.SMTP_URL,
     mailFrom: converted.MAIL_FROM,
     outbox: Object.freeze({
@@ -281,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     confirmationsToOthersPerHour: converted.CONFIRMATIONS_TO_OTHERS_PER_HOUR,
     bodyLimit: converted.BODY_LIMIT,
     requestTimeoutMs: converted.REQUEST_TIMEOUT_MS,
+    shutdownDrainMs: converted.SHUTDOWN_DRAIN_MS,
     sockets: Object.freeze({
       headersTimeoutMs: converted.HEADERS_TIMEOUT_MS,
       keepAliveTimeoutMs: converted.KEEP_ALIVE_TIMEOUT_MS,

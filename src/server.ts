@@ -1,7 +1,10 @@
 /**
  * Process entry: config -> database -> app -> listen, and a graceful shutdown on SIGTERM
- * or SIGINT (stop accepting, finish in-flight requests, close the pool).
+ * or SIGINT: drain (readiness 503 for SHUTDOWN_DRAIN_MS while still serving, so a balancer
+ * takes the instance out first), then stop accepting, finish in-flight requests, close the
+ * pool.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -10,9 +13,15 @@ import { DataDirLockedError } from './db/data-dir-lock.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = await buildApp(config);
-  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
-    if (err) app.log.error({ err }, 'shutting down after an error');
-    else app.log.info({ signal }, 'shutting down');
+  closeWithGrace({ delay: config.shutdownDrainMs + 10_000 }, async ({ signal, err }) => {
+    if (err) {
+      app.log.error({ err }, 'shutting down after an error');
+    } else {
+      app.log.info({ signal, drainMs: config.shutdownDrainMs }, 'draining');
+      app.readiness.draining = true;
+      await sleep(config.shutdownDrainMs);
+      app.log.info({ signal }, 'shutting down');
+    }
     await app.close();
   });
   await app.listen({ port: config.port, host: config.host });

@@ -10,9 +10,8 @@
 import { randomBytes } from 'node:crypto';
 import { openAppDatabase } from '../app.js';
 import type { Config } from '../config.js';
-import { createApiKeyCipher } from '../security/api-keys.js';
 import { hashPassword } from '../security/passwords.js';
-import { loadSecret } from '../security/secret.js';
+import { configuredCipher } from '../security/secret.js';
 import { LATEST_VERSION } from '../versions/index.js';
 import { seedDatabase, SeedRefusedError, type SeedSummary } from './seed/generate.js';
 import { parseSeedArgs, SeedUsageError, type SeedOptions } from './seed/options.js';
@@ -34,7 +33,7 @@ export async function seed(
     // One password for every seeded account (hashing a million would take hours).
     const password = randomBytes(12).toString('base64url');
     const summary = await seedDatabase(database.db, options, {
-      cipher: createApiKeyCipher(loadSecret(config)),
+      cipher: configuredCipher(config),
       passwordHash: await hashPassword(password),
       apiVersion: LATEST_VERSION,
       progress,

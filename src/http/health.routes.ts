@@ -1,4 +1,7 @@
-/** Liveness (`/healthz`: the process answers) and readiness (`/readyz`: the database does). */
+/**
+ * Liveness (`/healthz`: the process answers) and readiness (`/readyz`: the database does,
+ * and the instance is not draining for a shutdown: a balancer stops sending it requests).
+ */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ping, type Db } from '../db/database.js';
@@ -8,7 +11,15 @@ import { errorResponses, refTo } from './schemas.js';
 const Health = Type.Object({ status: Type.Literal('ok') }, { $id: 'Health' });
 const HealthRef = refTo(Health);
 
-export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
+/** Whether the instance is on its way out (server.ts sets it on SIGTERM). */
+export interface Readiness {
+  draining: boolean;
+}
+
+export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Db; readiness: Readiness }> = async (
+  app,
+  { db, readiness },
+) => {
   app.addSchema(Health);
   app.get(
     '/healthz',
@@ -31,6 +42,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, {
       },
     },
     async () => {
+      if (readiness.draining)
+        throw new DomainError('service_unavailable', 'This instance is shutting down.');
       try {
         await ping(db);
       } catch {

@@ -32,28 +32,58 @@ export function digestsEqual(a: Buffer, b: Buffer): boolean {
 
 export interface ApiKeyCipher {
   encrypt(apiKey: string, userId: string): Buffer;
+  /** Under the current secret, or the previous one while a rotation is under way. */
   decrypt(ciphertext: Buffer, userId: string): string;
+  /** The ciphertext under the current secret, or undefined when it already is. */
+  reseal(ciphertext: Buffer, userId: string): Buffer | undefined;
 }
 
-export function createApiKeyCipher(secret: string): ApiKeyCipher {
-  const key = Buffer.from(hkdfSync('sha256', secret, 'booking-service', 'api-key-encryption', 32));
-  return {
+const keyOf = (secret: string) =>
+  Buffer.from(hkdfSync('sha256', secret, 'booking-service', 'api-key-encryption', 32));
+
+function open(key: Buffer, ciphertext: Buffer, userId: string): string {
+  if (ciphertext[0] !== FORMAT_VERSION) throw new Error('Unknown API key ciphertext format');
+  const iv = ciphertext.subarray(1, 1 + IV_BYTES);
+  const tag = ciphertext.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES);
+  const decipher = createDecipheriv('aes-256-gcm', key, iv);
+  decipher.setAAD(Buffer.from(userId, 'utf8'));
+  decipher.setAuthTag(tag);
+  const body = ciphertext.subarray(1 + IV_BYTES + TAG_BYTES);
+  return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+}
+
+/**
+ * `previous` is the secret being rotated away from (BOOKING_SECRET_PREVIOUS): what it
+ * sealed still opens, and `reseal` moves it under the current one (`cli rotate-secret`,
+ * docs/operations.md).
+ */
+export function createApiKeyCipher(secret: string, previous?: string): ApiKeyCipher {
+  const key = keyOf(secret);
+  const previousKey = previous === undefined ? undefined : keyOf(previous);
+  const cipher: ApiKeyCipher = {
     encrypt(apiKey, userId) {
       const iv = randomBytes(IV_BYTES);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      cipher.setAAD(Buffer.from(userId, 'utf8'));
-      const body = Buffer.concat([cipher.update(apiKey, 'utf8'), cipher.final()]);
-      return Buffer.concat([Buffer.of(FORMAT_VERSION), iv, cipher.getAuthTag(), body]);
+      const gcm = createCipheriv('aes-256-gcm', key, iv);
+      gcm.setAAD(Buffer.from(userId, 'utf8'));
+      const body = Buffer.concat([gcm.update(apiKey, 'utf8'), gcm.final()]);
+      return Buffer.concat([Buffer.of(FORMAT_VERSION), iv, gcm.getAuthTag(), body]);
     },
     decrypt(ciphertext, userId) {
-      if (ciphertext[0] !== FORMAT_VERSION) throw new Error('Unknown API key ciphertext format');
-      const iv = ciphertext.subarray(1, 1 + IV_BYTES);
-      const tag = ciphertext.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES);
-      const decipher = createDecipheriv('aes-256-gcm', key, iv);
-      decipher.setAAD(Buffer.from(userId, 'utf8'));
-      decipher.setAuthTag(tag);
-      const body = ciphertext.subarray(1 + IV_BYTES + TAG_BYTES);
-      return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+      try {
+        return open(key, ciphertext, userId);
+      } catch (error) {
+        if (!previousKey) throw error;
+        return open(previousKey, ciphertext, userId);
+      }
+    },
+    reseal(ciphertext, userId) {
+      try {
+        open(key, ciphertext, userId);
+        return undefined;
+      } catch {
+        return cipher.encrypt(cipher.decrypt(ciphertext, userId), userId);
+      }
     },
   };
+  return cipher;
 }

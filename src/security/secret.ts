@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { createApiKeyCipher } from './api-keys.js';
 
 export interface SecretSource {
   secret: string | undefined;
@@ -31,3 +32,7 @@ export function loadSecret({ secret, dataDir }: SecretSource): string {
     return fs.readFileSync(file, 'utf8').trim();
   }
 }
+
+/** The cipher of this configuration: BOOKING_SECRET, and the previous one during a rotation. */
+export const configuredCipher = (config: SecretSource & { previousSecret?: string | undefined }) =>
+  createApiKeyCipher(loadSecret(config), config.previousSecret);

@@ -3,6 +3,7 @@
  * draws again (within the same transaction, no error), another seller may hold the same
  * code, and a generator that only ever collides ends in an error rather than a duplicate.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { newId } from '../../src/db/ids.js';
@@ -80,5 +81,20 @@ describe('short codes', () => {
       .where('short_code', '=', 'AAAAAAAA')
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
+  });
+
+  it('gives the release before codes from the database while a rolling deploy runs both', async () => {
+    // The previous release's insert: no short code, no ticket code.
+    const id = newId();
+    await sql`insert into orders (id, seller_id, customer_name, status, arrival, amount, currency)
+              values (${id}, ${sellers[1]}, 'Old Release', 'confirmed', '2030-06-01', 5, 'EUR')`.execute(
+      database.db,
+    );
+    const row = await database.db
+      .selectFrom('orders')
+      .select('short_code')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.short_code).toMatch(/^[ABCDEFGHJKMNPQRSTUVWXYZ2-9]{8}$/);
   });
 });

@@ -39,9 +39,14 @@ export default async function setup(project: TestProject) {
     });
     await migrateToLatest(database.db);
     await database.close();
+    // No connection is held for the run: the failover drill (test/cluster/) restarts the
+    // server, and a client held across that would end this process with its 'error' event.
+    await admin.end();
     project.provide('postgresTemplate', template);
     project.provide('pgliteTemplate', '');
     return async () => {
+      const admin = new pg.Client({ connectionString: serverUrl });
+      await admin.connect();
       const { rows } = await admin.query<{ datname: string }>(
         'select datname from pg_database where datname like $1',
         [`${prefix}%`],

@@ -74,6 +74,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await run(sql`update order_items set ticket_code = md5(id || random()::text)`);
   await run(sql`alter table orders alter column short_code set not null`);
   await run(sql`alter table order_items alter column ticket_code set not null`);
+  // Defaults for the release before this one, which inserts without codes while a rolling
+  // deploy runs both (docs/operations.md): the service itself always sets them.
+  await run(sql`
+    create function booking_random_short_code() returns text
+    language sql volatile as $$
+      select string_agg(substr(${sql.lit(SHORT_CODE_ALPHABET)}, floor(random() * 31)::integer + 1, 1), '')
+        from generate_series(1, 8)
+    $$`);
+  await run(
+    sql`alter table orders alter column short_code set default booking_random_short_code()`,
+  );
+  await run(
+    sql`alter table order_items alter column ticket_code set default md5(random()::text || clock_timestamp()::text)`,
+  );
 
   await run(sql`alter table orders drop constraint orders_status_check`);
   await run(

@@ -8,7 +8,8 @@ import type { ApiKeyCipher } from '../../security/api-keys.js';
 
 export const newSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
 
-const boundTo = (hookId: string) => `hook:${hookId}`;
+/** What a hook's secret is bound to (AES-GCM associated data). */
+export const boundTo = (hookId: string) => `hook:${hookId}`;
 
 export const sealSecret = (cipher: ApiKeyCipher, hookId: string, secret: string): Buffer =>
   cipher.encrypt(secret, boundTo(hookId));

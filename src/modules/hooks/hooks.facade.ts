@@ -1,10 +1,22 @@
-/** What other code may ask of hooks: one hook by id (the "hook disabled" email reads it). */
+/**
+ * What other code may ask of hooks: one hook by id (the "hook disabled" email reads it), and
+ * the sealed signing secrets (`cli rotate-secret`).
+ */
 import type { Executor } from '../../db/unit-of-work.js';
+import type { SealedStore } from '../../security/secret-rotation.js';
+import { boundTo } from './hook-secrets.js';
 import { hooksRepository, type HookRow } from './hooks.repository.js';
 
 export const hooksFacade = {
   find: (db: Executor, id: string): Promise<HookRow | undefined> =>
     hooksRepository(db).findById(id),
+
+  sealedSecrets: (db: Executor): SealedStore => ({
+    name: 'webhook signing secrets',
+    page: (afterId, limit) => hooksRepository(db).sealedSecrets(afterId, limit),
+    boundTo,
+    write: (id, sealed) => hooksRepository(db).setSealedSecret(id, sealed),
+  }),
 };
 
 export type HooksFacade = typeof hooksFacade;

@@ -15,6 +15,26 @@ export type AttemptRow = Selectable<WebhookAttemptsTable>;
 
 export function hooksRepository(db: Kysely<DB>) {
   return {
+    /** Signing secret ciphertexts after `afterId`, in id order (secret rotation). */
+    async sealedSecrets(afterId: string, limit: number): Promise<{ id: string; sealed: Buffer }[]> {
+      const rows = await db
+        .selectFrom('hooks')
+        .select(['id', 'secret_ciphertext'])
+        .where('id', '>', afterId)
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({ id: r.id, sealed: r.secret_ciphertext }));
+    },
+
+    async setSealedSecret(id: string, sealed: Buffer): Promise<void> {
+      await db
+        .updateTable('hooks')
+        .set({ secret_ciphertext: sealed })
+        .where('id', '=', id)
+        .execute();
+    },
+
     /** The new hook, or undefined when the owner has one for this event and URL. */
     async insert(hook: Insertable<HooksTable>): Promise<HookRow | undefined> {
       return db

@@ -4,6 +4,7 @@
  * transaction).
  */
 import type { Executor } from '../../db/unit-of-work.js';
+import type { SealedStore } from '../../security/secret-rotation.js';
 import { usersRepository, type UserRow } from './users.repository.js';
 
 export interface Account {
@@ -22,6 +23,14 @@ export const usersFacade = {
 
   findByEmail: async (db: Executor, email: string): Promise<Account | undefined> =>
     account(await usersRepository(db).findByEmail(email)),
+
+  /** The sealed API keys, for `cli rotate-secret`. */
+  sealedKeys: (db: Executor): SealedStore => ({
+    name: 'API keys',
+    page: (afterId, limit) => usersRepository(db).sealedKeys(afterId, limit),
+    boundTo: (id) => id,
+    write: (id, sealed) => usersRepository(db).setSealedKey(id, sealed),
+  }),
 
   /** A seller: an account with ROLE_SELLER (what experiences, guides and delegates hang on). */
   isSeller: async (db: Executor, id: string): Promise<boolean> =>

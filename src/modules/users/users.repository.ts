@@ -30,6 +30,26 @@ export function usersRepository(db: Kysely<DB>) {
       );
 
   return {
+    /** API key ciphertexts after `afterId`, in id order (secret rotation). */
+    async sealedKeys(afterId: string, limit: number): Promise<{ id: string; sealed: Buffer }[]> {
+      const rows = await db
+        .selectFrom('users')
+        .select(['id', 'api_key_ciphertext'])
+        .where('id', '>', afterId)
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({ id: r.id, sealed: r.api_key_ciphertext }));
+    },
+
+    async setSealedKey(id: string, sealed: Buffer): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({ api_key_ciphertext: sealed })
+        .where('id', '=', id)
+        .execute();
+    },
+
     async insert(row: NewUserRow): Promise<UserRow> {
       return db.insertInto('users').values(row).returningAll().executeTakeFirstOrThrow();
     },
