@@ -206,7 +206,7 @@ describe('who may manage guides', () => {
     }
   });
 
-  it('refuses other delegates, strangers and other sellers with 403, and changes nothing', async () => {
+  it('refuses other delegates, strangers and other sellers with 403 (their list is empty), and changes nothing', async () => {
     const guide = await createGuide(t.app, seller, seller.id, { name: 'Kept' });
     const scheduleId = guide.schedules[0]!.id;
     const other = await openShop(t.app);
@@ -219,8 +219,11 @@ describe('who may manage guides', () => {
     ];
     const before = await guideCount();
     for (const [who, account] of refused) {
+      // A list of what the caller may not see is empty, never an error.
+      const list = await req(account, 'GET', `/${seller.id}/guides`);
+      expect(list.statusCode, who).toBe(200);
+      expect(list.json().data, who).toEqual([]);
       const calls: [string, 'GET' | 'POST' | 'PUT' | 'DELETE', string, object?][] = [
-        ['list', 'GET', `/${seller.id}/guides`],
         ['create', 'POST', `/${seller.id}/guides`, { name: 'Intruder' }],
         ['read', 'GET', `/${seller.id}/guides/${guide.id}`],
         ['update', 'PUT', `/${seller.id}/guides/${guide.id}`, { name: 'Hacked' }],
@@ -252,8 +255,15 @@ describe('who may manage guides', () => {
     const other = await openShop(t.app);
     const theirs = await createGuide(t.app, other.seller, other.seller.id);
     const admin = await createAdmin(t);
-    expectProblem(await req(admin, 'GET', `/${UNKNOWN}/guides`), 404, 'not_found');
-    expectProblem(await req(notSeller, 'GET', `/${notSeller.id}/guides`), 404, 'not_found');
+    // Lists: empty for a seller that does not exist, as for one the caller may not see.
+    for (const [account, sellerId] of [
+      [admin, UNKNOWN],
+      [notSeller, notSeller.id],
+    ] as const) {
+      const list = await req(account, 'GET', `/${sellerId}/guides`);
+      expect(list.statusCode).toBe(200);
+      expect(list.json().data).toEqual([]);
+    }
     expectProblem(
       await req(notSeller, 'POST', `/${notSeller.id}/guides`, { name: 'X' }),
       404,
@@ -605,11 +615,18 @@ describe('GET /api/sellers/{id}/guides', () => {
     }
   });
 
-  it('shows guide managers the list and refuses other delegates', async () => {
+  it('shows guide managers the list, and other delegates and strangers an empty one', async () => {
     const manager = await delegate(t.app, lister.seller, ['ROLE_GUIDE_MANAGER']);
     expect(idsOf(await list('', manager))).toHaveLength(3);
     const clerk = await delegate(t.app, lister.seller, ['ROLE_RESERVATION']);
-    expectProblem(await list('', clerk), 403, 'forbidden');
+    const stranger = await signUp(t.app);
+    for (const account of [clerk, stranger]) {
+      const response = await list('?count=true', account);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ data: [], paging: { next: null, total: 0 } });
+    }
+    // A malformed query is still a 400, whoever asks.
+    expectProblem(await list('?bogus=1', clerk), 400, 'unknown_field');
   });
 });
 

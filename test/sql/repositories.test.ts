@@ -170,6 +170,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     guidesOf: (db) => eventsRepository(db).guidesOf([A, B]),
     seatsLeft: (db) => eventsRepository(db).seatsLeft(A),
     startingAt: (db) => eventsRepository(db).startingAt(A, [AT, LATER]),
+    startingAtMany: (db) => eventsRepository(db).startingAtMany([A, B], [AT, LATER]),
     ...listCalls(eventList, (db) => eventsRepository(db).listSource(), {
       'start[range]': '2030-06-01,2030-06-30',
     }),

@@ -2,7 +2,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams, errorResponses, refTo } from '../../http/schemas.js';
 import type { AvailabilityService } from './availability.service.js';
-import { Availability, AvailabilityQuery } from './events.schemas.js';
+import {
+  Availability,
+  AvailabilityQuery,
+  ManyAvailability,
+  ManyAvailabilityQuery,
+} from './events.schemas.js';
 
 export const availabilityRoutes: FastifyPluginAsyncTypebox<{
   availability: AvailabilityService;
@@ -24,5 +29,31 @@ export const availabilityRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) =>
       availability.of(request.caller, request.params.id, request.query.start, request.query.end),
+  );
+
+  app.get(
+    '/availability',
+    {
+      schema: {
+        tags: ['experiences'],
+        operationId: 'getManyAvailability',
+        summary:
+          'Open seats per departure of several experiences at once (at most 50, at most 62 days)',
+        description:
+          'Keyed by experience id; experiences the caller may not see are left out. Two queries whatever the number of experiences.',
+        querystring: ManyAvailabilityQuery,
+        response: {
+          200: refTo(ManyAvailability),
+          ...errorResponses('validation_failed', 'invalid_credentials'),
+        },
+      },
+    },
+    async (request) =>
+      availability.ofMany(
+        request.caller,
+        request.query.experience,
+        request.query.start,
+        request.query.end,
+      ),
   );
 };

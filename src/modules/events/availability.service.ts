@@ -15,6 +15,32 @@ import {
 } from './availability.js';
 import { eventsRepository } from './events.repository.js';
 
+/** The most experiences one `GET /api/availability` may ask about. */
+export const MAX_AVAILABILITY_EXPERIENCES = 50;
+
+const ID = /^[0-9a-f]{24}$/;
+
+function checkRange(start: string, end: string): void {
+  if (!isDate(start)) throw invalid('query', 'start', 'must be a real date YYYY-MM-DD');
+  if (!isDate(end)) throw invalid('query', 'end', 'must be a real date YYYY-MM-DD');
+  if (end < start) throw invalid('query', 'end', 'must not be before start');
+  // Counted, not walked: a range of centuries is refused at once.
+  if (daysBetween(start, end) > MAX_AVAILABILITY_DAYS) {
+    throw invalid('query', 'end', `at most ${MAX_AVAILABILITY_DAYS} days from start`);
+  }
+}
+
+/** `experience=a,b,c`: 1-50 distinct ids. */
+function experienceIds(list: string): string[] {
+  const ids = [...new Set(list.split(',').map((id) => id.trim()))];
+  if (ids.length > MAX_AVAILABILITY_EXPERIENCES)
+    throw invalid('query', 'experience', `at most ${MAX_AVAILABILITY_EXPERIENCES} experiences`);
+  const bad = ids.find((id) => !ID.test(id));
+  if (bad !== undefined)
+    throw invalid('query', 'experience', 'must be experience ids, comma-separated');
+  return ids;
+}
+
 export function availabilityService({
   db,
   experiences,
@@ -29,13 +55,7 @@ export function availabilityService({
       start: string,
       end: string,
     ): Promise<Record<string, Record<string, number | null>>> {
-      if (!isDate(start)) throw invalid('query', 'start', 'must be a real date YYYY-MM-DD');
-      if (!isDate(end)) throw invalid('query', 'end', 'must be a real date YYYY-MM-DD');
-      if (end < start) throw invalid('query', 'end', 'must not be before start');
-      // Counted, not walked: a range of centuries is refused at once.
-      if (daysBetween(start, end) > MAX_AVAILABILITY_DAYS) {
-        throw invalid('query', 'end', `at most ${MAX_AVAILABILITY_DAYS} days from start`);
-      }
+      checkRange(start, end);
       const row = await experiences.findVisible(db, caller, id);
       const input = {
         schedules: experiences.schedulesOf(row),
@@ -48,6 +68,50 @@ export function availabilityService({
       const booked =
         instants.length === 0 ? [] : await eventsRepository(db).startingAt(id, instants);
       return availability(input, booked);
+    },
+
+    /**
+     * Several experiences at once (a booking page showing them side by side), keyed by
+     * experience id in the order asked: two queries whatever their number (the experiences,
+     * then every one of their events in the range). Ids the caller may not see (hidden, or
+     * unknown) are left out, as a list leaves out what the caller may not see.
+     */
+    async ofMany(
+      caller: Caller | null,
+      list: string,
+      start: string,
+      end: string,
+    ): Promise<Record<string, Record<string, Record<string, number | null>>>> {
+      checkRange(start, end);
+      const ids = experienceIds(list);
+      const rows = experiences.visibleTo(caller, await experiences.findMany(db, ids));
+      const inputs = new Map(
+        rows.map((row) => [
+          row.id,
+          {
+            schedules: experiences.schedulesOf(row),
+            timezone: row.timezone,
+            outingMax: row.outing_max,
+            start,
+            end,
+          },
+        ]),
+      );
+      const instants = [...inputs.values()].flatMap(departureInstants);
+      const booked =
+        instants.length === 0
+          ? []
+          : await eventsRepository(db).startingAtMany([...inputs.keys()], instants);
+      const result: Record<string, Record<string, Record<string, number | null>>> = {};
+      for (const id of ids) {
+        const input = inputs.get(id);
+        if (input)
+          result[id] = availability(
+            input,
+            booked.filter((e) => e.experienceId === id),
+          );
+      }
+      return result;
     },
   };
 }

@@ -14,7 +14,7 @@ import { availabilityRoutes } from './availability.routes.js';
 import { availabilityService } from './availability.service.js';
 import { eventsFacade, type EventsFacade } from './events.facade.js';
 import { eventsRoutes } from './events.routes.js';
-import { Availability, Event, EventList } from './events.schemas.js';
+import { Availability, Event, EventList, ManyAvailability } from './events.schemas.js';
 import { eventsService } from './events.service.js';
 import { eventVersionChanges } from './events.versions.js';
 
@@ -30,7 +30,7 @@ export function eventsModule(deps: {
   const availability = availabilityService(deps);
   return {
     name: 'events',
-    schemas: [Event, EventList, Availability],
+    schemas: [Event, EventList, Availability, ManyAvailability],
     routes: async (app) => {
       await eventsRoutes(app, { events, idempotency: deps.idempotency });
       await assignmentRoutes(app, { assignments });

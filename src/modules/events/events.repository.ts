@@ -176,6 +176,22 @@ export function eventsRepository(db: Kysely<DB>) {
       return row.max === null ? null : row.max - row.reserved;
     },
 
+    /** The events of several experiences that start at any of these instants (one query). */
+    async startingAtMany(experienceIds: readonly string[], instants: readonly Date[]) {
+      const rows = await db
+        .selectFrom('events')
+        .select(['experience_id', 'starts_at', 'max', 'reserved'])
+        .where('experience_id', 'in', experienceIds)
+        .where('starts_at', 'in', instants)
+        .execute();
+      return rows.map((r) => ({
+        experienceId: r.experience_id,
+        start: r.starts_at,
+        max: r.max,
+        reserved: r.reserved,
+      }));
+    },
+
     /** The events of an experience that start at any of these instants. */
     async startingAt(experienceId: string, instants: readonly Date[]) {
       const rows = await db

@@ -79,6 +79,25 @@ export const Availability = Type.Record(
   },
 );
 
+export const ManyAvailabilityQuery = Type.Object({
+  experience: Type.String({
+    minLength: 24,
+    maxLength: 50 * 25,
+    description: 'Experience ids, comma-separated (at most 50)',
+  }),
+  start: DateString,
+  end: DateString,
+});
+
+export const ManyAvailability = Type.Record(
+  Type.String({ description: 'experience id' }),
+  Availability,
+  {
+    $id: 'ManyAvailability',
+    description: '{"<experience id>": {"YYYY-MM-DD": {"900": openSeats}}}',
+  },
+);
+
 export type EventRow = Selectable<EventsTable> & { title: string; timezone: string };
 
 export function toEventView(row: EventRow): EventView {

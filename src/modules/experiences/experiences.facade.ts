@@ -19,6 +19,17 @@ export const experiencesFacade = {
   findVisible: async (db: Executor, caller: Caller | null, id: string): Promise<ExperienceRow> =>
     mayView(caller, await experiencesRepository(db).findById(id), id),
 
+  /** Of these, the experiences the caller may see (visible, or its seller's staff). */
+  visibleTo: (caller: Caller | null, rows: readonly ExperienceRow[]): ExperienceRow[] =>
+    rows.filter((row) => {
+      try {
+        mayView(caller, row, row.id);
+        return true;
+      } catch {
+        return false;
+      }
+    }),
+
   schedulesOf,
   guidePreferencesOf,
 };
