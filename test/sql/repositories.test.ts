@@ -97,6 +97,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     notify: (db) => usersRepository(db).notify('booking_callers', A),
     replaceApiKey: (db) => usersRepository(db).replaceApiKey(A, Buffer.alloc(1), Buffer.alloc(1)),
     setPassword: (db) => usersRepository(db).setPassword(A, 'h'),
+    updateProfile: (db) => usersRepository(db).updateProfile(A, { name: 'N', email: 'e@example.com' }),
     lockMetadata: (db) => usersRepository(db).lockMetadata(A),
     writeMetadata: (db) => usersRepository(db).writeMetadata(A, { k: 1 }),
   },

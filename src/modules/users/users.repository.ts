@@ -99,6 +99,24 @@ export function usersRepository(db: Kysely<DB>) {
       return result.numUpdatedRows > 0n;
     },
 
+    /** Changes name, email, password and key together (a profile change). */
+    async updateProfile(
+      id: string,
+      changes: {
+        name?: string;
+        email?: string;
+        password_hash?: string;
+        api_key_digest?: Buffer;
+        api_key_ciphertext?: Buffer;
+      },
+    ): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({ ...changes, updated_at: new Date() })
+        .where('id', '=', id)
+        .execute();
+    },
+
     async setPassword(id: string, passwordHash: string): Promise<void> {
       await db
         .updateTable('users')

@@ -12,6 +12,7 @@ import {
   MetadataBody,
   MetadataParams,
   PrivateQuery,
+  UpdateUserBody,
   User,
   type UserView,
 } from './users.schemas.js';
@@ -100,6 +101,28 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) =>
       users.get(requireCaller(request), request.params.id, request.query.private === true),
+  );
+
+  app.put(
+    '/users/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'updateUser',
+        summary: 'Change name, email or password (self or admin); a new password rotates the key',
+        description:
+          'The email and the password change only with `currentPassword` (an admin needs none). A new password also rotates the API key: the answer carries the new `apiKey`, and the old one is refused at once.',
+        security: authenticated,
+        params: IdParams,
+        body: UpdateUserBody,
+        response: {
+          200: UserRef,
+          ...readErrors,
+          ...errorResponses('validation_failed', 'email_taken', 'service_unavailable'),
+        },
+      },
+    },
+    async (request) => users.update(requireCaller(request), request.params.id, request.body),
   );
 
   app.get(

@@ -44,6 +44,22 @@ export const CreateUserBody = Type.Object(
   { additionalProperties: false },
 );
 
+export const UpdateUserBody = Type.Object(
+  {
+    name: Type.Optional(CreateUserBody.properties.name),
+    email: Type.Optional(CreateUserBody.properties.email),
+    password: Type.Optional(CreateUserBody.properties.password),
+    currentPassword: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1024,
+        description: 'Required to change the email or the password (an admin needs none)',
+      }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1, description: 'The fields to change' },
+);
+
 export const PrivateQuery = Type.Object({
   private: Type.Optional(Type.Boolean({ description: 'true adds metadata (self or admin)' })),
 });

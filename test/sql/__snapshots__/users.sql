@@ -22,6 +22,9 @@ update "users" set "api_key_digest" = $1, "api_key_ciphertext" = $2, "updated_at
 -- setPassword
 update "users" set "password_hash" = $1, "updated_at" = $2 where "id" = $3;
 
+-- updateProfile
+update "users" set "name" = $1, "email" = $2, "updated_at" = $3 where "id" = $4;
+
 -- lockMetadata
 select "metadata" from "users" where "id" = $1 for update;
 
