@@ -76,8 +76,8 @@ export interface OrdersTable {
   customer_id: string | null;
   customer_name: string;
   customer_email: string | null;
-  /** Derived from the items: `pending` while one holds seats unconfirmed (below 200). */
-  status: 'pending' | 'confirmed' | 'canceled';
+  /** Derived from the items: `canceled` once none holds seats (DESIGN.md: two values). */
+  status: 'confirmed' | 'canceled';
   arrival: string;
   amount: Numeric;
   currency: string;

@@ -445,7 +445,7 @@ describe('statuses and holds', () => {
         items: [{ ...xolaItem('2030-07-07', 900, 2), status: 103 }],
       })
     ).json();
-    expect(held).toMatchObject({ status: 'pending', items: [{ status: 103 }] });
+    expect(held).toMatchObject({ status: 'confirmed', items: [{ status: 103 }] });
     expect(Date.parse(held.holdExpiresAt) - Date.parse(held.createdAt)).toBe(15 * 60_000);
     expect(await reserved(shop.experienceId)).toBe(seats + 2);
     const confirmed = await change(staff, held.id, {

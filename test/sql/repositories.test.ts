@@ -97,7 +97,8 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     notify: (db) => usersRepository(db).notify('booking_callers', A),
     replaceApiKey: (db) => usersRepository(db).replaceApiKey(A, Buffer.alloc(1), Buffer.alloc(1)),
     setPassword: (db) => usersRepository(db).setPassword(A, 'h'),
-    updateProfile: (db) => usersRepository(db).updateProfile(A, { name: 'N', email: 'e@example.com' }),
+    updateProfile: (db) =>
+      usersRepository(db).updateProfile(A, { name: 'N', email: 'e@example.com' }),
     lockMetadata: (db) => usersRepository(db).lockMetadata(A),
     writeMetadata: (db) => usersRepository(db).writeMetadata(A, { k: 1 }),
   },
@@ -225,7 +226,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
         customer_email: null,
         phone: '+1 555',
         source: 'office',
-        status: 'pending',
+        status: 'confirmed',
         short_code: 'ABCDEFGH',
         arrival: '2030-06-01',
         amount: 20,

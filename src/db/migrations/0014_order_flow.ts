@@ -11,7 +11,7 @@
  *   seven characters (new ones have eight, so the two can never collide), numbered per
  *   seller; ticket codes from md5 of the id and a random number.
  * - Statuses: items 100 pending, 103 on hold, 200 confirmed, 202 confirmed not charged,
- *   203 pay later, 700 canceled; an order is `pending` while an item holds seats unconfirmed.
+ *   203 pay later, 700 canceled (the order's own status stays `confirmed` or `canceled`).
  *   A hold's deadline is the order's `hold_expires_at`.
  * - Xola's order fields: phone, source, notes, payment method, and the adjustments a change
  *   of the order recorded.
@@ -89,10 +89,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     sql`alter table order_items alter column ticket_code set default md5(random()::text || clock_timestamp()::text)`,
   );
 
-  await run(sql`alter table orders drop constraint orders_status_check`);
-  await run(
-    sql`alter table orders add constraint orders_status_check check (status in ('pending', 'confirmed', 'canceled'))`,
-  );
   await run(sql`alter table order_items drop constraint order_items_status_check`);
   await run(
     sql`alter table order_items add constraint order_items_status_check check (status in (100, 103, 200, 202, 203, 700))`,

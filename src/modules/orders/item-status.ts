@@ -2,7 +2,8 @@
  * Xola's item status codes and what they mean for seats: below 200 an item holds its seats
  * unconfirmed (100 pending, 103 on hold until the order's deadline), 200-299 are confirmed
  * (200 confirmed, 202 confirmed not charged, 203 accepted "pay later"), 300 and above hold
- * no seat (700 canceled). An order's own `status` is derived from its items.
+ * no seat (700 canceled). An order's own `status` is derived from its items: DESIGN.md keeps
+ * it `confirmed` or `canceled`; each item's code says whether it is confirmed.
  */
 export const ITEM_STATUS = {
   pending: 100,
@@ -27,11 +28,8 @@ export const STAFF_STATUSES: readonly number[] = [
 
 export const holdsSeats = (status: number): boolean => status < 300;
 
-export type OrderStatus = 'pending' | 'confirmed' | 'canceled';
+export type OrderStatus = 'confirmed' | 'canceled';
 
-/** `canceled` when no item holds a seat, `pending` while one is unconfirmed, else `confirmed`. */
-export function orderStatusOf(statuses: readonly number[]): OrderStatus {
-  const live = statuses.filter(holdsSeats);
-  if (live.length === 0) return 'canceled';
-  return live.some((s) => s < 200) ? 'pending' : 'confirmed';
-}
+/** `canceled` when no item holds a seat any more, else `confirmed` (items say the rest). */
+export const orderStatusOf = (statuses: readonly number[]): OrderStatus =>
+  statuses.some(holdsSeats) ? 'confirmed' : 'canceled';

@@ -60,8 +60,9 @@ export const Order = Type.Object(
     customerEmail: Nullable(Type.String()),
     phone: Nullable(Type.String()),
     source: Nullable(Type.String({ description: '`office`, `checkout`, or a partner' })),
-    status: Type.Enum(['pending', 'confirmed', 'canceled'], {
-      description: 'pending while an item holds seats unconfirmed (status below 200)',
+    status: Type.Enum(['confirmed', 'canceled'], {
+      description:
+        'canceled once no item holds seats; each item status says whether it is confirmed',
     }),
     shortCode: Type.String({ description: 'Read aloud by the guest; unique per seller' }),
     arrival: Type.String({ format: 'date', description: 'Earliest item date' }),
