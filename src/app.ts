@@ -311,10 +311,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       logger: app.log.child({ component: 'webhooks' }),
       ...config.webhooks,
       // The owner learns its hook was disabled (email, through the outbox).
-      onDisabled: async (hook) => {
-        const owner = await users.facade.find(db, hook.owner_id);
+      onDisabled: async (tx, hook) => {
+        const owner = await users.facade.find(tx, hook.owner_id);
         if (owner)
-          await enqueue(db, { kind: 'hook_disabled', hookId: hook.id, recipient: owner.email });
+          await enqueue(tx, { kind: 'hook_disabled', hookId: hook.id, recipient: owner.email });
       },
     });
     app.addHook('onReady', async () => webhooks.start());

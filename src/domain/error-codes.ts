@@ -27,6 +27,7 @@ export const errorCodes = {
   // 409
   email_taken: { status: 409, title: 'Email already registered' },
   experience_has_bookings: { status: 409, title: 'The experience has bookings' },
+  event_has_bookings: { status: 409, title: 'The event has bookings' },
   not_scheduled: { status: 409, title: 'Not a scheduled departure' },
   departure_started: { status: 409, title: 'The departure has started' },
   capacity_exceeded: { status: 409, title: 'Not enough seats left' },

@@ -173,6 +173,10 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     seatsLeft: (db) => eventsRepository(db).seatsLeft(A),
     startingAt: (db) => eventsRepository(db).startingAt(A, [AT, LATER]),
     startingAtMany: (db) => eventsRepository(db).startingAtMany([A, B], [AT, LATER]),
+    lock: (db) => eventsRepository(db).lock(A),
+    setMax: (db) => eventsRepository(db).setMax(A, 5),
+    hasBookings: (db) => eventsRepository(db).hasBookings(A),
+    delete: (db) => eventsRepository(db).delete(A),
     ...listCalls(eventList, (db) => eventsRepository(db).listSource(), {
       'start[range]': '2030-06-01,2030-06-30',
     }),

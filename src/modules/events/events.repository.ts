@@ -29,6 +29,40 @@ export function eventsRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
+    /** Reads an event and locks it until the transaction ends (a change or a deletion). */
+    async lock(id: string): Promise<Selectable<EventsTable> | undefined> {
+      return db
+        .selectFrom('events')
+        .selectAll()
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+    },
+
+    /** A new capacity; the events_no_oversell constraint refuses one below the reserved seats. */
+    async setMax(id: string, max: number | null): Promise<void> {
+      await db
+        .updateTable('events')
+        .set({ max, updated_at: new Date() })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    /** Whether any order ever booked the event (canceled ones too: they keep it in history). */
+    async hasBookings(id: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('order_items')
+        .select('id')
+        .where('event_id', '=', id)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async delete(id: string): Promise<void> {
+      await db.deleteFrom('events').where('id', '=', id).execute();
+    },
+
     /**
      * Creates the event of an experience at `start`, or updates it (Xola's upsert). `max`
      * undefined keeps an existing event's capacity; the events_no_oversell constraint

@@ -1,5 +1,6 @@
 /** HTTP routes of events: each handler is one service call. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
 import {
   IdParams,
@@ -12,7 +13,7 @@ import {
 import { describeList } from '../../query/describe.js';
 import { idempotentCreate, type IdempotencyService } from '../idempotency/index.js';
 import { eventList } from './events.list.js';
-import { CreateEventBody, Event, EventList } from './events.schemas.js';
+import { CreateEventBody, Event, EventList, UpdateEventBody } from './events.schemas.js';
 import { checksGuideSchedules } from './events.versions.js';
 import type { EventsService } from './events.service.js';
 
@@ -93,5 +94,47 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => events.get(requireCaller(request), request.params.id),
+  );
+
+  app.patch(
+    '/events/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'updateEvent',
+        summary: "Change an event's capacity (the seller's event staff)",
+        security: authenticated,
+        params: IdParams,
+        body: UpdateEventBody,
+        response: {
+          200: EventRef,
+          ...readErrors,
+          ...errorResponses('validation_failed', 'forbidden', 'capacity_below_reserved'),
+        },
+      },
+    },
+    async (request) => events.change(requireCaller(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/events/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'deleteEvent',
+        summary: 'Delete an event that no order booked (409 otherwise)',
+        security: authenticated,
+        params: IdParams,
+        response: {
+          204: Type.Null(),
+          ...readErrors,
+          ...errorResponses('forbidden', 'event_has_bookings'),
+        },
+      },
+    },
+    async (request, reply) => {
+      await events.remove(requireCaller(request), request.params.id);
+      return reply.code(204).send(null);
+    },
   );
 };

@@ -32,6 +32,21 @@ export const Event = Type.Object(
 export type EventView = Static<typeof Event>;
 export const EventList = listOf(Event);
 
+export const UpdateEventBody = Type.Object(
+  {
+    max: Type.Optional(
+      Nullable(
+        Type.Integer({
+          minimum: 0,
+          maximum: 1_000_000,
+          description: 'Seats; not below those reserved; 0 closes it; null = unlimited',
+        }),
+      ),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1, description: 'The fields to change' },
+);
+
 export const CreateEventBody = Type.Object(
   {
     experience: Type.Object({ id: Id }, { additionalProperties: false }),

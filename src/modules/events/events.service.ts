@@ -93,6 +93,63 @@ export function eventsService({
       return toEventView(row);
     },
 
+    /**
+     * Changes an event's capacity (`max`: not below the seats reserved; null = unlimited;
+     * 0 closes the departure to new bookings). The seller's event staff only.
+     */
+    async change(caller: Caller, id: string, input: { max?: number | null }): Promise<EventView> {
+      return inTransaction(db, async (tx) => {
+        const events = eventsRepository(tx);
+        const locked = await events.lock(id);
+        if (!locked) throw notFound(`Event ${id}`);
+        const before = (await events.findById(id))!;
+        if (!(await visibility.maySee(tx, caller, before))) throw notFound(`Event ${id}`);
+        accessOf(caller).require('events', before.seller_id, `event ${id}`);
+        if (input.max !== undefined) {
+          if (input.max !== null && input.max < locked.reserved) {
+            throw new DomainError(
+              'capacity_below_reserved',
+              `max is below the ${locked.reserved} seats already reserved on this event.`,
+              {
+                errors: [
+                  { in: 'body', name: 'max', detail: 'is below the seats already reserved' },
+                ],
+              },
+            );
+          }
+          await events.setMax(id, input.max);
+        }
+        const view = toEventView((await events.findById(id))!);
+        await emitChange(domainEvents, tx, {
+          name: 'event.update',
+          sellerId: before.seller_id,
+          actorId: caller.id,
+          after: view,
+          before: toEventView(before),
+        });
+        return view;
+      });
+    },
+
+    /** Deletes an event no order ever booked (409 otherwise: orders keep their history). */
+    async remove(caller: Caller, id: string): Promise<void> {
+      await inTransaction(db, async (tx) => {
+        const events = eventsRepository(tx);
+        const locked = await events.lock(id);
+        if (!locked) throw notFound(`Event ${id}`);
+        const row = (await events.findById(id))!;
+        if (!(await visibility.maySee(tx, caller, row))) throw notFound(`Event ${id}`);
+        accessOf(caller).require('events', row.seller_id, `event ${id}`);
+        if (locked.reserved > 0 || (await events.hasBookings(id))) {
+          throw new DomainError(
+            'event_has_bookings',
+            'Orders booked this event; set its max to 0 to close it instead.',
+          );
+        }
+        await events.delete(id);
+      });
+    },
+
     /** Creates the event, or updates the one at the same start (201 both ways). */
     async upsert(
       caller: Caller,

@@ -12,6 +12,7 @@
  */
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../../db/database.js';
+import { inTransaction, type Tx } from '../../db/unit-of-work.js';
 import type { ApiKeyCipher } from '../../security/api-keys.js';
 import { auditOf, pollLoop, type Audit } from '../../outbox/index.js';
 import type { VersionRegistry } from '../../versions/registry.js';
@@ -38,8 +39,11 @@ export interface WebhookDispatcherOptions {
   pollMs: number;
   timeoutMs: number;
   concurrencyPerHost: number;
-  /** Told once a hook is disabled after its deliveries kept failing (emails the owner). */
-  onDisabled(hook: HookRow): Promise<void>;
+  /**
+   * Told once a hook is disabled after its deliveries kept failing (emails the owner), in
+   * the transaction that disables it: the notice is queued if and only if that commits.
+   */
+  onDisabled(tx: Tx, hook: HookRow): Promise<void>;
   /** Deliveries in flight at once, across hosts. */
   maxInFlight?: number;
 }
@@ -126,8 +130,10 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       logger.info({ ...context, status: outcome.statusCode }, 'webhook delivered');
     } else if (next === 'give-up') {
       logger.error({ ...context, status: outcome.statusCode }, 'webhook failed; hook disabled');
-      const hook = await hooksRepository(db).setStatus(delivery.hook.id, 'disabled');
-      if (hook) await options.onDisabled(hook);
+      await inTransaction(db, async (tx) => {
+        const hook = await hooksRepository(tx).setStatus(delivery.hook.id, 'disabled');
+        if (hook) await options.onDisabled(tx, hook);
+      });
     } else {
       logger.warn(
         { ...context, status: outcome.statusCode, error: outcome.error, retryInMs: next },

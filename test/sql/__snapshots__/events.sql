@@ -41,6 +41,18 @@ select "starts_at", "max", "reserved" from "events" where "experience_id" = $1 a
 -- startingAtMany
 select "experience_id", "starts_at", "max", "reserved" from "events" where "experience_id" in ($1, $2) and "starts_at" in ($3, $4);
 
+-- lock
+select * from "events" where "id" = $1 for update;
+
+-- setMax
+update "events" set "max" = $1, "updated_at" = $2 where "id" = $3;
+
+-- hasBookings
+select "id" from "order_items" where "event_id" = $1 limit $2;
+
+-- delete
+delete from "events" where "id" = $1;
+
 -- listSource.rows
 select "e".*, "x"."name" as "title", "x"."timezone" as "timezone" from (select "e".* from "events" as "e" where ("e"."starts_at" between $1 and $2 and ("e"."seller_id" in ($3))) order by "e"."id" desc limit $4 offset $5) as "e" inner join "experiences" as "x" on "x"."id" = "e"."experience_id" order by "e"."id" desc;
 
