@@ -34,6 +34,7 @@ import { delegateList } from '../../src/modules/delegates/delegates.list.js';
 import { eventList } from '../../src/modules/events/events.list.js';
 import { experienceList } from '../../src/modules/experiences/experiences.list.js';
 import { guideList } from '../../src/modules/guides/guides.list.js';
+import { sellerList } from '../../src/modules/users/sellers.list.js';
 import { orderList } from '../../src/modules/orders/orders.list.js';
 
 const recorder = createQueryRecorder();
@@ -97,6 +98,13 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     notify: (db) => usersRepository(db).notify('booking_callers', A),
     replaceApiKey: (db) => usersRepository(db).replaceApiKey(A, Buffer.alloc(1), Buffer.alloc(1)),
     setPassword: (db) => usersRepository(db).setPassword(A, 'h'),
+    findSeller: (db) => usersRepository(db).findSeller(A),
+    ...listCalls(
+      sellerList,
+      (db) => usersRepository(db).sellersListSource(),
+      { 'name[startsWith]': 'al' },
+      'id',
+    ),
     updateProfile: (db) =>
       usersRepository(db).updateProfile(A, { name: 'N', email: 'e@example.com' }),
     lockMetadata: (db) => usersRepository(db).lockMetadata(A),

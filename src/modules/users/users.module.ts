@@ -1,5 +1,6 @@
 /**
- * The users module assembled: accounts, API keys and metadata (routes and service), the
+ * The users module assembled: accounts, API keys and metadata, sellers (routes and
+ * services), the
  * authentication of credentials into a caller, and the facade other modules call.
  */
 import type { ResourceModule } from '../../http/module.js';
@@ -8,6 +9,9 @@ import { authenticationService, type AuthenticationService } from './authenticat
 import { createBasicAuthCache } from './basic-auth-cache.js';
 import { usersFacade, type UsersFacade } from './users.facade.js';
 import { usersRoutes } from './users.routes.js';
+import { sellersRoutes } from './sellers.routes.js';
+import { Seller, SellerList } from './sellers.schemas.js';
+import { sellersService } from './sellers.service.js';
 import { ApiKey, Metadata, User } from './users.schemas.js';
 import { usersService, type UsersService, type UsersServiceDeps } from './users.service.js';
 
@@ -25,8 +29,11 @@ export function usersModule(
   const callers = deps.callers;
   return {
     name: 'users',
-    schemas: [User, ApiKey, Metadata],
-    routes: (app) => usersRoutes(app, { users: service, idempotency: deps.idempotency }),
+    schemas: [User, ApiKey, Metadata, Seller, SellerList],
+    routes: async (app) => {
+      await usersRoutes(app, { users: service, idempotency: deps.idempotency });
+      await sellersRoutes(app, { sellers: sellersService({ db: deps.db }) });
+    },
     facade: usersFacade,
     authentication: authenticationService({
       db: deps.db,

@@ -1,5 +1,7 @@
 /** All SQL on the `users` table. */
-import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import { listSource } from '../../db/list-source.js';
+import type { ListSource } from '../../query/run.js';
 import type { DB, UsersTable } from '../../db/types.js';
 
 export type UserRow = Selectable<UsersTable>;
@@ -30,6 +32,24 @@ export function usersRepository(db: Kysely<DB>) {
       );
 
   return {
+    /** Accounts with ROLE_SELLER, as a list source (`GET /api/sellers`). */
+    sellersListSource(): ListSource<{ id: string; name: string; email: string }> {
+      return listSource(
+        () => db.selectFrom('users as u').where(sql<SqlBool>`'ROLE_SELLER' = any(u.roles)`),
+        (q) => q.select(['u.id', 'u.name', 'u.email']),
+      );
+    },
+
+    /** A seller's public profile row, or undefined when the account is not a seller. */
+    async findSeller(id: string): Promise<{ id: string; name: string; email: string } | undefined> {
+      return db
+        .selectFrom('users')
+        .select(['id', 'name', 'email'])
+        .where('id', '=', id)
+        .where(sql<SqlBool>`'ROLE_SELLER' = any(roles)`)
+        .executeTakeFirst();
+    },
+
     /** API key ciphertexts after `afterId`, in id order (secret rotation). */
     async sealedKeys(afterId: string, limit: number): Promise<{ id: string; sealed: Buffer }[]> {
       const rows = await db
