@@ -197,6 +197,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     findMany: (db) => guidesRepository(db).findMany([A, B]),
     findByUser: (db) => guidesRepository(db).findByUser(B, A),
     idsLinkedTo: (db) => guidesRepository(db).idsLinkedTo(A, [B]),
+    linkedToUsers: (db) => guidesRepository(db).linkedToUsers([A, B]),
     update: (db) => guidesRepository(db).update(A, { name: 'N' }),
     markDeleted: (db) => guidesRepository(db).markDeleted(A, AT),
     ...listCalls(guideList, (db) => guidesRepository(db).listSource(), {

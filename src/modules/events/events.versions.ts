@@ -14,6 +14,9 @@ import type { RequestParts, VersionChanges, VersionContext } from '../../version
 import type { ApiObject } from '../../versions/transforms.js';
 import { eventsRepository } from './events.repository.js';
 
+/** An id no guide has: a filter on a user without a guide profile matches no event. */
+const NO_GUIDE = '0'.repeat(24);
+
 /** Callers from v2018-02-26 on have guides checked against their schedules. */
 export const checksGuideSchedules = (apiVersion: string): boolean => apiVersion >= GUIDE_PROFILES;
 
@@ -79,6 +82,29 @@ export function eventVersionChanges({
     request.body = { ...body, guides: guideIds };
   }
 
+  /**
+   * The `guides` filter of an event list names user ids: each becomes the guide profiles
+   * linked to that user (`equals`/`in` match any of them, `notEqual`/`nin` exclude them
+   * all). A user with no profile matches nothing (an id no guide has stands for it). The
+   * list's own scope still decides what the caller sees.
+   */
+  async function guidesFilter(request: RequestParts, context: VersionContext): Promise<void> {
+    const KEY = /^guides(?:\[(equals|in|notEqual|nin)\])?$/;
+    for (const [key, value] of Object.entries(request.query)) {
+      const match = KEY.exec(key);
+      if (!match || typeof value !== 'string') continue;
+      const userIds = value.split(',').map((v) => v.trim());
+      if (!userIds.every(isId)) continue; // let the query language answer
+      const byUser = await guides.guidesOfUsers(context.db, userIds);
+      const guideIds = [...new Set(userIds.flatMap((id) => byUser.get(id) ?? []))];
+      const negated = match[1] === 'notEqual' || match[1] === 'nin';
+      delete request.query[key];
+      request.query[`guides[${negated ? 'nin' : 'in'}]`] = (
+        guideIds.length > 0 ? guideIds : [NO_GUIDE]
+      ).join(',');
+    }
+  }
+
   /** An event's guides as user ids (guides without a linked user are left out). */
   async function guidesAsUsers(events: ApiObject[], context: VersionContext) {
     const ids = [...new Set(events.flatMap((e) => e.guides as string[]))];
@@ -117,6 +143,7 @@ export function eventVersionChanges({
         rewrite: unassignmentParams,
       },
       { version: GUIDE_PROFILES, method: 'POST', url: '/api/events', rewrite: eventBody },
+      { version: GUIDE_PROFILES, method: 'GET', url: '/api/events', rewrite: guidesFilter },
     ],
     objects: [
       { version: GUIDE_PROFILES, object: 'event', down: guidesAsUsers },

@@ -64,6 +64,14 @@ export const guidesFacade = {
   guideOfUser: async (db: Executor, sellerId: string, userId: string) =>
     (await guidesRepository(db).findByUser(sellerId, userId))?.id,
 
+  /** User id -> the guide profiles linked to it (at any seller). */
+  async guidesOfUsers(db: Executor, userIds: readonly string[]): Promise<Map<string, string[]>> {
+    const byUser = new Map<string, string[]>(userIds.map((id) => [id, []]));
+    for (const row of await guidesRepository(db).linkedToUsers(userIds))
+      byUser.get(row.user_id)?.push(row.id);
+    return byUser;
+  },
+
   /** Guide id -> linked user id, for the guides that have one. */
   async usersOfGuides(db: Executor, guideIds: readonly string[]): Promise<Map<string, string>> {
     const rows = await guidesRepository(db).findMany(guideIds);

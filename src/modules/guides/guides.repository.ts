@@ -39,6 +39,17 @@ export function guidesRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
+    /** Guides (deleted ones too: past events keep them) linked to any of these users. */
+    async linkedToUsers(userIds: readonly string[]): Promise<{ id: string; user_id: string }[]> {
+      if (userIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('guides')
+        .select(['id', 'user_id'])
+        .where('user_id', 'in', userIds)
+        .execute();
+      return rows.map((r) => ({ id: r.id, user_id: r.user_id! }));
+    },
+
     /** Live guides linked to a user at any of `sellerIds`. */
     async idsLinkedTo(userId: string, sellerIds: readonly string[]): Promise<string[]> {
       const rows = await live()

@@ -16,6 +16,9 @@ select "g".* from "guides" as "g" where "g"."deleted_at" is null and "g"."seller
 -- idsLinkedTo
 select "g"."id" from "guides" as "g" where "g"."deleted_at" is null and "g"."user_id" = $1 and "g"."seller_id" in ($2);
 
+-- linkedToUsers
+select "id", "user_id" from "guides" where "user_id" in ($1, $2);
+
 -- update
 update "guides" set "name" = $1, "updated_at" = $2 where "id" = $3 returning *;
 
