@@ -71,10 +71,18 @@ export const eventsFacade = {
   seatsLeft: (db: Executor, id: string): Promise<number | null> =>
     eventsRepository(db).seatsLeft(id),
 
-  /** The events of an experience at these starts, by start time (ms): their max and reserved. */
-  seatsAt: async (db: Executor, experienceId: string, starts: readonly Date[]) => {
-    const rows = await eventsRepository(db).startingAt(experienceId, starts);
-    return new Map(rows.map((r) => [r.start.getTime(), { max: r.max, reserved: r.reserved }]));
+  /**
+   * The events of these experiences at these starts (one query): max and reserved, keyed by
+   * `"<experience id> <start ISO>"`.
+   */
+  seatsAt: async (db: Executor, experienceIds: readonly string[], starts: readonly Date[]) => {
+    const rows = await eventsRepository(db).startingAtMany(experienceIds, starts);
+    return new Map(
+      rows.map((r) => [
+        `${r.experienceId} ${r.start.toISOString()}`,
+        { max: r.max, reserved: r.reserved },
+      ]),
+    );
   },
 
   leaveFutureEvents: (tx: Tx, guideId: string, now: Date): Promise<void> =>

@@ -6,7 +6,7 @@ import type { Caller } from '../../domain/caller.js';
 import type { Executor } from '../../db/unit-of-work.js';
 import { guidePreferencesOf, schedulesOf, type ExperienceRow } from './experiences.schemas.js';
 import { experiencesRepository } from './experiences.repository.js';
-import { mayView } from './experiences.service.js';
+import { canView, mayView } from './experiences.service.js';
 
 export const experiencesFacade = {
   find: (db: Executor, id: string): Promise<ExperienceRow | undefined> =>
@@ -21,14 +21,7 @@ export const experiencesFacade = {
 
   /** Of these, the experiences the caller may see (visible, or its seller's staff). */
   visibleTo: (caller: Caller | null, rows: readonly ExperienceRow[]): ExperienceRow[] =>
-    rows.filter((row) => {
-      try {
-        mayView(caller, row, row.id);
-        return true;
-      } catch {
-        return false;
-      }
-    }),
+    rows.filter((row) => canView(caller, row)),
 
   schedulesOf,
   guidePreferencesOf,

@@ -93,11 +93,13 @@ export function mayView(
   row: ExperienceRow | undefined,
   id: string,
 ): ExperienceRow {
-  if (!row || (!row.visible && !(caller && accessOf(caller).can('events', row.seller_id)))) {
-    throw notFound(`Experience ${id}`);
-  }
+  if (!row || !canView(caller, row)) throw notFound(`Experience ${id}`);
   return row;
 }
+
+/** Visible, or the caller works for its seller (they book and staff hidden ones). */
+export const canView = (caller: Caller | null, row: ExperienceRow): boolean =>
+  row.visible || (caller !== null && accessOf(caller).can('events', row.seller_id));
 
 export function experiencesService({
   db,

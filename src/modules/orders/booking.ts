@@ -205,19 +205,25 @@ export function totalOf(
   const digits = minorDigits(currency);
   const total = items.reduce((sum, item) => sum + item.amountMinor, 0n);
   const amount = fromMinor(total, digits);
-  // Both are the double nearest the same decimal when they agree: exact comparison is right.
-  if (expected !== undefined && expected !== amount) {
-    throw new DomainError(
-      'amount_mismatch',
-      `The order costs ${amount} ${currency}, not ${expected}: quote it again.`,
-      {
-        amount,
-        currency,
-        errors: [{ in: 'body', name: 'amount', detail: `must be ${amount}` }],
-      },
-    );
-  }
+  checkAmount(amount, currency, expected);
   return amount;
+}
+
+/**
+ * 409 amount_mismatch when the client expects another amount (a stale quote). Both are the
+ * double nearest the same decimal when they agree, so comparing them exactly is right.
+ */
+export function checkAmount(amount: number, currency: string, expected: number | undefined): void {
+  if (expected === undefined || expected === amount) return;
+  throw new DomainError(
+    'amount_mismatch',
+    `The order costs ${amount} ${currency}, not ${expected}: quote it again.`,
+    {
+      amount,
+      currency,
+      errors: [{ in: 'body', name: 'amount', detail: `must be ${amount}` }],
+    },
+  );
 }
 
 /** `email` is Xola's name for `customerEmail`; both may be sent if they agree. */

@@ -15,12 +15,13 @@ import { emitChange, noEvents, type EventSink } from '../../outbox/index.js';
 import { runList } from '../../query/run.js';
 import type { Scope } from '../../query/types.js';
 import { delegatesFacade as delegates } from '../delegates/index.js';
-import type { EventsFacade, SeatChange, Shown } from '../events/index.js';
+import type { EventsFacade, SeatChange } from '../events/index.js';
 import type { ExperienceRow, ExperiencesFacade } from '../experiences/index.js';
 import type { Recorder } from '../idempotency/index.js';
 import { iso, localIso } from '../shared/index.js';
 import type { UsersFacade } from '../users/index.js';
 import {
+  checkAmount,
   customerEmailOf,
   planBooking,
   planItems,
@@ -32,6 +33,15 @@ import {
 } from './booking.js';
 import { newShortCode, newTicketCode } from './booking-codes.js';
 import { ITEM_STATUS, STAFF_STATUSES, holdsSeats, orderStatusOf } from './item-status.js';
+import {
+  addSeats,
+  capacityExceeded,
+  checkItemIds,
+  customerMayChange,
+  sameLines,
+  seatsHeld,
+  type SeatDelta,
+} from './order-changes.js';
 import { orderList } from './orders.list.js';
 import { searchTerm, withoutSearch } from './order-search.js';
 import {
@@ -45,22 +55,6 @@ import {
 } from './orders.schemas.js';
 import { ordersRepository, type OrderWithItems } from './orders.repository.js';
 import type { DemographicLine } from './pricing.js';
-
-/** 409 capacity_exceeded for the item asking more seats than are left. */
-function capacityExceeded(item: number, seatsLeft: number, asked: number, event?: { id: string }) {
-  return new DomainError(
-    'capacity_exceeded',
-    `Only ${seatsLeft} seats are left on this departure; ${asked} were asked for.`,
-    {
-      item,
-      ...(event ? { event } : {}),
-      seatsLeft,
-      errors: [
-        { in: 'body', name: `items.${item}.quantity`, detail: `only ${seatsLeft} seats are left` },
-      ],
-    },
-  );
-}
 
 /** The relay cap on confirmations a customer account causes to others (docs/booking.md). */
 export interface RelayCap {
@@ -158,19 +152,12 @@ export function ordersService({
     }
   }
 
-  /** Whose seats an item holds: its event and quantity, while its status holds seats. */
-  const seatsHeld = (items: readonly { event_id: string; quantity: number; status: number }[]) =>
-    items.filter((i) => holdsSeats(i.status)).map((i) => [i.event_id, i.quantity] as const);
-
   /**
    * Moves seats: takes (positive) or gives back (negative) each event's delta, in one fixed
    * order (by event id) so that two bookings or changes never wait on each other in a cycle.
    * A take that does not fit answers 409 capacity_exceeded, naming the first item asking.
    */
-  async function moveSeats(
-    trx: Tx,
-    deltas: ReadonlyMap<string, { delta: number; item: number; shown?: Shown }>,
-  ): Promise<SeatChange[]> {
+  async function moveSeats(trx: Tx, deltas: ReadonlyMap<string, SeatDelta>): Promise<SeatChange[]> {
     const changes: SeatChange[] = [];
     for (const eventId of [...deltas.keys()].sort()) {
       const { delta, item, shown } = deltas.get(eventId)!;
@@ -258,7 +245,7 @@ export function ordersService({
   /** Writes a checked booking: events found or made, seats taken, order and email stored. */
   async function write(trx: Tx, plan: PlannedBooking, sender: Sender): Promise<OrderView> {
     const eventOf = await eventsOf(trx, plan.sellerId, plan.items);
-    const deltas = new Map<string, { delta: number; item: number; shown: Shown }>();
+    const deltas = new Map<string, SeatDelta>();
     for (const item of plan.items) {
       const eventId = eventOf.get(item.index)!;
       const entry = deltas.get(eventId) ?? { delta: 0, item: item.index, shown: item.experience };
@@ -347,21 +334,11 @@ export function ordersService({
       {
         changed: held,
         added: [],
-        deltas: negativeDeltas(seatsHeld(held)),
+        deltas: addSeats(new Map(), seatsHeld(held), -1),
       },
     );
     return true;
   }
-
-  const negativeDeltas = (held: readonly (readonly [string, number])[]) => {
-    const deltas = new Map<string, { delta: number; item: number }>();
-    for (const [eventId, quantity] of held) {
-      const entry = deltas.get(eventId) ?? { delta: 0, item: 0 };
-      entry.delta -= quantity;
-      deltas.set(eventId, entry);
-    }
-    return deltas;
-  };
 
   /**
    * Writes a change of an order: seats moved, items updated and added, the order's derived
@@ -376,7 +353,7 @@ export function ordersService({
     work: {
       changed: readonly OrderItemRow[];
       added: readonly OrderItemRow[];
-      deltas: ReadonlyMap<string, { delta: number; item: number; shown?: Shown }>;
+      deltas: ReadonlyMap<string, SeatDelta>;
       fields?: Partial<OrderRow>;
       expected?: number;
     },
@@ -386,17 +363,7 @@ export function ordersService({
     const facts = derived(after, order.currency, order.hold_expires_at, stamp);
     const digits = minorDigits(order.currency);
     const amount = fromMinor(facts.amountMinor, digits);
-    if (work.expected !== undefined && work.expected !== amount) {
-      throw new DomainError(
-        'amount_mismatch',
-        `The changed order costs ${amount} ${order.currency}, not ${work.expected}.`,
-        {
-          amount,
-          currency: order.currency,
-          errors: [{ in: 'body', name: 'amount', detail: `must be ${amount}` }],
-        },
-      );
-    }
+    checkAmount(amount, order.currency, work.expected);
     const difference = facts.amountMinor - toMinor(order.amount, digits);
     const next: OrderRow = {
       ...order,
@@ -440,52 +407,6 @@ export function ordersService({
     return view;
   }
 
-  /** A customer changes its own order only while none of its departures has started. */
-  function customerMayChange(items: readonly OrderItemRow[]): void {
-    const started = items.find(
-      (i) => holdsSeats(i.status) && i.arrival_datetime.getTime() <= now().getTime(),
-    );
-    if (started) {
-      throw new DomainError(
-        'departure_started',
-        'A departure of this order has started: ask the seller to change it.',
-      );
-    }
-  }
-
-  /** The ids the request names must be live items of this order, each once. */
-  function checkItemIds(before: readonly OrderItemRow[], inputs: readonly { id?: string }[]) {
-    const existing = new Map(before.map((i) => [i.id, i]));
-    const seen = new Set<string>();
-    for (const [index, input] of inputs.entries()) {
-      if (input.id === undefined) continue;
-      const item = existing.get(input.id);
-      const name = `items.${index}.id`;
-      if (!item) throw invalid('body', name, 'is not an item of this order');
-      if (seen.has(input.id)) throw invalid('body', name, 'is listed twice');
-      seen.add(input.id);
-      if (!holdsSeats(item.status))
-        throw new DomainError('item_canceled', `Item ${input.id} is canceled.`, {
-          errors: [{ in: 'body', name, detail: 'is canceled and cannot be changed' }],
-        });
-    }
-    return existing;
-  }
-
-  /** Same guest types and quantities (in any order). */
-  const sameLines = (
-    stored: readonly { demographic: { id: string }; quantity: number }[],
-    given: readonly { demographic: { id: string }; quantity: number }[],
-  ) => {
-    const key = (lines: typeof given) =>
-      lines
-        .filter((l) => l.quantity > 0)
-        .map((l) => `${l.demographic.id}:${l.quantity}`)
-        .sort()
-        .join(',');
-    return key(stored) === key(given);
-  };
-
   /** The order's items after the change, and the seats, rows and inserts it takes. */
   async function reviseItems(
     tx: Tx,
@@ -495,7 +416,8 @@ export function ordersService({
     ctx: { access: Access; staff: boolean; experiences: Map<string, ExperienceRow> },
   ) {
     const existing = checkItemIds(before, inputs);
-    const seller = sellerOf(inputs, ctx);
+    // 404 for an experience the caller may not see; one seller and currency for all items.
+    sellerOf(inputs, ctx);
     inputs.forEach((input, index) => {
       const experience = ctx.experiences.get(input.experience.id)!;
       if (experience.seller_id !== order.seller_id || experience.currency !== order.currency)
@@ -505,7 +427,6 @@ export function ordersService({
           `must be an experience of the order's seller in ${order.currency}`,
         );
     });
-    void seller;
     const defaultStatus =
       order.payment_method === 'later' ? ITEM_STATUS.payLater : ITEM_STATUS.confirmed;
     const rowsAfter = new Map<string, OrderItemRow>();
@@ -565,7 +486,7 @@ export function ordersService({
     );
     const eventOf = await eventsOf(tx, order.seller_id, planned);
     const added: OrderItemRow[] = [];
-    const deltas = new Map<string, { delta: number; item: number; shown?: Shown }>();
+    const deltas = new Map<string, SeatDelta>();
     for (const item of planned) {
       const { current } = toPlan.find((p) => p.index === item.index)!;
       const row = current
@@ -586,12 +507,7 @@ export function ordersService({
         );
     }
     const after = [...before.map((i) => rowsAfter.get(i.id)!), ...added];
-    for (const [eventId, quantity] of seatsHeld(before)) {
-      const entry = deltas.get(eventId) ?? { delta: 0, item: 0 };
-      entry.delta -= quantity;
-      deltas.set(eventId, entry);
-    }
-    for (const [eventId, quantity] of seatsHeld(after)) deltas.get(eventId)!.delta += quantity;
+    addSeats(addSeats(deltas, seatsHeld(before), -1), seatsHeld(after), 1);
     for (const [eventId, entry] of deltas) if (entry.delta === 0) deltas.delete(eventId);
     const changed = before.filter((i) => rowsAfter.get(i.id) !== i);
     return { after, work: { changed, added, deltas } };
@@ -643,22 +559,18 @@ export function ordersService({
         entry.quantity += item.quantity;
         wanted.set(key, entry);
       }
+      // The seats of every departure asked, in one query whatever the number of items.
+      const found = await events.seatsAt(
+        db,
+        [...new Set(planned.items.map((i) => i.experience.id))],
+        planned.items.map((i) => i.start),
+      );
       const left = new Map<string, number | null>();
-      for (const experienceId of new Set(planned.items.map((i) => i.experience.id))) {
-        const items = planned.items.filter((i) => i.experience.id === experienceId);
-        const found = await events.seatsAt(
-          db,
-          experienceId,
-          items.map((i) => i.start),
-        );
-        for (const item of items) {
-          const event = found.get(item.start.getTime());
-          const max = event ? event.max : item.experience.outing_max;
-          left.set(
-            `${experienceId} ${item.start.toISOString()}`,
-            max === null ? null : max - (event?.reserved ?? 0),
-          );
-        }
+      for (const item of planned.items) {
+        const key = `${item.experience.id} ${item.start.toISOString()}`;
+        const event = found.get(key);
+        const max = event ? event.max : item.experience.outing_max;
+        left.set(key, max === null ? null : max - (event?.reserved ?? 0));
       }
       for (const [key, { item, quantity }] of wanted) {
         const seatsLeft = left.get(key)!;
@@ -710,7 +622,7 @@ export function ordersService({
           throw new DomainError('already_canceled', `Order ${id} is canceled.`);
         const staff = access.can('orders', order.seller_id);
         const before = (await orders.itemsOf([id])).get(id) ?? [];
-        if (!staff) customerMayChange(before);
+        if (!staff) customerMayChange(before, now());
         const fields: Partial<OrderRow> = {
           ...(input.customerName !== undefined ? { customer_name: input.customerName.trim() } : {}),
           ...(email !== undefined ? { customer_email: email } : {}),
@@ -754,7 +666,7 @@ export function ordersService({
         const items = (await orders.itemsOf([id])).get(id) ?? [];
         const live = items.filter((i) => holdsSeats(i.status));
         await orders.markCanceled(id);
-        const changes = await moveSeats(tx, negativeDeltas(seatsHeld(live)));
+        const changes = await moveSeats(tx, addSeats(new Map(), seatsHeld(live), -1));
         const canceled = (await orders.findById(id))!;
         const view = toOrderView(canceled, (await orders.itemsOf([id])).get(id) ?? []);
         await emitChange(domainEvents, tx, {

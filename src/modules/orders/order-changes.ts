@@ -1,0 +1,107 @@
+/**
+ * The rules of moving seats and changing an order, as pure functions: which seats items
+ * hold, the per-event seat deltas a change makes, which item ids a change may name, whether
+ * a customer may still change its order, and the 409 of a departure without room. The
+ * orders service runs them inside its transactions.
+ */
+import { DomainError, invalid } from '../../domain/errors.js';
+import type { Shown } from '../events/index.js';
+import { holdsSeats } from './item-status.js';
+import type { OrderItemRow } from './orders.schemas.js';
+
+/** A change of one event's seats: taken when positive, given back when negative. */
+export interface SeatDelta {
+  delta: number;
+  /** The first item asking, for a capacity error. */
+  item: number;
+  /** The experience the event is of, needed to take seats (event.update shows it). */
+  shown?: Shown;
+}
+
+/** The seats items hold, as `[eventId, quantity]`: only items whose status holds seats. */
+export const seatsHeld = (
+  items: readonly { event_id: string; quantity: number; status: number }[],
+) => items.filter((i) => holdsSeats(i.status)).map((i) => [i.event_id, i.quantity] as const);
+
+/** Adds `sign` x each held quantity to the event's delta (made when missing). */
+export function addSeats(
+  deltas: Map<string, SeatDelta>,
+  held: readonly (readonly [string, number])[],
+  sign: 1 | -1,
+): Map<string, SeatDelta> {
+  for (const [eventId, quantity] of held) {
+    const entry = deltas.get(eventId) ?? { delta: 0, item: 0 };
+    entry.delta += sign * quantity;
+    deltas.set(eventId, entry);
+  }
+  return deltas;
+}
+
+/** 409 capacity_exceeded for the item asking more seats than are left. */
+export function capacityExceeded(
+  item: number,
+  seatsLeft: number,
+  asked: number,
+  event?: { id: string },
+): DomainError {
+  return new DomainError(
+    'capacity_exceeded',
+    `Only ${seatsLeft} seats are left on this departure; ${asked} were asked for.`,
+    {
+      item,
+      ...(event ? { event } : {}),
+      seatsLeft,
+      errors: [
+        { in: 'body', name: `items.${item}.quantity`, detail: `only ${seatsLeft} seats are left` },
+      ],
+    },
+  );
+}
+
+/** A customer changes its own order only while none of its departures has started. */
+export function customerMayChange(items: readonly OrderItemRow[], now: Date): void {
+  const started = items.find(
+    (i) => holdsSeats(i.status) && i.arrival_datetime.getTime() <= now.getTime(),
+  );
+  if (started) {
+    throw new DomainError(
+      'departure_started',
+      'A departure of this order has started: ask the seller to change it.',
+    );
+  }
+}
+
+/** The ids a change names must be live items of this order, each once: the items by id. */
+export function checkItemIds(
+  before: readonly OrderItemRow[],
+  inputs: readonly { id?: string }[],
+): Map<string, OrderItemRow> {
+  const existing = new Map(before.map((i) => [i.id, i]));
+  const seen = new Set<string>();
+  for (const [index, input] of inputs.entries()) {
+    if (input.id === undefined) continue;
+    const item = existing.get(input.id);
+    const name = `items.${index}.id`;
+    if (!item) throw invalid('body', name, 'is not an item of this order');
+    if (seen.has(input.id)) throw invalid('body', name, 'is listed twice');
+    seen.add(input.id);
+    if (!holdsSeats(item.status))
+      throw new DomainError('item_canceled', `Item ${input.id} is canceled.`, {
+        errors: [{ in: 'body', name, detail: 'is canceled and cannot be changed' }],
+      });
+  }
+  return existing;
+}
+
+type Line = { demographic: { id: string }; quantity: number };
+
+/** Same guest types and quantities, in any order (lines of 0 seats count as absent). */
+export function sameLines(stored: readonly Line[], given: readonly Line[]): boolean {
+  const key = (lines: readonly Line[]) =>
+    lines
+      .filter((l) => l.quantity > 0)
+      .map((l) => `${l.demographic.id}:${l.quantity}`)
+      .sort()
+      .join(',');
+  return key(stored) === key(given);
+}
