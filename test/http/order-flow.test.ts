@@ -224,6 +224,24 @@ describe('quotes: POST /api/orders/prepare', () => {
     expect(await orderCount()).toBe(ordersBefore);
   });
 
+  it("answers 404 for another seller's hidden experience and 400 for a malformed cart", async () => {
+    const hidden = await openShop(t.app, { visible: false });
+    const refused = await quote(customer, {
+      items: [
+        {
+          experience: { id: hidden.experienceId },
+          arrival: '2030-07-01',
+          arrivalTime: 900,
+          quantity: 1,
+        },
+      ],
+    });
+    expectProblem(refused, 404, 'not_found');
+    const many = Array.from({ length: 21 }, () => xolaItem('2030-07-01', 900, 1));
+    expectProblem(await quote(customer, { items: many }), 400, 'validation_failed');
+    expectProblem(await quote(customer, { items: [] }), 400, 'validation_failed');
+  });
+
   it('refuses with the same 409s as booking', async () => {
     expectProblem(
       await quote(customer, { items: [xolaItem('2030-07-01', 1000, 1)] }),
