@@ -30,6 +30,9 @@ export type JsonObjectOrNull = ColumnType<
   string | null | undefined,
   string | null
 >;
+/** A guide's answer to an assignment (v2018-06-26). */
+export type GuideStatus = 'pending' | 'confirmed' | 'declined';
+
 type Created = ColumnType<Date, Date | string | undefined, never>;
 type Updated = ColumnType<Date, Date | string | undefined, Date | string>;
 /** numeric columns read as numbers (see the type parsers in database.ts). */
@@ -66,6 +69,10 @@ export interface EventsTable {
   max: number | null;
   reserved: Generated<number>;
   guide_ids: ColumnType<string[], string[] | undefined, string[]>;
+  /** Opened (true) or closed (false) by hand; null follows the schedules. */
+  manual: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
+  /** Acknowledgement per guide id; a guide missing here is `confirmed`. */
+  guide_statuses: ColumnType<Record<string, GuideStatus>, string | undefined, string>;
   created_at: Created;
   updated_at: Updated;
 }

@@ -69,6 +69,94 @@ describe('PATCH /api/events/{id}', () => {
   });
 });
 
+describe('PATCH /api/events/{id} with manual', () => {
+  const seatsOn = async (date: string) =>
+    (
+      await as(t.app, null, {
+        method: 'GET',
+        url: `/api/experiences/${shop.experienceId}/availability?start=${date}&end=${date}`,
+      })
+    ).json()[date];
+
+  it('closes a departure (manual: false) to new bookings and quotes, and reopens it', async () => {
+    const booked = await book(t.app, customer, {
+      items: [item(shop.experienceId, '2030-07-05', 900, 2)],
+    });
+    const eventId = booked.json().items[0].event.id;
+    const closed = await patch(shop.seller, eventId, { manual: false });
+    expect(closed.json()).toMatchObject({
+      manual: false,
+      max: 10,
+      open: 0,
+      quantity: { reserved: 2 },
+    });
+    expect(await seatsOn('2030-07-05')).toEqual({ '900': 0, '1400': 10 });
+    const refused = expectProblem(
+      await book(t.app, customer, { items: [item(shop.experienceId, '2030-07-05', 900, 1)] }),
+      409,
+      'capacity_exceeded',
+    );
+    expect(refused).toMatchObject({ seatsLeft: 0 });
+    expectProblem(
+      await as(t.app, customer, {
+        method: 'POST',
+        url: '/api/orders/prepare',
+        payload: { items: [item(shop.experienceId, '2030-07-05', 900, 1)] },
+      }),
+      409,
+      'capacity_exceeded',
+    );
+    // The booked order is untouched and can still be canceled (its seats come back).
+    const order = await as(t.app, customer, {
+      method: 'GET',
+      url: `/api/orders/${booked.json().id}`,
+    });
+    expect(order.json().status).toBe('confirmed');
+    const reopened = await patch(shop.seller, eventId, { manual: null });
+    expect(reopened.json()).toMatchObject({ manual: null, open: 8 });
+    expect(await seatsOn('2030-07-05')).toEqual({ '900': 8, '1400': 10 });
+    expect(
+      (await book(t.app, customer, { items: [item(shop.experienceId, '2030-07-05', 900, 1)] }))
+        .statusCode,
+    ).toBe(201);
+  });
+
+  it('opens a departure the schedules do not offer (manual: true, Xola’s reopen)', async () => {
+    const offSchedule = item(shop.experienceId, '2030-07-06', 1130, 2);
+    expectProblem(await book(t.app, customer, { items: [offSchedule] }), 409, 'not_scheduled');
+    const event = await createEvent(t.app, shop.seller, shop.experienceId, '2030-07-06T11:30');
+    expectProblem(await book(t.app, customer, { items: [offSchedule] }), 409, 'not_scheduled');
+    expect(await seatsOn('2030-07-06')).toEqual({ '900': 10, '1400': 10 });
+    const opened = await patch(shop.seller, event.id, { manual: true, max: 4 });
+    expect(opened.json()).toMatchObject({ manual: true, max: 4, open: 4 });
+    expect(await seatsOn('2030-07-06')).toEqual({ '900': 10, '1130': 4, '1400': 10 });
+    const booked = await book(t.app, customer, { items: [offSchedule] });
+    expect(booked.statusCode).toBe(201);
+    expect(booked.json().items[0].event.id).toBe(event.id);
+    expect(await seatsOn('2030-07-06')).toEqual({ '900': 10, '1130': 2, '1400': 10 });
+    expectProblem(
+      await book(t.app, customer, { items: [{ ...offSchedule, quantity: 3 }] }),
+      409,
+      'capacity_exceeded',
+    );
+    // Back to the schedules: the booked seats stay, new bookings are refused again.
+    await patch(shop.seller, event.id, { manual: null });
+    expectProblem(await book(t.app, customer, { items: [offSchedule] }), 409, 'not_scheduled');
+    const read = await as(t.app, shop.seller, { method: 'GET', url: `/api/events/${event.id}` });
+    expect(read.json()).toMatchObject({ quantity: { reserved: 2 }, manual: null });
+  });
+
+  it('refuses a manual that is not a boolean or null, and changes nothing', async () => {
+    const event = await createEvent(t.app, shop.seller, shop.experienceId, '2030-07-07T09:00');
+    for (const manual of ['yes', 1, {}]) {
+      expectProblem(await patch(shop.seller, event.id, { manual }), 400, 'validation_failed');
+    }
+    expectProblem(await patch(customer, event.id, { manual: false }), 404, 'not_found');
+    const read = await as(t.app, shop.seller, { method: 'GET', url: `/api/events/${event.id}` });
+    expect(read.json().manual).toBeNull();
+  });
+});
+
 describe('DELETE /api/events/{id}', () => {
   it('deletes an event no order booked', async () => {
     const event = await createEvent(t.app, shop.seller, shop.experienceId, '2030-07-04T09:00');

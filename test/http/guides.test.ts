@@ -189,7 +189,7 @@ describe('who may manage guides', () => {
         ALWAYS,
       );
       expect(withSchedule.statusCode, who).toBe(201);
-      const scheduleId = withSchedule.json().schedules[0].id;
+      const scheduleId = withSchedule.json().id;
       expect(
         (await req(account, 'PUT', `/${seller.id}/guides/${id}/schedules/${scheduleId}`, DAYTIME))
           .statusCode,
@@ -405,22 +405,27 @@ describe('guide schedules', () => {
       start: '2030-01-01',
       end: '2030-12-31',
     };
+    // Create answers with the new schedule (Xola's shape); the guide lists it.
     const added = await req(seller, 'POST', path, weekdays);
     expect(added.statusCode).toBe(201);
-    expect(added.json()).toMatchObject({ object: 'guide', id: guide.id });
-    const first = added.json().schedules[0];
-    expect(added.json().schedules).toEqual([
-      { ...weekdays, id: expect.stringMatching(/^[0-9a-f]{24}$/) },
-    ]);
+    const first = added.json();
+    expect(first).toEqual({ ...weekdays, id: expect.stringMatching(/^[0-9a-f]{24}$/) });
+    const readGuide = async () =>
+      (await req(seller, 'GET', `/${seller.id}/guides/${guide.id}`)).json();
+    expect((await readGuide()).schedules).toEqual([first]);
 
+    // Xola's newer fields: blackout, and bounds as date-times (kept as their dates).
     const holiday = {
-      type: 'unavailable',
+      type: 'blackout',
       repeat: 'custom',
       dates: ['2030-07-14', '2030-08-15'],
+      start: '2030-07-01T00:00:00+02:00',
     };
-    const second = (await req(seller, 'POST', path, holiday)).json();
-    expect(second.schedules).toEqual([first, { ...holiday, id: expect.any(String) }]);
-    const holidayId = second.schedules[1].id;
+    const holidayAdded = (await req(seller, 'POST', path, holiday)).json();
+    expect(holidayAdded).toEqual({ ...holiday, start: '2030-07-01', id: expect.any(String) });
+    const second = await readGuide();
+    expect(second.schedules).toEqual([first, holidayAdded]);
+    const holidayId = holidayAdded.id;
     expect(holidayId).not.toBe(first.id);
 
     const replacement = { type: 'available', repeat: 'weekly', days: [0, 6], timeRanges: [] };
@@ -507,6 +512,9 @@ describe('guide schedules', () => {
       ],
       [{ ...ALWAYS, times: [900] }, 'times'],
       [{ ...ALWAYS, id: UNKNOWN }, 'id'],
+      [{ ...ALWAYS, priceDelta: 5 }, 'priceDelta'],
+      [{ ...ALWAYS, departure: 'fixed' }, 'departure'],
+      [{ ...ALWAYS, start: '2030-06-01T24:00:00Z' }, 'start'],
     ];
     for (const [payload, field] of cases) {
       for (const [method, url] of [

@@ -1,6 +1,7 @@
 /**
- * Availability of an experience: its scheduled departures over a range of local dates, with
- * the seats each still has (from the events already made). Public for visible experiences.
+ * Availability of an experience: its scheduled departures (and those opened by hand) over a
+ * range of local dates, with the seats each still has (from the events already made), in
+ * one query for the events. Public for visible experiences.
  */
 import type { Db } from '../../db/database.js';
 import type { Caller } from '../../domain/caller.js';
@@ -12,6 +13,7 @@ import {
   availability,
   daysBetween,
   departureInstants,
+  rangeAround,
 } from './availability.js';
 import { eventsRepository } from './events.repository.js';
 
@@ -64,9 +66,13 @@ export function availabilityService({
         start,
         end,
       };
-      const instants = departureInstants(input);
-      const booked =
-        instants.length === 0 ? [] : await eventsRepository(db).startingAt(id, instants);
+      const { from, to } = rangeAround(start, end);
+      const booked = await eventsRepository(db).forAvailability(
+        [id],
+        departureInstants(input),
+        from,
+        to,
+      );
       return availability(input, booked);
     },
 
@@ -97,11 +103,16 @@ export function availabilityService({
           },
         ]),
       );
-      const instants = [...inputs.values()].flatMap(departureInstants);
+      const { from, to } = rangeAround(start, end);
       const booked =
-        instants.length === 0
+        inputs.size === 0
           ? []
-          : await eventsRepository(db).startingAtMany([...inputs.keys()], instants);
+          : await eventsRepository(db).forAvailability(
+              [...inputs.keys()],
+              [...inputs.values()].flatMap(departureInstants),
+              from,
+              to,
+            );
       const result: Record<string, Record<string, Record<string, number | null>>> = {};
       for (const id of ids) {
         const input = inputs.get(id);

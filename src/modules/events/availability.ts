@@ -1,16 +1,18 @@
 /**
  * Availability of an experience over a date range: each local date's departures (from
- * the schedules) with the seats still open, from the events already booked. Pure, given
- * the events found.
+ * the schedules, plus the events opened by hand) with the seats still open, from the
+ * events already made (none on one closed by hand). Pure, given the events found.
  */
 import {
   addDays,
   dayNumber,
   departuresOn,
   hhmmKey,
+  instantToLocal,
   localToInstant,
   type ScheduleInput,
 } from '../schedules/index.js';
+import { seatsOpen } from './events.schemas.js';
 
 export const MAX_AVAILABILITY_DAYS = 62;
 
@@ -18,6 +20,7 @@ export interface BookedEvent {
   start: Date;
   max: number | null;
   reserved: number;
+  manual: boolean | null;
 }
 
 export interface AvailabilityInput {
@@ -48,20 +51,45 @@ export function departureInstants(input: AvailabilityInput): Date[] {
   );
 }
 
+/**
+ * Instants surely around the range's local dates, whatever the zone (offsets stay within
+ * ±14 h): where to look for events opened by hand, whose local date is then checked.
+ */
+export function rangeAround(start: string, end: string): { from: Date; to: Date } {
+  const HOURS_14 = 14 * 3_600_000;
+  return {
+    from: new Date(dayNumber(start) * 86_400_000 - HOURS_14),
+    to: new Date((dayNumber(end) + 1) * 86_400_000 + HOURS_14),
+  };
+}
+
 export function availability(
   input: AvailabilityInput,
   events: readonly BookedEvent[],
 ): Record<string, Record<string, number | null>> {
   const byStart = new Map(events.map((e) => [e.start.getTime(), e]));
+  const openedByHand = new Map<string, number[]>();
+  for (const event of events) {
+    if (event.manual !== true) continue;
+    const local = instantToLocal(event.start, input.timezone);
+    openedByHand.set(local.date, [...(openedByHand.get(local.date) ?? []), local.hhmm]);
+  }
   const result: Record<string, Record<string, number | null>> = {};
   for (const date of datesBetween(input.start, input.end)) {
     const day: Record<string, number | null> = {};
-    for (const time of departuresOn(input.schedules, date)) {
+    const times = new Set([
+      ...departuresOn(input.schedules, date),
+      ...(openedByHand.get(date) ?? []),
+    ]);
+    for (const time of [...times].sort((a, b) => a - b)) {
       const instant = localToInstant(date, time, input.timezone);
       if (!instant) continue; // skipped by a daylight-saving change
       const event = byStart.get(instant.getTime());
-      const max = event ? event.max : input.outingMax;
-      day[hhmmKey(time)] = max === null ? null : Math.max(0, max - (event?.reserved ?? 0));
+      day[hhmmKey(time)] = event
+        ? seatsOpen(event)
+        : input.outingMax === null
+          ? null
+          : Math.max(0, input.outingMax);
     }
     result[date] = day;
   }

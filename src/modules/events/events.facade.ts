@@ -36,6 +36,10 @@ function seatChange(after: EventView, delta: number) {
 
 export type SeatChange = ReturnType<typeof seatChange>;
 
+/** How a departure (an experience at a start) is named in sets and maps. */
+export const departureKey = (experienceId: string, start: Date): string =>
+  `${experienceId} ${start.toISOString()}`;
+
 export const eventsFacade = {
   /**
    * The event at this start, made if missing; safe under concurrency. 404 when the
@@ -79,9 +83,24 @@ export const eventsFacade = {
     const rows = await eventsRepository(db).startingAtMany(experienceIds, starts);
     return new Map(
       rows.map((r) => [
-        `${r.experienceId} ${r.start.toISOString()}`,
-        { max: r.max, reserved: r.reserved },
+        departureKey(r.experienceId, r.start),
+        { max: r.max, reserved: r.reserved, manual: r.manual },
       ]),
+    );
+  },
+
+  /**
+   * Which of these departures (experience and start, pairwise) are events opened by hand,
+   * as `"<experience id> <start ISO>"` (one query).
+   */
+  openedByHand: async (
+    db: Executor,
+    experienceIds: readonly string[],
+    starts: readonly Date[],
+  ): Promise<Set<string>> => {
+    const rows = await eventsRepository(db).startingAtMany([...new Set(experienceIds)], starts);
+    return new Set(
+      rows.filter((r) => r.manual === true).map((r) => departureKey(r.experienceId, r.start)),
     );
   },
 

@@ -3,7 +3,18 @@ import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from
 import type { DB, EventsTable } from '../../db/types.js';
 import type { CompiledList } from '../../query/compile.js';
 import type { ListSource } from '../../query/run.js';
-import type { EventRow } from './events.schemas.js';
+import { seatsOpen, type EventRow } from './events.schemas.js';
+
+/** The seats of an event at a departure, as availability and quotes read them. */
+const toDeparture = (
+  r: Pick<Selectable<EventsTable>, 'experience_id' | 'starts_at' | 'max' | 'reserved' | 'manual'>,
+) => ({
+  experienceId: r.experience_id,
+  start: r.starts_at,
+  max: r.max,
+  reserved: r.reserved,
+  manual: r.manual,
+});
 
 export function eventsRepository(db: Kysely<DB>) {
   /** Events with the name and time zone of their experience, which their view shows. */
@@ -39,11 +50,14 @@ export function eventsRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
-    /** A new capacity; the events_no_oversell constraint refuses one below the reserved seats. */
-    async setMax(id: string, max: number | null): Promise<void> {
+    /**
+     * A new capacity and/or hand-set state (open, closed, or null to follow the schedules);
+     * the events_no_oversell constraint refuses a max below the reserved seats.
+     */
+    async change(id: string, changes: { max?: number | null; manual?: boolean | null }) {
       await db
         .updateTable('events')
-        .set({ max, updated_at: new Date() })
+        .set({ ...changes, updated_at: new Date() })
         .where('id', '=', id)
         .execute();
     },
@@ -124,20 +138,23 @@ export function eventsRepository(db: Kysely<DB>) {
 
     /**
      * Takes `quantity` seats in one conditional statement: the row lock and the re-check of
-     * the condition happen together, so concurrent bookings can never oversell. Returns
-     * false when there is no room.
+     * the condition happen together, so concurrent bookings can never oversell. The event
+     * after it, or undefined when there is no room (or it is closed by hand).
      */
-    /** Takes seats if there is room: the event after it, or undefined when there is none. */
     async reserve(id: string, quantity: number): Promise<Selectable<EventsTable> | undefined> {
-      return db
-        .updateTable('events')
-        .set({ reserved: sql`reserved + ${quantity}`, updated_at: new Date() })
-        .where('id', '=', id)
-        .where((eb) =>
-          eb.or([eb('max', 'is', null), eb(sql`reserved + ${quantity}`, '<=', eb.ref('max'))]),
-        )
-        .returningAll()
-        .executeTakeFirst();
+      return (
+        db
+          .updateTable('events')
+          .set({ reserved: sql`reserved + ${quantity}`, updated_at: new Date() })
+          .where('id', '=', id)
+          // A departure closed by hand takes no seats, whatever its capacity.
+          .where('manual', 'is not', false)
+          .where((eb) =>
+            eb.or([eb('max', 'is', null), eb(sql`reserved + ${quantity}`, '<=', eb.ref('max'))]),
+          )
+          .returningAll()
+          .executeTakeFirst()
+      );
     },
 
     async release(id: string, quantity: number): Promise<void> {
@@ -201,41 +218,56 @@ export function eventsRepository(db: Kysely<DB>) {
         .execute();
     },
 
+    /** Seats still open (0 when closed by hand; null = unlimited). */
     async seatsLeft(id: string): Promise<number | null> {
       const row = await db
         .selectFrom('events')
-        .select(['max', 'reserved'])
+        .select(['max', 'reserved', 'manual'])
         .where('id', '=', id)
         .executeTakeFirstOrThrow();
-      return row.max === null ? null : row.max - row.reserved;
+      return seatsOpen(row);
+    },
+
+    /**
+     * The events availability shows, in one query: those of these experiences starting at
+     * any of these instants (their scheduled departures), and those opened by hand between
+     * `from` and `to` (which the schedules may not list).
+     */
+    async forAvailability(
+      experienceIds: readonly string[],
+      instants: readonly Date[],
+      from: Date,
+      to: Date,
+    ) {
+      const rows = await db
+        .selectFrom('events')
+        .select(['experience_id', 'starts_at', 'max', 'reserved', 'manual'])
+        .where('experience_id', 'in', experienceIds)
+        .where((eb) =>
+          eb.or([
+            ...(instants.length > 0 ? [eb('starts_at', 'in', instants)] : []),
+            eb.and([
+              eb('manual', '=', true),
+              eb('starts_at', '>=', from),
+              eb('starts_at', '<', to),
+            ]),
+          ]),
+        )
+        .execute();
+      return rows.map(toDeparture);
     },
 
     /** The events of several experiences that start at any of these instants (one query). */
     async startingAtMany(experienceIds: readonly string[], instants: readonly Date[]) {
       const rows = await db
         .selectFrom('events')
-        .select(['experience_id', 'starts_at', 'max', 'reserved'])
+        .select(['experience_id', 'starts_at', 'max', 'reserved', 'manual'])
         .where('experience_id', 'in', experienceIds)
         .where('starts_at', 'in', instants)
         .execute();
-      return rows.map((r) => ({
-        experienceId: r.experience_id,
-        start: r.starts_at,
-        max: r.max,
-        reserved: r.reserved,
-      }));
+      return rows.map(toDeparture);
     },
 
-    /** The events of an experience that start at any of these instants. */
-    async startingAt(experienceId: string, instants: readonly Date[]) {
-      const rows = await db
-        .selectFrom('events')
-        .select(['starts_at', 'max', 'reserved'])
-        .where('experience_id', '=', experienceId)
-        .where('starts_at', 'in', instants)
-        .execute();
-      return rows.map((r) => ({ start: r.starts_at, max: r.max, reserved: r.reserved }));
-    },
     listSource(): ListSource<EventRow> {
       return {
         // The page of events first, then their experiences: joining before the limit joins

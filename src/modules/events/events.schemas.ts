@@ -22,7 +22,18 @@ export const Event = Type.Object(
     end: Type.String({ format: 'date-time' }),
     max: Nullable(Type.Integer({ description: 'Seats; null = unlimited' })),
     quantity: Type.Object({ reserved: Type.Integer() }),
-    open: Nullable(Type.Integer({ description: 'max - reserved; null when unlimited' })),
+    open: Nullable(
+      Type.Integer({
+        description:
+          'Seats still bookable: max - reserved, 0 when closed by hand; null when unlimited',
+      }),
+    ),
+    manual: Nullable(
+      Type.Boolean({
+        description:
+          'Opened (true: bookable even where the schedules do not offer it) or closed (false) by hand; null follows the schedules',
+      }),
+    ),
     guides: Type.Array(Id, { description: 'Guide ids' }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -39,7 +50,15 @@ export const UpdateEventBody = Type.Object(
         Type.Integer({
           minimum: 0,
           maximum: 1_000_000,
-          description: 'Seats; not below those reserved; 0 closes it; null = unlimited',
+          description: 'Seats; not below those reserved; null = unlimited',
+        }),
+      ),
+    ),
+    manual: Type.Optional(
+      Nullable(
+        Type.Boolean({
+          description:
+            'true opens the departure (even where the schedules do not offer it, as Xola reopens a closed event); false closes it to new bookings; null follows the schedules again',
         }),
       ),
     ),
@@ -115,6 +134,12 @@ export const ManyAvailability = Type.Record(
 
 export type EventRow = Selectable<EventsTable> & { title: string; timezone: string };
 
+/** The seats one may still book: none when closed by hand; null = unlimited. */
+export const seatsOpen = (
+  event: Pick<Selectable<EventsTable>, 'max' | 'reserved' | 'manual'>,
+): number | null =>
+  event.manual === false ? 0 : event.max === null ? null : Math.max(0, event.max - event.reserved);
+
 export function toEventView(row: EventRow): EventView {
   return {
     object: 'event',
@@ -126,7 +151,8 @@ export function toEventView(row: EventRow): EventView {
     end: localIso(row.ends_at, row.timezone),
     max: row.max,
     quantity: { reserved: row.reserved },
-    open: row.max === null ? null : row.max - row.reserved,
+    open: seatsOpen(row),
+    manual: row.manual,
     guides: row.guide_ids,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),

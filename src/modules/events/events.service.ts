@@ -94,10 +94,15 @@ export function eventsService({
     },
 
     /**
-     * Changes an event's capacity (`max`: not below the seats reserved; null = unlimited;
-     * 0 closes the departure to new bookings). The seller's event staff only.
+     * Changes an event's capacity (`max`: not below the seats reserved; null = unlimited)
+     * and hand-set state (`manual`: open, closed, or null to follow the schedules). The
+     * seller's event staff only.
      */
-    async change(caller: Caller, id: string, input: { max?: number | null }): Promise<EventView> {
+    async change(
+      caller: Caller,
+      id: string,
+      input: { max?: number | null; manual?: boolean | null },
+    ): Promise<EventView> {
       return inTransaction(db, async (tx) => {
         const events = eventsRepository(tx);
         const locked = await events.lock(id);
@@ -105,20 +110,16 @@ export function eventsService({
         const before = (await events.findById(id))!;
         if (!(await visibility.maySee(tx, caller, before))) throw notFound(`Event ${id}`);
         accessOf(caller).require('events', before.seller_id, `event ${id}`);
-        if (input.max !== undefined) {
-          if (input.max !== null && input.max < locked.reserved) {
-            throw new DomainError(
-              'capacity_below_reserved',
-              `max is below the ${locked.reserved} seats already reserved on this event.`,
-              {
-                errors: [
-                  { in: 'body', name: 'max', detail: 'is below the seats already reserved' },
-                ],
-              },
-            );
-          }
-          await events.setMax(id, input.max);
+        if (input.max !== undefined && input.max !== null && input.max < locked.reserved) {
+          throw new DomainError(
+            'capacity_below_reserved',
+            `max is below the ${locked.reserved} seats already reserved on this event.`,
+            {
+              errors: [{ in: 'body', name: 'max', detail: 'is below the seats already reserved' }],
+            },
+          );
         }
+        await events.change(id, input);
         const view = toEventView((await events.findById(id))!);
         await emitChange(domainEvents, tx, {
           name: 'event.update',
@@ -143,7 +144,7 @@ export function eventsService({
         if (locked.reserved > 0 || (await events.hasBookings(id))) {
           throw new DomainError(
             'event_has_bookings',
-            'Orders booked this event; set its max to 0 to close it instead.',
+            'Orders booked this event; close it with manual: false instead.',
           );
         }
         await events.delete(id);

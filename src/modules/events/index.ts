@@ -1,7 +1,8 @@
 /** The events module's public surface: the only file other code imports from it. */
-export { Event, type EventView } from './events.schemas.js';
+export { Event, seatsOpen, type EventView } from './events.schemas.js';
 export { eventsModule } from './events.module.js';
 export {
+  departureKey,
   eventsFacade,
   type EventsFacade,
   type NewEvent,

@@ -18,6 +18,16 @@ export function experiencesRepository(db: Kysely<DB>) {
       return db.selectFrom('experiences').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
+    /** Reads an experience and locks it until the transaction ends (a read-modify-write). */
+    async lock(id: string): Promise<ExperienceRow | undefined> {
+      return db
+        .selectFrom('experiences')
+        .selectAll()
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+    },
+
     async findMany(ids: readonly string[]): Promise<ExperienceRow[]> {
       if (ids.length === 0) return [];
       return db.selectFrom('experiences').selectAll().where('id', 'in', ids).execute();

@@ -11,6 +11,7 @@ import {
   refTo,
 } from '../../http/schemas.js';
 import { describeList } from '../../query/describe.js';
+import { Schedule } from '../shared/index.js';
 import { idempotentCreate, type IdempotencyService } from '../idempotency/index.js';
 import { experienceList } from './experiences.list.js';
 import { demographicList } from './demographics.list.js';
@@ -20,6 +21,8 @@ import {
   Experience,
   ExperienceList,
   CreateGuidePreferencesBody,
+  ExperienceScheduleBody,
+  ScheduleParams,
   UpdateGuidePreferencesBody,
   UpdateExperienceBody,
 } from './experiences.schemas.js';
@@ -27,6 +30,7 @@ import type { ExperiencesService } from './experiences.service.js';
 
 const tags = ['experiences'];
 const ExperienceRef = refTo(Experience);
+const ScheduleRef = refTo(Schedule);
 const writeErrors = errorResponses(
   'validation_failed',
   'authentication_required',
@@ -183,5 +187,85 @@ export const experiencesRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) =>
       experiences.updateGuide(requireCaller(request), request.params.id, request.body),
+  );
+
+  app.get(
+    '/experiences/:id/schedules/:scheduleId',
+    {
+      schema: {
+        tags,
+        operationId: 'getExperienceSchedule',
+        summary: 'One schedule of an experience (public when the experience is visible)',
+        params: ScheduleParams,
+        response: { 200: ScheduleRef, ...errorResponses('invalid_credentials', 'not_found') },
+      },
+    },
+    async (request) =>
+      experiences.schedule(request.caller, request.params.id, request.params.scheduleId),
+  );
+
+  app.post(
+    '/experiences/:id/schedules',
+    {
+      schema: {
+        tags,
+        operationId: 'createExperienceSchedule',
+        summary: 'Add a schedule to an experience; answers with the new schedule and its id',
+        security: authenticated,
+        params: IdParams,
+        body: ExperienceScheduleBody,
+        response: { 201: ScheduleRef, ...writeErrors },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(
+          await experiences.addSchedule(requireCaller(request), request.params.id, request.body),
+        ),
+  );
+
+  app.put(
+    '/experiences/:id/schedules/:scheduleId',
+    {
+      schema: {
+        tags,
+        operationId: 'replaceExperienceSchedule',
+        summary: 'Replace a schedule of an experience (same id; booked orders are kept)',
+        security: authenticated,
+        params: ScheduleParams,
+        body: ExperienceScheduleBody,
+        response: { 200: ScheduleRef, ...writeErrors },
+      },
+    },
+    async (request) =>
+      experiences.replaceSchedule(
+        requireCaller(request),
+        request.params.id,
+        request.params.scheduleId,
+        request.body,
+      ),
+  );
+
+  app.delete(
+    '/experiences/:id/schedules/:scheduleId',
+    {
+      schema: {
+        tags,
+        operationId: 'deleteExperienceSchedule',
+        summary: 'Remove a schedule of an experience (booked orders are kept)',
+        security: authenticated,
+        params: ScheduleParams,
+        response: { 204: Type.Null(), ...writeErrors },
+      },
+    },
+    async (request, reply) => {
+      await experiences.removeSchedule(
+        requireCaller(request),
+        request.params.id,
+        request.params.scheduleId,
+      );
+      return reply.code(204).send(null);
+    },
   );
 };

@@ -1,10 +1,11 @@
 /**
  * The rules an experience must satisfy beyond its schema, as pure functions: a real ISO
  * 4217 currency, a real IANA time zone, prices in the currency's minor unit, a coherent
- * group size, well-formed schedules and guest types with distinct codes.
+ * group size, well-formed schedules and guest types with distinct codes, and schedule price
+ * deltas that never make a price negative.
  */
 import type { FieldError } from '../../domain/errors.js';
-import { decimalsOf, minorDigits } from '../../domain/money.js';
+import { decimalsOf, minorDigits, toMinor } from '../../domain/money.js';
 import { isTimeZone } from '../schedules/index.js';
 import { scheduleErrors, type ScheduleInput } from '../schedules/index.js';
 
@@ -46,8 +47,19 @@ export function experienceErrors(draft: ExperienceDraft): FieldError[] {
   if (draft.orderMin !== null && draft.orderMax !== null && draft.orderMin > draft.orderMax) {
     add('group.orderMin', 'must not exceed group.orderMax');
   }
-  draft.schedules.forEach((schedule, i) =>
-    errors.push(...scheduleErrors(schedule, `schedules.${i}.`, 'experience')),
-  );
+  const prices = [draft.price, ...draft.demographics.map((d) => d.price ?? draft.price)];
+  const cheapest = prices.map((p) => toMinor(p, digits)).reduce((low, p) => (p < low ? p : low));
+  const scheduleIds = new Set<string>();
+  draft.schedules.forEach((schedule, i) => {
+    errors.push(...scheduleErrors(schedule, `schedules.${i}.`, 'experience'));
+    if (schedule.id !== undefined && scheduleIds.has(schedule.id))
+      add(`schedules.${i}.id`, 'is used by another schedule of this experience');
+    if (schedule.id !== undefined) scheduleIds.add(schedule.id);
+    if (schedule.priceDelta === undefined) return;
+    const deltaError = priceError(schedule.priceDelta);
+    if (deltaError) add(`schedules.${i}.priceDelta`, deltaError);
+    else if (cheapest + toMinor(schedule.priceDelta, digits) < 0n)
+      add(`schedules.${i}.priceDelta`, 'would make a price (of a guest type) negative');
+  });
   return errors;
 }

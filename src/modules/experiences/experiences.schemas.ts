@@ -4,7 +4,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { Id, Nullable, Ref, Timestamp, listOf, refTo } from '../../http/schemas.js';
-import { iso, ref, Schedule, ScheduleFields } from '../shared/index.js';
+import { ExperienceScheduleFields, iso, ref, Schedule, ScheduleFields } from '../shared/index.js';
 import type { Selectable } from 'kysely';
 import type { ExperiencesTable } from '../../db/types.js';
 import type { Schedule as StoredSchedule } from '../schedules/index.js';
@@ -56,9 +56,21 @@ export type ExperienceView = Static<typeof Experience>;
 export const ExperienceList = listOf(Experience);
 
 const ScheduleBody = Type.Object(
-  { id: Type.Optional(Id), ...ScheduleFields },
+  {
+    id: Type.Optional({ ...Id, description: 'Keep this schedule (clients address it by id)' }),
+    ...ScheduleFields,
+    ...ExperienceScheduleFields,
+  },
   { additionalProperties: false },
 );
+
+/** `POST` and `PUT /api/experiences/{id}/schedules[/{scheduleId}]`: a whole schedule. */
+export const ExperienceScheduleBody = Type.Object(
+  { ...ScheduleFields, ...ExperienceScheduleFields },
+  { additionalProperties: false },
+);
+
+export const ScheduleParams = Type.Object({ id: Id, scheduleId: Id });
 
 const DemographicBody = Type.Object(
   {
@@ -160,7 +172,8 @@ export const UpdateExperienceBody = Type.Object(
 const guidePreferenceFields = {
   required: Type.Integer({ minimum: 0, maximum: 100, description: 'Guides needed per event' }),
   autoAssign: Type.Boolean({
-    description: 'Stored and shown; assignment stays explicit (docs/guides.md)',
+    description:
+      'Assign free guides (up to `required`, at least one) to each new event of the experience (docs/guides.md)',
   }),
   includeInConfirmation: Type.Boolean({
     description: "List the event's guides in confirmation emails",

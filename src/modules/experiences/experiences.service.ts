@@ -12,7 +12,12 @@ import { DomainError, invalid, invalidFields, notFound } from '../../domain/erro
 import { emitChange, noEvents, type EventSink } from '../../outbox/index.js';
 import { runList } from '../../query/run.js';
 import type { Scope } from '../../query/types.js';
-import { canonicalZone, type ScheduleInput } from '../schedules/index.js';
+import {
+  canonicalZone,
+  normalizeSchedule,
+  type Schedule as StoredSchedule,
+  type ScheduleInput,
+} from '../schedules/index.js';
 import { recordedCreate, type Recorder } from '../idempotency/index.js';
 import type { UsersFacade } from '../users/index.js';
 import { experienceList } from './experiences.list.js';
@@ -59,9 +64,9 @@ export interface GuidePreferences {
   includeInConfirmation?: boolean;
 }
 
-/** Schedules as stored: every one with an id. */
-const withIds = (schedules: ScheduleInput[]) =>
-  schedules.map((s) => ({ ...s, id: s.id ?? newId() }));
+/** Schedules as stored: every one with an id (kept when given), bounds as dates. */
+const withIds = (schedules: ScheduleInput[]): StoredSchedule[] =>
+  schedules.map((s) => ({ ...normalizeSchedule(s), id: s.id ?? newId() }));
 
 /** Guest types as stored: every one with an id (kept when given: orders name it). */
 const storedDemographics = (demographics: DemographicInput[]): StoredDemographic[] =>
@@ -128,25 +133,53 @@ export function experiencesService({
       before,
     });
 
-  /** Writes a change of an existing experience and emits it, in one transaction. */
-  const change = (
+  /**
+   * Changes an existing experience in one transaction: its row locked, so concurrent
+   * changes (a schedule added while the experience is edited) apply one after the other
+   * and none is lost; then emitted with what changed. `write` gets the locked row.
+   */
+  const change = <T>(
     caller: Caller,
-    before: ExperienceRow,
-    write: (tx: Tx) => Promise<ExperienceRow | undefined>,
-  ): Promise<ExperienceRow | undefined> =>
+    id: string,
+    write: (tx: Tx, current: ExperienceRow) => Promise<{ row?: ExperienceRow; result: T }>,
+  ): Promise<T> =>
     inTransaction(db, async (tx) => {
-      const row = await write(tx);
+      const current = await experiencesRepository(tx).lock(id);
+      if (!current) throw notFound(`Experience ${id}`);
+      const { row, result } = await write(tx, current);
       if (row) {
         await emit(
           tx,
           caller,
           'experience.update',
           toExperienceView(row),
-          toExperienceView(before),
+          toExperienceView(current),
         );
       }
-      return row;
+      return result;
     });
+
+  /** A change of the schedules alone, checked with the rest of the experience. */
+  const changeSchedules = <T>(
+    caller: Caller,
+    id: string,
+    edit: (schedules: StoredSchedule[]) => { schedules: StoredSchedule[]; result: T },
+  ): Promise<T> =>
+    change(caller, id, async (tx, current) => {
+      const { schedules, result } = edit(schedulesOf(current));
+      check(current, schedules, demographicsOf(current));
+      const row = await experiencesRepository(tx).update(id, {
+        schedules: JSON.stringify(schedules),
+      });
+      return { row, result };
+    });
+
+  /** The schedule with this id, or 404. */
+  const scheduleAt = (schedules: StoredSchedule[], id: string, scheduleId: string): number => {
+    const index = schedules.findIndex((s) => s.id === scheduleId);
+    if (index < 0) throw notFound(`Schedule ${scheduleId} of experience ${id}`);
+    return index;
+  };
 
   function check(
     row: Pick<ExperienceRow, 'price' | 'currency' | 'timezone' | 'order_min' | 'order_max'>,
@@ -271,43 +304,77 @@ export function experiencesService({
     },
 
     async update(caller: Caller, id: string, input: ExperienceInput): Promise<ExperienceView> {
-      const current = await managed(caller, id);
-      const next = {
-        name: input.name ?? current.name,
-        description: input.desc ?? current.description,
-        price: input.price ?? current.price,
-        price_type: input.priceType ?? current.price_type,
-        currency: input.currency ?? current.currency,
-        duration: input.duration ?? current.duration,
-        timezone: input.timezone ?? current.timezone,
-        order_min:
-          input.group && 'orderMin' in input.group
-            ? (input.group.orderMin ?? null)
-            : current.order_min,
-        order_max:
-          input.group && 'orderMax' in input.group
-            ? (input.group.orderMax ?? null)
-            : current.order_max,
-        outing_max:
-          input.group && 'outingMax' in input.group
-            ? (input.group.outingMax ?? null)
-            : current.outing_max,
-        visible: input.visible ?? current.visible,
-      };
-      const schedules = input.schedules ? withIds(input.schedules) : schedulesOf(current);
-      const demographics = input.demographics
-        ? storedDemographics(input.demographics)
-        : demographicsOf(current);
-      check(next, schedules, demographics);
-      next.timezone = canonicalZone(next.timezone);
-      const row = await change(caller, current, (tx) =>
-        experiencesRepository(tx).update(id, {
+      await managed(caller, id);
+      return change(caller, id, async (tx, current) => {
+        const next = {
+          name: input.name ?? current.name,
+          description: input.desc ?? current.description,
+          price: input.price ?? current.price,
+          price_type: input.priceType ?? current.price_type,
+          currency: input.currency ?? current.currency,
+          duration: input.duration ?? current.duration,
+          timezone: input.timezone ?? current.timezone,
+          order_min:
+            input.group && 'orderMin' in input.group
+              ? (input.group.orderMin ?? null)
+              : current.order_min,
+          order_max:
+            input.group && 'orderMax' in input.group
+              ? (input.group.orderMax ?? null)
+              : current.order_max,
+          outing_max:
+            input.group && 'outingMax' in input.group
+              ? (input.group.outingMax ?? null)
+              : current.outing_max,
+          visible: input.visible ?? current.visible,
+        };
+        const schedules = input.schedules ? withIds(input.schedules) : schedulesOf(current);
+        const demographics = input.demographics
+          ? storedDemographics(input.demographics)
+          : demographicsOf(current);
+        check(next, schedules, demographics);
+        next.timezone = canonicalZone(next.timezone);
+        const row = await experiencesRepository(tx).update(id, {
           ...next,
           schedules: JSON.stringify(schedules),
           demographics: JSON.stringify(demographics),
-        }),
-      );
-      return toExperienceView(row!);
+        });
+        return { row, result: toExperienceView(row) };
+      });
+    },
+
+    /** `GET /api/experiences/{id}/schedules/{scheduleId}`: whoever sees the experience. */
+    async schedule(caller: Caller | null, id: string, scheduleId: string) {
+      const schedules = schedulesOf(await visible(caller, id));
+      return schedules[scheduleAt(schedules, id, scheduleId)]!;
+    },
+
+    /** Adds a schedule (a new id); answers with it. */
+    async addSchedule(caller: Caller, id: string, input: ScheduleInput) {
+      await managed(caller, id);
+      return changeSchedules(caller, id, (schedules) => {
+        const [added] = withIds([{ ...input, id: undefined }]);
+        return { schedules: [...schedules, added!], result: added! };
+      });
+    },
+
+    /** Replaces a schedule with the one given, under the same id (its place kept). */
+    async replaceSchedule(caller: Caller, id: string, scheduleId: string, input: ScheduleInput) {
+      await managed(caller, id);
+      return changeSchedules(caller, id, (schedules) => {
+        const index = scheduleAt(schedules, id, scheduleId);
+        const [replaced] = withIds([{ ...input, id: scheduleId }]);
+        return { schedules: schedules.with(index, replaced!), result: replaced! };
+      });
+    },
+
+    /** Removes a schedule; booked orders and their events stay as they are (docs). */
+    async removeSchedule(caller: Caller, id: string, scheduleId: string): Promise<void> {
+      await managed(caller, id);
+      await changeSchedules(caller, id, (schedules) => {
+        const index = scheduleAt(schedules, id, scheduleId);
+        return { schedules: schedules.toSpliced(index, 1), result: undefined };
+      });
     },
 
     /** Guide preferences: created once (409 after), then changed with updateGuide. */
@@ -316,14 +383,15 @@ export function experiencesService({
       id: string,
       input: GuidePreferences,
     ): Promise<ExperienceView> {
-      const current = await managedGuides(caller, id);
-      const row = await change(caller, current, (tx) =>
-        experiencesRepository(tx).createGuidePreferences(id, {
+      await managedGuides(caller, id);
+      const row = await change(caller, id, async (tx) => {
+        const created = await experiencesRepository(tx).createGuidePreferences(id, {
           required: input.required ?? 0,
           autoAssign: input.autoAssign ?? false,
           includeInConfirmation: input.includeInConfirmation ?? false,
-        }),
-      );
+        });
+        return { row: created, result: created };
+      });
       if (!row) {
         throw new DomainError(
           'guide_preferences_exist',
@@ -338,10 +406,11 @@ export function experiencesService({
       id: string,
       input: GuidePreferences,
     ): Promise<ExperienceView> {
-      const current = await managedGuides(caller, id);
-      const row = await change(caller, current, (tx) =>
-        experiencesRepository(tx).updateGuidePreferences(id, { ...input }),
-      );
+      await managedGuides(caller, id);
+      const row = await change(caller, id, async (tx) => {
+        const updated = await experiencesRepository(tx).updateGuidePreferences(id, { ...input });
+        return { row: updated, result: updated };
+      });
       if (!row) throw notFound(`Guide preferences of experience ${id}`);
       return toExperienceView(row);
     },

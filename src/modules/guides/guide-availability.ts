@@ -8,7 +8,7 @@
  *   ranges of all available schedules of a date are joined, so back-to-back blocks
  *   (09:00-12:00 and 12:00-15:00) cover an event across their seam, and different dates
  *   of an event may be covered by different schedules;
- * - no `unavailable` schedule that applies on a date the event touches may share a minute
+ * - no `unavailable` (or `blackout`) schedule that applies on a date the event touches may share a minute
  *   with it (touching at an edge is no overlap); one that lists no ranges takes the day;
  * - a guide with no schedule, or with no available one, is not available.
  *
@@ -23,7 +23,13 @@
  * schedules is `scheduleErrors`' job; an empty or inverted range here simply covers nothing.
  */
 import { IANAZone } from 'luxon';
-import { addDays, appliesOn, hhmmToMinutes, type ScheduleInput } from '../schedules/index.js';
+import {
+  addDays,
+  appliesOn,
+  hhmmToMinutes,
+  isClosing,
+  type ScheduleInput,
+} from '../schedules/index.js';
 
 /** An event's instants, and the IANA zone of its experience. */
 export interface EventInterval {
@@ -87,7 +93,7 @@ export function unavailability(
   // spring-forward gap a guide working 01:00-02:00 and 03:00-04:00 has the whole event.
   for (const piece of pieces) {
     const blocker = schedules.find(
-      (s) => s.type === 'unavailable' && appliesOn(s, piece.date) && blocks(s, piece),
+      (s) => isClosing(s) && appliesOn(s, piece.date) && blocks(s, piece),
     );
     if (blocker) {
       return `${describe(blocker)} overlaps the event on ${span(piece, event.timezone)}`;

@@ -11,6 +11,7 @@ import {
   Guide,
   GuideList,
   GuideParams,
+  GuideSchedule,
   GuideScheduleBody,
   GuideScheduleParams,
   SellerParams,
@@ -134,11 +135,11 @@ export const guidesRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         tags,
         operationId: 'createGuideSchedule',
-        summary: 'Add an availability schedule; returns the guide',
+        summary: 'Add an availability schedule; answers with the new schedule (Xola)',
         security,
         params: GuideParams,
         body: GuideScheduleBody,
-        response: { 201: GuideRef, ...writeErrors },
+        response: { 201: refTo(GuideSchedule), ...writeErrors },
       },
     },
     async (request, reply) => {

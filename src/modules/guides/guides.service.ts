@@ -13,7 +13,12 @@ import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { inTransaction, type Tx } from '../../db/unit-of-work.js';
 import { recordedCreate, type Recorder } from '../idempotency/index.js';
-import { scheduleErrors, type ScheduleInput } from '../schedules/index.js';
+import {
+  normalizeSchedule,
+  scheduleErrors,
+  type Schedule,
+  type ScheduleInput,
+} from '../schedules/index.js';
 import { delegatesFacade } from '../delegates/index.js';
 import type { UsersFacade } from '../users/index.js';
 import { guideList } from './guides.list.js';
@@ -99,26 +104,35 @@ export function guidesService({
   const profileTaken = () =>
     invalid('body', 'user.id', 'already has a guide profile at this seller');
 
-  /** Changes the schedules of a guide under its row lock, so concurrent edits add up. */
+  /**
+   * Changes the schedules of a guide under its row lock, so concurrent edits add up; answers
+   * with the guide (the answer of every schedule change but a create).
+   */
   async function editSchedules(
     caller: Caller,
     sellerId: string,
     guideId: string,
     edit: (schedules: ScheduleInput[]) => ScheduleInput[],
-    record?: Recorder,
   ): Promise<GuideView> {
     await guide(caller, sellerId, guideId);
-    return recordedCreate(db, record, async (tx) => {
-      const guides = guidesRepository(tx);
-      const row = await guides.lock(guideId);
-      if (!row) throw notFound(`Guide ${guideId}`);
-      const schedules = edit(guideSchedulesOf(row));
-      const view = toGuideView(
-        await guides.update(guideId, { schedules: JSON.stringify(schedules) }),
-      );
-      await emit(tx, caller, 'guide.update', view, toGuideView(row));
-      return view;
-    });
+    return inTransaction(db, (tx) => writeSchedules(tx, caller, guideId, edit));
+  }
+
+  async function writeSchedules(
+    tx: Tx,
+    caller: Caller,
+    guideId: string,
+    edit: (schedules: ScheduleInput[]) => ScheduleInput[],
+  ): Promise<GuideView> {
+    const guides = guidesRepository(tx);
+    const row = await guides.lock(guideId);
+    if (!row) throw notFound(`Guide ${guideId}`);
+    const schedules = edit(guideSchedulesOf(row));
+    const view = toGuideView(
+      await guides.update(guideId, { schedules: JSON.stringify(schedules) }),
+    );
+    await emit(tx, caller, 'guide.update', view, toGuideView(row));
+    return view;
   }
 
   return {
@@ -148,7 +162,10 @@ export function guidesService({
       record?: Recorder,
     ): Promise<GuideView> {
       await managed(caller, sellerId);
-      const schedules = (input.schedules ?? []).map((s) => ({ ...s, id: newId() }));
+      const schedules = (input.schedules ?? []).map((s) => ({
+        ...normalizeSchedule(s),
+        id: newId(),
+      }));
       checkSchedules(schedules, (i) => `schedules.${i}.`);
       const userId = (await linkedUser(sellerId, input.user)) ?? null;
       try {
@@ -218,23 +235,22 @@ export function guidesService({
       });
     },
 
-    addSchedule: (
+    /** Adds a schedule; answers with it (its new id), as Xola's schedule create does. */
+    async addSchedule(
       caller: Caller,
       sellerId: string,
       guideId: string,
       input: ScheduleInput,
       record?: Recorder,
-    ) =>
-      editSchedules(
-        caller,
-        sellerId,
-        guideId,
-        (schedules) => {
-          checkSchedules([input], () => '');
-          return [...schedules, { ...input, id: newId() }];
-        },
-        record,
-      ),
+    ): Promise<Schedule> {
+      checkSchedules([input], () => '');
+      const added = { ...normalizeSchedule(input), id: newId() };
+      await guide(caller, sellerId, guideId);
+      return recordedCreate(db, record, async (tx) => {
+        await writeSchedules(tx, caller, guideId, (schedules) => [...schedules, added]);
+        return added;
+      });
+    },
 
     updateSchedule: (
       caller: Caller,
@@ -246,7 +262,9 @@ export function guidesService({
       editSchedules(caller, sellerId, guideId, (schedules) => {
         if (!schedules.some((s) => s.id === scheduleId)) throw notFound(`Schedule ${scheduleId}`);
         checkSchedules([input], () => '');
-        return schedules.map((s) => (s.id === scheduleId ? { ...input, id: scheduleId } : s));
+        return schedules.map((s) =>
+          s.id === scheduleId ? { ...normalizeSchedule(input), id: scheduleId } : s,
+        );
       }),
 
     removeSchedule: (caller: Caller, sellerId: string, guideId: string, scheduleId: string) =>

@@ -8,8 +8,16 @@
 import type { Access } from '../../domain/access.js';
 import { DomainError, forbidden, invalid, notFound } from '../../domain/errors.js';
 import { fromMinor, minorDigits } from '../../domain/money.js';
+import { departureKey } from '../events/index.js';
 import type { ExperienceRow } from '../experiences/index.js';
-import { isDate, isHhmm, isScheduled, localToInstant, type Schedule } from '../schedules/index.js';
+import {
+  isDate,
+  isHhmm,
+  isScheduled,
+  localToInstant,
+  priceDeltaOf,
+  type Schedule,
+} from '../schedules/index.js';
 import type { Account } from '../users/index.js';
 import { ITEM_STATUS, STAFF_STATUSES } from './item-status.js';
 import type { CreateOrderInput } from './orders.schemas.js';
@@ -68,9 +76,32 @@ export interface BookingContext {
   customer: Account | undefined;
   /** The stored schedules of an experience. */
   schedulesOf(experience: ExperienceRow): Schedule[];
+  /**
+   * Departures opened by hand (events with `manual: true`) among those the schedules do not
+   * offer, keyed by `departureKey`: bookable too.
+   */
+  openedByHand?: ReadonlySet<string>;
   now: Date;
   /** A quote prices the items: who the customer is may still be unknown. */
   quoting?: boolean;
+}
+
+/**
+ * The departures items ask for that the schedules do not offer (well-formed ones of known
+ * experiences): only an event opened by hand can make them bookable, so only these are
+ * looked up.
+ */
+export function unscheduled(
+  items: readonly BookingItemInput[],
+  ctx: Pick<BookingContext, 'experiences' | 'schedulesOf'>,
+): { experienceId: string; start: Date }[] {
+  return items.flatMap((item) => {
+    const experience = ctx.experiences.get(item.experience.id);
+    if (!experience || !isDate(item.arrival) || !isHhmm(item.arrivalTime)) return [];
+    if (isScheduled(ctx.schedulesOf(experience), item.arrival, item.arrivalTime)) return [];
+    const start = localToInstant(item.arrival, item.arrivalTime, experience.timezone);
+    return start ? [{ experienceId: experience.id, start }] : [];
+  });
 }
 
 const itemError = (index: number, field: string, detail: string) =>
@@ -118,15 +149,17 @@ export function sellerOf(
  */
 export function planItems(
   items: readonly BookingItemInput[],
-  ctx: Pick<BookingContext, 'experiences' | 'schedulesOf' | 'now'>,
+  ctx: Pick<BookingContext, 'experiences' | 'schedulesOf' | 'openedByHand' | 'now'>,
   staff: boolean,
   defaultStatus: number,
   at: readonly number[] = items.map((_, i) => i),
   statusKept: readonly boolean[] = [],
 ): PlannedItem[] {
-  const priced = items.map((item, i) =>
-    priceItem(ctx.experiences.get(item.experience.id)!, item, `items.${at[i]}`),
-  );
+  const priced = items.map((item, i) => {
+    const experience = ctx.experiences.get(item.experience.id)!;
+    const delta = priceDeltaOf(ctx.schedulesOf(experience), item.arrival, item.arrivalTime);
+    return priceItem(experience, item, `items.${at[i]}`, delta);
+  });
   const departureOf = (i: BookingItemInput) => `${i.experience.id} ${i.arrival} ${i.arrivalTime}`;
   return items.map((item, i): PlannedItem => {
     const index = at[i]!;
@@ -150,9 +183,13 @@ export function planItems(
         seats === quantity ? sizeError : `${sizeError} per departure (this order asks ${seats})`;
       throw itemError(index, 'quantity', `${experience.name} ${detail}`);
     }
-    const start = isScheduled(ctx.schedulesOf(experience), item.arrival, item.arrivalTime)
-      ? localToInstant(item.arrival, item.arrivalTime, experience.timezone)
-      : undefined;
+    const instant = localToInstant(item.arrival, item.arrivalTime, experience.timezone);
+    const start =
+      instant &&
+      (isScheduled(ctx.schedulesOf(experience), item.arrival, item.arrivalTime) ||
+        ctx.openedByHand?.has(departureKey(experience.id, instant)))
+        ? instant
+        : undefined;
     if (!start) {
       throw new DomainError(
         'not_scheduled',

@@ -15,7 +15,7 @@ import { emitChange, noEvents, type EventSink } from '../../outbox/index.js';
 import { runList } from '../../query/run.js';
 import type { Scope } from '../../query/types.js';
 import { delegatesFacade as delegates } from '../delegates/index.js';
-import type { EventsFacade, SeatChange } from '../events/index.js';
+import { departureKey, seatsOpen, type EventsFacade, type SeatChange } from '../events/index.js';
 import type { ExperienceRow, ExperiencesFacade } from '../experiences/index.js';
 import type { Recorder } from '../idempotency/index.js';
 import { iso, localIso } from '../shared/index.js';
@@ -26,6 +26,8 @@ import {
   planBooking,
   planItems,
   sellerOf,
+  unscheduled,
+  type BookingContext,
   type BookingInput,
   type BookingItemInput,
   type PlannedBooking,
@@ -294,6 +296,25 @@ export function ordersService({
     return view;
   }
 
+  /**
+   * Of the departures the items ask for that no schedule offers, those opened by hand: one
+   * query, and only when an item asks for such a departure (a booking on the schedule
+   * costs nothing more).
+   */
+  async function openedByHand(
+    executor: Executor,
+    items: readonly BookingItemInput[],
+    ctx: Pick<BookingContext, 'experiences' | 'schedulesOf'>,
+  ): Promise<Set<string>> {
+    const wanted = unscheduled(items, ctx);
+    if (wanted.length === 0) return new Set();
+    return events.openedByHand(
+      executor,
+      wanted.map((w) => w.experienceId),
+      wanted.map((w) => w.start),
+    );
+  }
+
   /** Plans a booking request: the caller, the experiences, the customer it may attach. */
   async function plan(caller: Caller, input: BookingInput, quoting = false) {
     const ids = [...new Set(input.items.map((i) => i.experience.id))];
@@ -303,12 +324,16 @@ export function ordersService({
     ]);
     const sellerId = rows.find((r) => r.id === input.items[0]?.experience.id)?.seller_id;
     const customer = input.customer && (await attachable(input.customer.id, caller, sellerId));
+    const scheduling = {
+      experiences: new Map(rows.map((e) => [e.id, e])),
+      schedulesOf: experiences.schedulesOf,
+    };
     const planned = planBooking(input, {
+      ...scheduling,
       access: accessOf(caller),
       caller: account!,
-      experiences: new Map(rows.map((e) => [e.id, e])),
       customer,
-      schedulesOf: experiences.schedulesOf,
+      openedByHand: await openedByHand(db, input.items, scheduling),
       now: now(),
       quoting,
     });
@@ -476,9 +501,11 @@ export function ordersService({
         },
       });
     }
+    const wanted = toPlan.map((p) => p.input);
+    const scheduling = { experiences: ctx.experiences, schedulesOf: experiences.schedulesOf };
     const planned = planItems(
-      toPlan.map((p) => p.input),
-      { experiences: ctx.experiences, schedulesOf: experiences.schedulesOf, now: now() },
+      wanted,
+      { ...scheduling, openedByHand: await openedByHand(tx, wanted, scheduling), now: now() },
       ctx.staff,
       defaultStatus,
       toPlan.map((p) => p.index),
@@ -554,7 +581,7 @@ export function ordersService({
       const { planned } = await plan(caller, input, true);
       const wanted = new Map<string, { item: PlannedItem; quantity: number }>();
       for (const item of planned.items) {
-        const key = `${item.experience.id} ${item.start.toISOString()}`;
+        const key = departureKey(item.experience.id, item.start);
         const entry = wanted.get(key) ?? { item, quantity: 0 };
         entry.quantity += item.quantity;
         wanted.set(key, entry);
@@ -567,10 +594,9 @@ export function ordersService({
       );
       const left = new Map<string, number | null>();
       for (const item of planned.items) {
-        const key = `${item.experience.id} ${item.start.toISOString()}`;
+        const key = departureKey(item.experience.id, item.start);
         const event = found.get(key);
-        const max = event ? event.max : item.experience.outing_max;
-        left.set(key, max === null ? null : max - (event?.reserved ?? 0));
+        left.set(key, event ? seatsOpen(event) : item.experience.outing_max);
       }
       for (const [key, { item, quantity }] of wanted) {
         const seatsLeft = left.get(key)!;
@@ -593,7 +619,7 @@ export function ordersService({
           price: item.price,
           amount: item.amount,
           status: item.status,
-          seatsLeft: left.get(`${item.experience.id} ${item.start.toISOString()}`)!,
+          seatsLeft: left.get(departureKey(item.experience.id, item.start))!,
         })),
       };
     },

@@ -4,7 +4,8 @@
  * (domain/money.ts). An item books either a plain `quantity` (the experience's own price,
  * the default guest type) or `demographics` with quantities; `quantity` is then their sum.
  * `person` pricing charges every seat; `outing` charges the experience's price once, the
- * guest types then only counting heads (docs/booking.md).
+ * guest types then only counting heads (docs/booking.md). A departure's schedule may add a
+ * `priceDelta` to every unit price (docs/experiences.md).
  */
 import { invalid } from '../../domain/errors.js';
 import { fromMinor, minorDigits, toMinor } from '../../domain/money.js';
@@ -39,14 +40,19 @@ export interface PricedItem {
 
 type Priced = Pick<ExperienceRow, 'price' | 'price_type' | 'currency' | 'demographics'>;
 
-/** Prices one item; `at` names it in errors (`items.0`). */
+/**
+ * Prices one item; `at` names it in errors (`items.0`); `delta` is its departure's
+ * priceDelta (the experience's rules keep every price plus delta at 0 or more).
+ */
 export function priceItem(
   experience: Priced,
   input: { quantity?: number; demographics?: DemographicInput[] },
   at: string,
+  delta = 0,
 ): PricedItem {
   const digits = minorDigits(experience.currency);
-  const base = toMinor(experience.price, digits);
+  const deltaMinor = toMinor(delta, digits);
+  const base = toMinor(experience.price, digits) + deltaMinor;
   const outing = experience.price_type === 'outing';
   if (!input.demographics || input.demographics.length === 0) {
     if (input.quantity === undefined)
@@ -54,7 +60,7 @@ export function priceItem(
     const amountMinor = outing ? base : base * BigInt(input.quantity);
     return {
       quantity: input.quantity,
-      price: experience.price,
+      price: fromMinor(base, digits),
       amount: fromMinor(amountMinor, digits),
       amountMinor,
       lines: [],
@@ -68,7 +74,7 @@ export function priceItem(
     if (!stored) throw invalid('body', name, 'is not a guest type of this experience');
     if (seen.has(stored.id)) throw invalid('body', name, 'is listed twice');
     seen.add(stored.id);
-    const price = stored.price === null ? base : toMinor(stored.price, digits);
+    const price = stored.price === null ? base : toMinor(stored.price, digits) + deltaMinor;
     const minor = outing ? 0n : price * BigInt(entry.quantity);
     return {
       demographic: { id: stored.id },
@@ -92,7 +98,7 @@ export function priceItem(
   const amountMinor = outing ? base : lines.reduce((sum, line) => sum + line.minor, 0n);
   return {
     quantity,
-    price: experience.price,
+    price: fromMinor(base, digits),
     amount: fromMinor(amountMinor, digits),
     amountMinor,
     lines: lines.map(({ minor: _minor, ...line }) => line),

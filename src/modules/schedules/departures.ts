@@ -2,9 +2,9 @@
  * When an experience departs, from its schedules (pure functions): the departures of a
  * local date are the times of every available schedule that applies that day, minus those
  * an unavailable schedule removes (its listed times, or the whole day when it lists none).
- * An experience with no available schedule never departs.
+ * An experience with no available schedule never departs. `blackout` is `unavailable`.
  */
-import { appliesOn, type ScheduleInput } from './schedule.rules.js';
+import { appliesOn, isClosing, type ScheduleInput } from './schedule.rules.js';
 
 export function departuresOn(schedules: readonly ScheduleInput[], date: string): number[] {
   const times = new Set<number>();
@@ -12,11 +12,26 @@ export function departuresOn(schedules: readonly ScheduleInput[], date: string):
     if (s.type === 'available' && appliesOn(s, date)) for (const t of s.times ?? []) times.add(t);
   }
   for (const s of schedules) {
-    if (s.type !== 'unavailable' || !appliesOn(s, date)) continue;
+    if (!isClosing(s) || !appliesOn(s, date)) continue;
     if (!s.times || s.times.length === 0) return [];
     for (const t of s.times) times.delete(t);
   }
   return [...times].sort((a, b) => a - b);
+}
+
+/**
+ * What a departure costs on top of the price: the `priceDelta` of the first available
+ * schedule (in the experience's order) that adds it that day; 0 when none sets one.
+ */
+export function priceDeltaOf(
+  schedules: readonly ScheduleInput[],
+  date: string,
+  time: number,
+): number {
+  const adding = schedules.find(
+    (s) => s.type === 'available' && appliesOn(s, date) && (s.times ?? []).includes(time),
+  );
+  return adding?.priceDelta ?? 0;
 }
 
 export function isScheduled(

@@ -2,7 +2,7 @@
  * Schedule and local-time rules (not a resource itself): which departures a schedule
  * allows on a date, validation of schedules, and local wall-clock time in IANA zones.
  */
-export { departuresOn, isScheduled, hhmmKey } from './departures.js';
+export { departuresOn, isScheduled, hhmmKey, priceDeltaOf } from './departures.js';
 export {
   canonicalZone,
   instantToLocal,
@@ -13,6 +13,9 @@ export {
 export {
   addDays,
   appliesOn,
+  boundDate,
+  isClosing,
+  normalizeSchedule,
   dayNumber,
   hhmmToMinutes,
   isDate,

@@ -15,7 +15,8 @@ export interface TimeRange {
 export interface ScheduleInput {
   id?: string;
   name?: string;
-  type: 'available' | 'unavailable';
+  /** `blackout` is `unavailable` by another name (newer Xola clients send it). */
+  type: 'available' | 'unavailable' | 'blackout';
   repeat: 'weekly' | 'custom';
   days?: number[];
   dates?: string[];
@@ -23,9 +24,28 @@ export interface ScheduleInput {
   timeRanges?: TimeRange[];
   start?: string;
   end?: string;
+  /** Experiences: whether guests depart at `times` (fixed) or pick among them (varies). */
+  departure?: 'fixed' | 'varies';
+  /** Experiences: added to the unit price of the departures this schedule adds. */
+  priceDelta?: number;
 }
 
 export type Schedule = ScheduleInput & { id: string };
+
+/** Whether a schedule takes time away (unavailable and blackout) rather than adding it. */
+export const isClosing = (schedule: Pick<ScheduleInput, 'type'>): boolean =>
+  schedule.type !== 'available';
+
+/** The day of a schedule bound: a date, or the date as written of an ISO date-time. */
+export const boundDate = (value: string): string => value.slice(0, 10);
+
+/** A schedule as stored: bounds cut to their dates (clients may send date-times). */
+export function normalizeSchedule<T extends ScheduleInput>(schedule: T): T {
+  const result = { ...schedule };
+  if (result.start !== undefined) result.start = boundDate(result.start);
+  if (result.end !== undefined) result.end = boundDate(result.end);
+  return result;
+}
 
 /** An HHMM integer with minutes below 60 (930 = 09:30; 2400 is not a time). */
 export const isHhmm = (value: number): boolean =>
@@ -97,15 +117,11 @@ export function scheduleErrors(
   });
   for (const bound of ['start', 'end'] as const) {
     const value = schedule[bound];
-    if (value !== undefined && !isDate(value)) add(bound, 'must be a real date YYYY-MM-DD');
+    if (value !== undefined && !isDate(boundDate(value)))
+      add(bound, 'must be a real date YYYY-MM-DD (or an ISO 8601 date-time on one)');
   }
-  if (
-    schedule.start &&
-    schedule.end &&
-    isDate(schedule.start) &&
-    isDate(schedule.end) &&
-    schedule.end < schedule.start
-  ) {
+  const [start, end] = [schedule.start, schedule.end].map((v) => v && boundDate(v));
+  if (start && end && isDate(start) && isDate(end) && end < start) {
     add('end', 'must not be before start');
   }
   if (kind === 'experience') {
@@ -116,8 +132,12 @@ export function scheduleErrors(
     (schedule.times ?? []).forEach((t, i) => {
       if (!isHhmm(t)) add(`times.${i}`, 'must be a time HHMM with minutes below 60');
     });
+    if (schedule.priceDelta !== undefined && schedule.type !== 'available')
+      add('priceDelta', 'only available schedules add departures to price');
   } else {
     if (schedule.times !== undefined) add('times', 'guide schedules list timeRanges');
+    if (schedule.departure !== undefined) add('departure', 'belongs to experience schedules');
+    if (schedule.priceDelta !== undefined) add('priceDelta', 'belongs to experience schedules');
     (schedule.timeRanges ?? []).forEach((r, i) => {
       if (!isHhmm(r.startTime))
         add(`timeRanges.${i}.startTime`, 'must be a time HHMM with minutes below 60');

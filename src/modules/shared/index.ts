@@ -3,4 +3,11 @@
  * in views, and the Schedule object of experiences and guides.
  */
 export { iso, localIso, ref, refOrNull, type Ref } from './views.js';
-export { DateString, Hhmm, Schedule, ScheduleFields, TimeRange } from './schedule.schemas.js';
+export {
+  DateString,
+  ExperienceScheduleFields,
+  Hhmm,
+  Schedule,
+  ScheduleFields,
+  TimeRange,
+} from './schedule.schemas.js';

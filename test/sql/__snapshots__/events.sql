@@ -12,7 +12,7 @@ insert into "events" ("id", "experience_id", "seller_id", "starts_at", "ends_at"
 select "id" from "events" where "experience_id" = $1 and "starts_at" = $2;
 
 -- reserve
-update "events" set "reserved" = reserved + $1, "updated_at" = $2 where "id" = $3 and ("max" is null or reserved + $4 <= "max") returning *;
+update "events" set "reserved" = reserved + $1, "updated_at" = $2 where "id" = $3 and "manual" is not false and ("max" is null or reserved + $4 <= "max") returning *;
 
 -- release
 update "events" set "reserved" = reserved - $1, "updated_at" = $2 where "id" = $3;
@@ -33,19 +33,19 @@ update "events" set "guide_ids" = array_remove(guide_ids, $1), "updated_at" = $2
 select "id", "guide_ids" from "events" where "id" in ($1, $2);
 
 -- seatsLeft
-select "max", "reserved" from "events" where "id" = $1;
+select "max", "reserved", "manual" from "events" where "id" = $1;
 
--- startingAt
-select "starts_at", "max", "reserved" from "events" where "experience_id" = $1 and "starts_at" in ($2, $3);
+-- forAvailability
+select "experience_id", "starts_at", "max", "reserved", "manual" from "events" where "experience_id" in ($1) and ("starts_at" in ($2, $3) or ("manual" = $4 and "starts_at" >= $5 and "starts_at" < $6));
 
 -- startingAtMany
-select "experience_id", "starts_at", "max", "reserved" from "events" where "experience_id" in ($1, $2) and "starts_at" in ($3, $4);
+select "experience_id", "starts_at", "max", "reserved", "manual" from "events" where "experience_id" in ($1, $2) and "starts_at" in ($3, $4);
 
 -- lock
 select * from "events" where "id" = $1 for update;
 
--- setMax
-update "events" set "max" = $1, "updated_at" = $2 where "id" = $3;
+-- change
+update "events" set "max" = $1, "manual" = $2, "updated_at" = $3 where "id" = $4;
 
 -- hasBookings
 select "id" from "order_items" where "event_id" = $1 limit $2;

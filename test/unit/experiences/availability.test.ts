@@ -27,10 +27,16 @@ const input = (more: Partial<AvailabilityInput> = {}): AvailabilityInput => ({
   ...more,
 });
 
-const event = (start: string, reserved: number, max: number | null = 10): BookedEvent => ({
+const event = (
+  start: string,
+  reserved: number,
+  max: number | null = 10,
+  manual: boolean | null = null,
+): BookedEvent => ({
   start: new Date(start),
   max,
   reserved,
+  manual,
 });
 
 describe('datesBetween', () => {
@@ -76,6 +82,34 @@ describe('datesBetween', () => {
 });
 
 describe('availability', () => {
+  it('shows a departure closed by hand with no seats, and one opened by hand off the schedule', () => {
+    const result = availability(input({ timezone: 'Europe/Paris', end: '2019-11-05' }), [
+      event('2019-11-04T08:00:00Z', 2, 10, false), // 09:00 in Paris, closed
+      event('2019-11-04T10:30:00Z', 3, 10, true), // 11:30, not scheduled, opened
+      event('2019-11-05T13:00:00Z', 4, 10, true), // 14:00, scheduled and opened
+      event('2019-11-06T09:00:00Z', 0, 10, true), // another date: outside the range
+    ]);
+    expect(result).toEqual({
+      '2019-11-04': { '900': 0, '1130': 7, '1400': 10 },
+      '2019-11-05': { '900': 10, '1400': 6 },
+    });
+    expect(Object.keys(result['2019-11-04']!)).toEqual(['900', '1130', '1400']);
+  });
+
+  it('puts a departure opened by hand on its local date, not its UTC one', () => {
+    // 23:30 on the 4th in New York is the 5th in UTC.
+    const result = availability(
+      input({
+        timezone: 'America/New_York',
+        start: '2019-11-04',
+        end: '2019-11-05',
+        schedules: [],
+      }),
+      [event('2019-11-05T04:30:00Z', 1, 5, true)],
+    );
+    expect(result).toEqual({ '2019-11-04': { '2330': 4 }, '2019-11-05': {} });
+  });
+
   it('offers outingMax seats at every departure without an event', () => {
     expect(availability(input({ end: '2019-11-05' }), [])).toEqual({
       '2019-11-04': { '900': 10, '1400': 10 },

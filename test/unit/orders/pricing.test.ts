@@ -150,3 +150,30 @@ describe('priceItem: guest types', () => {
     expect(priced.quantity).toBe(4);
   });
 });
+
+describe('priceItem: a departure priceDelta', () => {
+  it('adds the delta to every unit price: seats, guest types, an outing', () => {
+    const plain = priceItem(experience(50), { quantity: 3 }, 'items.0', 7.5);
+    expect([plain.price, plain.amount]).toEqual([57.5, 172.5]);
+    const mixed = priceItem(
+      experience(50, 'person', 'USD', guests),
+      {
+        demographics: [
+          { demographic: { id: ADULT }, quantity: 2 },
+          { demographic: { id: CHILD }, quantity: 1 },
+        ],
+      },
+      'items.0',
+      -2.5,
+    );
+    expect(mixed.lines.map((l) => l.price)).toEqual([47.5, 10]);
+    expect(mixed.amount).toBe(105);
+    expect(priceItem(experience(300, 'outing'), { quantity: 9 }, 'items.0', 20).amount).toBe(320);
+  });
+
+  it('adds it exactly in the minor unit (no binary rounding)', () => {
+    const priced = priceItem(experience(0.1, 'person', 'USD'), { quantity: 3 }, 'items.0', 0.2);
+    expect(priced.price).toBe(0.3);
+    expect(priced.amount).toBe(0.9);
+  });
+});

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { departuresOn, hhmmKey, isScheduled } from '../../../src/modules/schedules/departures.js';
+import {
+  departuresOn,
+  hhmmKey,
+  isScheduled,
+  priceDeltaOf,
+} from '../../../src/modules/schedules/departures.js';
 import { addDays, type ScheduleInput } from '../../../src/modules/schedules/schedule.rules.js';
 
 const MONDAY = '2019-11-04';
@@ -96,6 +101,35 @@ describe('departuresOn', () => {
     const copy = structuredClone(schedules);
     departuresOn(schedules, MONDAY);
     expect(schedules).toEqual(copy);
+  });
+});
+
+describe('blackout schedules', () => {
+  it('close like unavailable ones: listed times, or the whole day', () => {
+    const open = weekly([1, 2], [900, 1400]);
+    expect(
+      departuresOn([open, closed({ type: 'blackout', days: [1], times: [900] })], MONDAY),
+    ).toEqual([1400]);
+    expect(departuresOn([open, closed({ type: 'blackout', days: [1] })], MONDAY)).toEqual([]);
+    expect(departuresOn([open, closed({ type: 'blackout', days: [1] })], TUESDAY)).toEqual([
+      900, 1400,
+    ]);
+  });
+});
+
+describe('priceDeltaOf', () => {
+  it('is the delta of the first available schedule adding the departure that day', () => {
+    const schedules = [
+      weekly([1], [900], { priceDelta: 5 }),
+      weekly([1, 2], [900, 1400], { priceDelta: -2.5 }),
+      weekly([1], [1700]),
+    ];
+    expect(priceDeltaOf(schedules, MONDAY, 900)).toBe(5);
+    expect(priceDeltaOf(schedules, TUESDAY, 900)).toBe(-2.5);
+    expect(priceDeltaOf(schedules, MONDAY, 1400)).toBe(-2.5);
+    expect(priceDeltaOf(schedules, MONDAY, 1700)).toBe(0);
+    expect(priceDeltaOf(schedules, WEDNESDAY, 900)).toBe(0);
+    expect(priceDeltaOf(schedules, 'not a date', 900)).toBe(0);
   });
 });
 

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   addDays,
+  boundDate,
   appliesOn,
   hhmmToMinutes,
   isDate,
   isHhmm,
+  normalizeSchedule,
   scheduleErrors,
   weekday,
   type ScheduleInput,
@@ -252,6 +254,31 @@ describe('scheduleErrors', () => {
     expect(names({ ...weekly, start: 'soon', end: 'later' })).toEqual([
       'schedules.0.start',
       'schedules.0.end',
+    ]);
+  });
+
+  it('takes ISO date-times as bounds, by the date as written', () => {
+    expect(
+      names({ ...weekly, start: '2019-11-08T00:00:00+01:00', end: '2019-11-30T23:59:59Z' }),
+    ).toEqual([]);
+    expect(names({ ...weekly, start: '2019-11-08T10:00:00Z', end: '2019-11-07' })).toEqual([
+      'schedules.0.end',
+    ]);
+    expect(names({ ...weekly, start: '2019-02-29T00:00:00Z' })).toEqual(['schedules.0.start']);
+    expect(normalizeSchedule({ ...weekly, start: '2019-11-08T23:00:00-05:00' }).start).toBe(
+      '2019-11-08',
+    );
+    expect(boundDate('2019-11-08')).toBe('2019-11-08');
+  });
+
+  it('keeps departure and priceDelta to experience schedules, priceDelta to available ones', () => {
+    expect(names({ ...weekly, departure: 'varies', priceDelta: -5 })).toEqual([]);
+    expect(names({ ...weekly, type: 'blackout', times: [], priceDelta: 5 })).toEqual([
+      'schedules.0.priceDelta',
+    ]);
+    expect(names({ ...guide, departure: 'fixed', priceDelta: 1 }, 'guide')).toEqual([
+      'schedules.0.departure',
+      'schedules.0.priceDelta',
     ]);
   });
 
