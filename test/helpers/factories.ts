@@ -89,6 +89,9 @@ export interface EventFields {
   max?: number | null;
   reserved?: number;
   guideIds?: string[];
+  /** Acknowledgement per guide id (missing: confirmed). */
+  guideStatuses?: Record<string, 'pending' | 'confirmed' | 'declined'>;
+  manual?: boolean | null;
   createdAt?: Date;
 }
 
@@ -105,6 +108,8 @@ export async function insertEvent(db: Db, f: EventFields): Promise<string> {
       max: f.max === undefined ? 10 : f.max,
       reserved: f.reserved ?? 0,
       guide_ids: f.guideIds ?? [],
+      guide_statuses: JSON.stringify(f.guideStatuses ?? {}),
+      manual: f.manual ?? null,
       ...(f.createdAt ? { created_at: f.createdAt, updated_at: f.createdAt } : {}),
     })
     .execute();

@@ -3,7 +3,8 @@
  * evaluator `evaluate` says, on random data and random queries over every field and every
  * operator its type allows: experiences visible or not, with wildcard and mixed-case names;
  * events starting in several time zones (their API times carry the local offset), with and
- * without a maximum (`open` is then empty), with guide lists empty or not (`guides`: equals
+ * without a maximum (`open` is then empty), opened or closed by hand or not (`open` is 0
+ * when closed), with guide lists empty or not (`guides`: equals
  * and in mean "contains"). As an admin, as sellers, and (experiences) anonymously.
  */
 import fc from 'fast-check';
@@ -85,6 +86,7 @@ function eventsArb(experiences: { id: string; sellerId: string }[]): fc.Arbitrar
       max: fc.option(fc.integer({ min: 0, max: 20 }), { nil: null, freq: 4 }),
       reserved: fc.integer({ min: 0, max: 20 }),
       guideIds: fc.uniqueArray(fc.constantFrom(...GUIDES), { maxLength: 3 }),
+      manual: fc.constantFrom(null, null, true, false),
       createdAt: instantArb(WINDOW.from, WINDOW.days),
     })
     .map(({ experience, max, reserved, ...e }) => ({

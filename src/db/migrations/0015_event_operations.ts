@@ -8,6 +8,7 @@
  *   `declined`; v2018-06-26), keyed by guide id. The guides stay listed in `guide_ids`, in
  *   the order they were assigned; a guide missing here is `confirmed`, which is what every
  *   assignment made before this migration meant.
+ * - `open` (seats still bookable) is 0 for an event closed by hand: its index follows.
  */
 import { sql, type Kysely } from 'kysely';
 
@@ -16,4 +17,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     alter table events
       add column manual boolean,
       add column guide_statuses jsonb not null default '{}'`.execute(db);
+  // `open` (the seats still bookable) is 0 for a closed event: the filter's expression.
+  await sql`drop index events_open`.execute(db);
+  await sql`
+    create index events_open_seats on events
+      ((case when manual is false then 0 else max - reserved end))`.execute(db);
 }

@@ -14,11 +14,14 @@ export const eventList = defineListSpec(Event, {
     start: { sql: 'starts_at', sortable: true },
     end: { sql: 'ends_at', sortable: true },
     max: { sql: 'max', sortable: true },
-    // The expression is the one indexed by events_open.
+    // The seats still bookable, as the view computes them (none when closed by hand): the
+    // expression is the one indexed by events_open_seats.
     open: {
-      sql: (alias) => sql`(${sql.ref(`${alias}.max`)} - ${sql.ref(`${alias}.reserved`)})`,
+      sql: (alias) =>
+        sql`(case when ${sql.ref(`${alias}.manual`)} is false then 0 else ${sql.ref(`${alias}.max`)} - ${sql.ref(`${alias}.reserved`)} end)`,
       sortable: true,
     },
+    manual: 'manual',
     guides: 'guide_ids',
     createdAt: { sql: 'created_at', sortable: true },
   },
