@@ -39,6 +39,12 @@ export interface ColumnOptions {
   readonly itemSql?: string;
   /** Only these of the type's operators (when no index serves the others). */
   readonly operators?: readonly OperatorName[];
+  /**
+   * For an array of objects that each hold a reference (an event's `guides`,
+   * `[{status, guide: {id}}]`): the key of that reference. The field is then the list of
+   * those ids.
+   */
+  readonly element?: string;
 }
 
 export interface ListSpecDefinition {
@@ -117,8 +123,29 @@ function reader(node: Node, key: string): (object: Record<string, unknown>) => u
   if (bare.type === 'array' && bare.items && isReference(withoutNull(bare.items))) {
     return (object) => ((object[key] as { id: unknown }[] | undefined) ?? []).map((r) => r.id);
   }
+
   return (object) => object[key];
 }
+
+/** An array of objects each holding a reference at `element`: a list of ids. */
+function referenceList(
+  node: Node,
+  element: string,
+  name: string,
+): { type: FieldType; enumValues?: string[] } {
+  const items = withoutNull(node).items;
+  const held = items && withoutNull(items).properties?.[element];
+  if (!held || !isReference(withoutNull(held)))
+    throw new Error(`list spec: ${name} holds no reference at ${element}`);
+  return { type: 'id-array' };
+}
+
+const elementReader =
+  (key: string, element: string) =>
+  (object: Record<string, unknown>): unknown =>
+    ((object[key] as Record<string, { id: unknown }>[] | undefined) ?? []).map(
+      (entry) => entry[element]!.id,
+    );
 
 function propertyOf(node: Node, key: string, path: string): Node {
   const property = withoutNull(node).properties?.[key];
@@ -136,14 +163,14 @@ export function defineListSpec(schema: object, definition: ListSpecDefinition): 
     const owner = item ? withoutNull(propertyOf(root, items.prefix, name)).items : root;
     if (!owner) throw new Error(`list spec: ${items?.prefix} is not an array of items`);
     const node = propertyOf(owner, key, name);
-    const typed = fieldTypeOf(node);
+    const typed = options.element ? referenceList(node, options.element, name) : fieldTypeOf(node);
     if (!typed) throw new Error(`list spec: cannot tell the type of ${name} from its schema`);
     return {
       name,
       type: typed.type,
       ...(typed.enumValues ? { enumValues: typed.enumValues } : {}),
       sql: options.sql,
-      read: reader(node, key),
+      read: options.element ? elementReader(key, options.element) : reader(node, key),
       ...(options.sortable ? { sortable: true } : {}),
       ...(item ? { item: true } : {}),
       ...(options.itemSql ? { itemSql: options.itemSql } : {}),

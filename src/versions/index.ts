@@ -7,6 +7,7 @@
 import { initial } from './0000-initial.js';
 import { queryOperators } from './2018-02-15-query-operators.js';
 import { guideProfiles } from './2018-02-26-guide-profiles.js';
+import { guideAcknowledgement } from './2018-06-26-guide-acknowledgement.js';
 import { strictBodies } from './2026-11-25-strict-bodies.js';
 import type { ApiVersion } from './types.js';
 
@@ -14,6 +15,7 @@ export const apiVersions: readonly ApiVersion[] = [
   initial,
   queryOperators,
   guideProfiles,
+  guideAcknowledgement,
   strictBodies,
 ];
 
@@ -21,5 +23,6 @@ export const apiVersions: readonly ApiVersion[] = [
 export const LATEST_VERSION = apiVersions[apiVersions.length - 1]!.date;
 
 export const GUIDE_PROFILES = guideProfiles.date;
+export const GUIDE_ACKNOWLEDGEMENT = guideAcknowledgement.date;
 export const QUERY_OPERATORS = queryOperators.date;
 export const STRICT_BODIES = strictBodies.date;

@@ -21,13 +21,23 @@ export interface Guide {
   [field: string]: unknown;
 }
 
+/** A guide on an event and its answer (v2018-06-26). */
+export interface EventGuide {
+  status: 'pending' | 'confirmed' | 'declined';
+  guide: { id: string };
+}
+
 export interface EventView {
   id: string;
   start: string;
   end: string;
-  guides: string[];
+  guides: EventGuide[];
   [field: string]: unknown;
 }
+
+/** The ids of an event's guides, in order (the latest shape). */
+export const guideIdsOf = (event: { guides: EventGuide[] }): string[] =>
+  event.guides.map((g) => g.guide.id);
 
 export function guideRequest(
   app: FastifyInstance,

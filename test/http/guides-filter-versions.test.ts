@@ -61,7 +61,7 @@ describe('the guides filter before 2018-02-26', () => {
     const event = (
       await as(t.app, shop.seller, { method: 'GET', url: `/api/events/${guided}` })
     ).json();
-    const guideId = event.guides[0] as string;
+    const guideId = (event.guides[0] as { guide: { id: string } }).guide.id;
     expect(guideId).not.toBe(guideUser.id);
     const latest = { 'x-api-version': '2026-11-25' };
     expect(await ids(`guides=${guideId}`, latest)).toEqual([guided]);

@@ -302,7 +302,9 @@ describe('deliveries', () => {
       (r) => r.json.eventName === 'event.update' && (r.json.data.guides as string[]).length > 0,
     )!;
     expect(assigned.at - started).toBeLessThan(2000);
-    expect(assigned.json.audit).toEqual({ guides: { old: [], new: [guide.id] } });
+    expect(assigned.json.audit).toEqual({
+      guides: { old: [], new: [{ status: 'pending', guide: { id: guide.id } }] },
+    });
     expect(mine(receiver.received).some((r) => r.json.eventName === 'guide.create')).toBe(true);
 
     // Each event once, with the event id as webhook-id.

@@ -143,18 +143,20 @@ export async function seed(
                + make_time(x.hour, x.minute, 0) as local_start,
              x.hour * 100 + x.minute as arrival_time,
              case when random() < 0.1 then null else 8 + floor(random() * 40)::int end as max,
-             random() as r_reserved, random() as r_guides,
+             random() as r_reserved, random() as r_guides, random() as r_manual,
              floor(random() * 3000)::int as guide_a, floor(random() * 3000)::int as guide_b
       from s_experiences x cross join generate_series(0, ${perExperience - 1}) k`);
     await run(`
       insert into events (id, experience_id, seller_id, starts_at, ends_at, max, reserved,
-                          guide_ids, created_at, updated_at)
+                          guide_ids, manual, created_at, updated_at)
       select id, experience_id, seller_id, local_start at time zone timezone,
              (local_start at time zone timezone) + duration * interval '1 minute',
              max, coalesce(floor(r_reserved * (max + 1))::int, floor(r_reserved * 20)::int),
              case when r_guides < 0.6 then '{}'::text[]
                   when r_guides < 0.9 then array[${guideId('guide_a')}]
                   else array[${guideId('guide_a')}, ${guideId('guide_b')}] end,
+             -- A few departures closed (0.4%) or opened (0.2%) by hand.
+             case when r_manual < 0.004 then false when r_manual >= 0.998 then true end,
              created_at, created_at
       from s_events order by n`);
 

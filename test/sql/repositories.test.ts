@@ -175,6 +175,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     overlappingWithGuide: (db) =>
       eventsRepository(db).overlappingWithGuide(B, { id: A, starts_at: AT, ends_at: LATER }),
     addGuide: (db) => eventsRepository(db).addGuide(A, B),
+    setGuideStatus: (db) => eventsRepository(db).setGuideStatus(A, B, 'declined'),
     removeGuide: (db) => eventsRepository(db).removeGuide(A, B),
     removeGuideFromFuture: (db) => eventsRepository(db).removeGuideFromFuture(B, AT),
     guidesOf: (db) => eventsRepository(db).guidesOf([A, B]),

@@ -169,9 +169,11 @@ export async function createEvents(ctx: SeedContext): Promise<number> {
   await ctx.run(`create index on s_events (pick_at)`);
   await ctx.run(`analyze s_sellers, s_guides, s_experiences, s_events`);
   const r = rnd(seed, 'e.n', S.eventGuides);
+  // A few departures closed (0.4%) or opened (0.2%) by hand, as operators do.
+  const m = rnd(seed, 'e.n', S.eventManual);
   await ctx.run(`
     insert into events (id, experience_id, seller_id, starts_at, ends_at, max, reserved,
-                        guide_ids, created_at, updated_at)
+                        guide_ids, manual, created_at, updated_at)
     select e.id, e.experience_id, e.seller_id, e.starts_at,
            e.starts_at + e.duration * interval '1 minute', e.outing_max, 0,
            array(select g.id from s_guides g
@@ -180,6 +182,7 @@ export async function createEvents(ctx: SeedContext): Promise<number> {
                    and g.idx in (e.k % s.guide_count,
                                  case when ${r} >= 0.9 then (e.k + 1) % s.guide_count end)
                  order by g.idx),
+           case when ${m} < 0.004 then false when ${m} >= 0.998 then true end,
            e.created_at, e.created_at
     from s_events e join s_sellers s on s.n = e.seller_n
     order by e.n`);

@@ -48,4 +48,5 @@ export const S = {
   guestDomain: 41,
   itemQuantity: 42,
   eventPick: 43,
+  eventManual: 44,
 } as const;

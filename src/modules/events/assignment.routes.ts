@@ -70,6 +70,39 @@ export const assignmentRoutes: FastifyPluginAsyncTypebox<{
         ),
   );
 
+  app.put(
+    '/events/:id/guides/:guideId',
+    {
+      schema: {
+        tags,
+        operationId: 'acknowledgeGuide',
+        summary:
+          "A guide's answer to its assignment: confirmed, declined, or pending again (v2018-06-26; 200 with the event)",
+        description:
+          'By the guide itself (the user its profile is linked to) or the seller’s guide managers. ' +
+          'Taking back a declined assignment passes the assignment checks again (409 guide_unavailable, guide_conflict).',
+        security: authenticated,
+        params: Type.Object({ id: Id, guideId: Id }),
+        body: Type.Object(
+          { status: Type.Enum(['pending', 'confirmed', 'declined']) },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: EventRef,
+          ...errors,
+          ...errorResponses('validation_failed', 'guide_unavailable', 'guide_conflict'),
+        },
+      },
+    },
+    async (request) =>
+      assignments.acknowledge(
+        requireCaller(request),
+        request.params.id,
+        request.params.guideId,
+        request.body.status,
+      ),
+  );
+
   app.delete(
     '/events/:id/guides/:guideId',
     {

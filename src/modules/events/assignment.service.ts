@@ -1,15 +1,17 @@
 /**
  * Assigning guides to events: `POST /api/events/{id}/guides` and
- * `DELETE /api/events/{id}/guides/{guideId}`, for the seller's guide managers.
+ * `DELETE /api/events/{id}/guides/{guideId}`, for the seller's guide managers; and the
+ * guide's answer, `PUT /api/events/{id}/guides/{guideId}` (v2018-06-26).
  */
 import type { Db } from '../../db/database.js';
 import { inTransaction, type Tx } from '../../db/unit-of-work.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
-import { invalid, notFound } from '../../domain/errors.js';
+import { forbidden, invalid, notFound } from '../../domain/errors.js';
+import type { GuideStatus } from '../../db/types.js';
 import { emitChange, noEvents, type EventSink } from '../../outbox/index.js';
 import type { GuidesFacade } from '../guides/index.js';
-import { assignGuide, requireGuideOn } from './assignment.js';
+import { acknowledge, assignGuide, requireGuideOn } from './assignment.js';
 import { type EventRow, type EventView, toEventView } from './events.schemas.js';
 import { eventsRepository } from './events.repository.js';
 import { eventVisibility } from './events.service.js';
@@ -72,6 +74,35 @@ export function assignmentService({
       const event = await managedEvent(caller, eventId);
       return inTransaction(db, async (tx) => {
         await assignGuide(tx, guides, event, guideId, { forceConfirm, checkSchedule });
+        return changed(tx, caller, event);
+      });
+    },
+
+    /**
+     * A guide's answer (v2018-06-26): by the guide itself (the user its profile is linked
+     * to) or the seller's guide managers; anyone else is refused, or told the event does not
+     * exist when it may not see it.
+     */
+    async acknowledge(
+      caller: Caller,
+      eventId: string,
+      guideId: string,
+      status: GuideStatus,
+    ): Promise<EventView> {
+      const event = await eventsRepository(db).findById(eventId);
+      if (!event) throw notFound(`Event ${eventId}`);
+      const manager = accessOf(caller).can('guides', event.seller_id);
+      return inTransaction(db, async (tx) => {
+        if (!manager) {
+          const guide = await guides.lock(tx, guideId);
+          if (guide?.user_id !== caller.id || guide.seller_id !== event.seller_id) {
+            if (!(await visibility.maySee(tx, caller, event))) throw notFound(`Event ${eventId}`);
+            throw forbidden(
+              'Only the guide itself and the seller’s guide managers answer an assignment.',
+            );
+          }
+        }
+        await acknowledge(tx, guides, event, guideId, status);
         return changed(tx, caller, event);
       });
     },

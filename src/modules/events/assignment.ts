@@ -6,7 +6,8 @@
  */
 import type { Tx } from '../../db/unit-of-work.js';
 import { DomainError, notFound } from '../../domain/errors.js';
-import { unavailability, type GuidesFacade } from '../guides/index.js';
+import type { GuideStatus } from '../../db/types.js';
+import { unavailability, type GuideRow, type GuidesFacade } from '../guides/index.js';
 import { toEventView, type EventRow } from './events.schemas.js';
 import { eventsRepository } from './events.repository.js';
 
@@ -17,6 +18,17 @@ export interface AssignmentOptions {
   checkSchedule: boolean;
 }
 
+/** The guide of `event`'s seller, locked; 404 (naming the body's guide) otherwise. */
+async function lockedGuide(trx: Tx, guides: GuidesFacade, event: EventRow, guideId: string) {
+  const guide = await guides.lock(trx, guideId);
+  if (!guide || guide.seller_id !== event.seller_id) {
+    throw new DomainError('not_found', `Guide ${guideId} was not found.`, {
+      errors: [{ in: 'body', name: 'guide.id', detail: "no such guide at this event's seller" }],
+    });
+  }
+  return guide;
+}
+
 /** Checks and records one guide on `event` (a no-op when it is already there). */
 export async function assignGuide(
   trx: Tx,
@@ -25,16 +37,50 @@ export async function assignGuide(
   guideId: string,
   options: AssignmentOptions,
 ): Promise<void> {
-  const guide = await guides.lock(trx, guideId);
-  if (!guide || guide.seller_id !== event.seller_id) {
-    throw new DomainError('not_found', `Guide ${guideId} was not found.`, {
-      errors: [{ in: 'body', name: 'guide.id', detail: "no such guide at this event's seller" }],
-    });
-  }
+  const guide = await lockedGuide(trx, guides, event, guideId);
   const events = eventsRepository(trx);
   // Re-read under the guide's lock: another assignment may just have committed.
   const current = (await events.findById(event.id))!;
   if (current.guide_ids.includes(guideId)) return;
+  await checkAvailable(trx, guides, guide, current, options);
+  await events.addGuide(event.id, guideId);
+}
+
+/**
+ * A guide's answer to its assignment (v2018-06-26), under the guide's lock. Taking back a
+ * declined assignment (to pending or confirmed) claims the time again, so it passes the
+ * assignment's checks again (schedule, and overlap without forceConfirm): the guide may
+ * have been given an overlapping event meanwhile.
+ */
+export async function acknowledge(
+  trx: Tx,
+  guides: GuidesFacade,
+  event: EventRow,
+  guideId: string,
+  status: GuideStatus,
+): Promise<void> {
+  const guide = await lockedGuide(trx, guides, event, guideId);
+  const events = eventsRepository(trx);
+  const current = (await events.findById(event.id))!;
+  requireGuideOn(current, guideId);
+  const was = current.guide_statuses[guideId] ?? 'confirmed';
+  if (was === status) return;
+  if (was === 'declined') {
+    await checkAvailable(trx, guides, guide, current, { forceConfirm: false, checkSchedule: true });
+  }
+  await events.setGuideStatus(event.id, guideId, status);
+}
+
+/** The assignment rules: the guide's schedules, then its other events. */
+async function checkAvailable(
+  trx: Tx,
+  guides: GuidesFacade,
+  guide: GuideRow,
+  current: EventRow,
+  options: AssignmentOptions,
+): Promise<void> {
+  const guideId = guide.id;
+  const events = eventsRepository(trx);
   if (options.checkSchedule) {
     const reason = unavailability(guides.schedulesOf(guide), {
       start: current.starts_at,
@@ -59,7 +105,6 @@ export async function assignGuide(
       );
     }
   }
-  await events.addGuide(event.id, guideId);
 }
 
 /** Sets the guides of an event to exactly `guideIds` (POST /api/events), checking the new ones. */

@@ -22,7 +22,8 @@ export const eventList = defineListSpec(Event, {
       sortable: true,
     },
     manual: 'manual',
-    guides: 'guide_ids',
+    // `[{status, guide: {id}}]`: filtered by the guides' ids, declined ones included.
+    guides: { sql: 'guide_ids', element: 'guide' },
     createdAt: { sql: 'created_at', sortable: true },
   },
 });

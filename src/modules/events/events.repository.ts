@@ -1,6 +1,6 @@
 /** All SQL on events. */
 import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
-import type { DB, EventsTable } from '../../db/types.js';
+import type { DB, EventsTable, GuideStatus } from '../../db/types.js';
 import type { CompiledList } from '../../query/compile.js';
 import type { ListSource } from '../../query/run.js';
 import { seatsOpen, type EventRow } from './events.schemas.js';
@@ -165,13 +165,17 @@ export function eventsRepository(db: Kysely<DB>) {
         .execute();
     },
 
-    /** Another event of the guide that overlaps this one (touching ends do not overlap). */
+    /**
+     * Another event of the guide that overlaps this one (touching ends do not overlap), where
+     * the guide has not declined.
+     */
     async overlappingWithGuide(
       guideId: string,
       event: { id: string; starts_at: Date; ends_at: Date },
     ): Promise<EventRow | undefined> {
       return withExperience()
         .where(sql<SqlBool>`e.guide_ids @> array[${guideId}]::text[]`)
+        .where(sql<SqlBool>`coalesce(e.guide_statuses ->> ${guideId}, 'confirmed') <> 'declined'`)
         .where('e.id', '<>', event.id)
         .where('e.starts_at', '<', event.ends_at)
         .where('e.ends_at', '>', event.starts_at)
@@ -180,12 +184,29 @@ export function eventsRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
+    /** Puts a guide on an event, its acknowledgement `pending` (v2018-06-26). */
     async addGuide(id: string, guideId: string): Promise<void> {
       await db
         .updateTable('events')
-        .set({ guide_ids: sql`array_append(guide_ids, ${guideId})`, updated_at: new Date() })
+        .set({
+          guide_ids: sql`array_append(guide_ids, ${guideId})`,
+          guide_statuses: sql`guide_statuses || jsonb_build_object(${guideId}::text, 'pending')`,
+          updated_at: new Date(),
+        })
         .where('id', '=', id)
         .where(sql<SqlBool>`not guide_ids @> array[${guideId}]::text[]`)
+        .execute();
+    },
+
+    /** A guide's answer to its assignment. */
+    async setGuideStatus(id: string, guideId: string, status: GuideStatus): Promise<void> {
+      await db
+        .updateTable('events')
+        .set({
+          guide_statuses: sql`guide_statuses || jsonb_build_object(${guideId}::text, ${status}::text)`,
+          updated_at: new Date(),
+        })
+        .where('id', '=', id)
         .execute();
     },
 
@@ -193,32 +214,41 @@ export function eventsRepository(db: Kysely<DB>) {
     async removeGuideFromFuture(guideId: string, now: Date): Promise<void> {
       await db
         .updateTable('events')
-        .set({ guide_ids: sql`array_remove(guide_ids, ${guideId})`, updated_at: now })
+        .set({
+          guide_ids: sql`array_remove(guide_ids, ${guideId})`,
+          guide_statuses: sql`guide_statuses - ${guideId}::text`,
+          updated_at: now,
+        })
         .where(sql<SqlBool>`guide_ids @> array[${guideId}]::text[]`)
         .where('starts_at', '>', now)
         .execute();
     },
 
-    /** The guides on each of these events. */
+    /** The guides on each of these events that have not declined. */
     async guidesOf(ids: readonly string[]): Promise<Map<string, string[]>> {
       if (ids.length === 0) return new Map();
       const rows = await db
         .selectFrom('events')
-        .select(['id', 'guide_ids'])
+        .select(['id', 'guide_ids', 'guide_statuses'])
         .where('id', 'in', ids)
         .execute();
-      return new Map(rows.map((r) => [r.id, r.guide_ids]));
+      return new Map(
+        rows.map((r) => [r.id, r.guide_ids.filter((g) => r.guide_statuses[g] !== 'declined')]),
+      );
     },
 
     async removeGuide(id: string, guideId: string): Promise<void> {
       await db
         .updateTable('events')
-        .set({ guide_ids: sql`array_remove(guide_ids, ${guideId})`, updated_at: new Date() })
+        .set({
+          guide_ids: sql`array_remove(guide_ids, ${guideId})`,
+          guide_statuses: sql`guide_statuses - ${guideId}::text`,
+          updated_at: new Date(),
+        })
         .where('id', '=', id)
         .execute();
     },
 
-    /** Seats still open (0 when closed by hand; null = unlimited). */
     async seatsLeft(id: string): Promise<number | null> {
       const row = await db
         .selectFrom('events')

@@ -8,6 +8,15 @@ import { DateString, iso, localIso, ref } from '../shared/index.js';
 import type { Selectable } from 'kysely';
 import type { EventsTable } from '../../db/types.js';
 
+/** A guide on an event and its answer (v2018-06-26). */
+export const EventGuide = Type.Object({
+  status: Type.Enum(['pending', 'confirmed', 'declined'], {
+    description:
+      'pending until the guide answers; assignments made before 2018-06-26 read confirmed',
+  }),
+  guide: Ref,
+});
+
 export const Event = Type.Object(
   {
     object: Type.Literal('event'),
@@ -34,7 +43,10 @@ export const Event = Type.Object(
           'Opened (true: bookable even where the schedules do not offer it) or closed (false) by hand; null follows the schedules',
       }),
     ),
-    guides: Type.Array(Id, { description: 'Guide ids' }),
+    guides: Type.Array(EventGuide, {
+      description:
+        'The guides assigned, with their acknowledgement (v2018-06-26; bare guide ids before)',
+    }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -85,12 +97,24 @@ export const CreateEventBody = Type.Object(
       ),
     ),
     guides: Type.Optional(
-      Type.Array(Id, {
-        maxItems: 50,
-        uniqueItems: true,
-        description:
-          'Guide ids: the guides of the event after this call (each checked as in POST /api/events/{id}/guides)',
-      }),
+      Type.Array(
+        Type.Union([
+          Id,
+          Type.Object({ id: Id }, { additionalProperties: false }),
+          Type.Object(
+            {
+              guide: Type.Object({ id: Id }, { additionalProperties: false }),
+              status: Type.Optional(Type.String({ maxLength: 20 })),
+            },
+            { additionalProperties: false },
+          ),
+        ]),
+        {
+          maxItems: 50,
+          description:
+            "The guides of the event after this call, as ids, `{id}` or `{guide: {id}}` (an event's own shape; its `status` is the guide's to give and is ignored); each new one is checked as in POST /api/events/{id}/guides",
+        },
+      ),
     ),
   },
   { additionalProperties: false },
@@ -153,7 +177,10 @@ export function toEventView(row: EventRow): EventView {
     quantity: { reserved: row.reserved },
     open: seatsOpen(row),
     manual: row.manual,
-    guides: row.guide_ids,
+    guides: row.guide_ids.map((id) => ({
+      status: row.guide_statuses[id] ?? 'confirmed',
+      guide: ref(id),
+    })),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };

@@ -22,11 +22,17 @@ import { type EventRow, type EventView, toEventView } from './events.schemas.js'
 import { eventsRepository } from './events.repository.js';
 import { experienceMustExist } from './events.rules.js';
 
+/** A guide as `POST /api/events` may name it: an id, `{id}`, or `{guide: {id}}`. */
+export type GuideEntry = string | { id: string } | { guide: { id: string } };
+
+export const guideIdOf = (entry: GuideEntry): string =>
+  typeof entry === 'string' ? entry : 'guide' in entry ? entry.guide.id : entry.id;
+
 export interface EventInput {
   experience: { id: string };
   start: string;
   max?: number | null;
-  guides?: string[];
+  guides?: GuideEntry[];
 }
 
 export interface EventsServiceDeps {
@@ -169,15 +175,15 @@ export function eventsService({
           `must be an ISO 8601 date-time (with an offset, or local to ${experience.timezone}) that exists`,
         );
       }
-      if (input.guides !== undefined) {
+      const guideIds = input.guides && [...new Set(input.guides.map(guideIdOf))];
+      if (guideIds !== undefined) {
         access.require('guides', experience.seller_id, `the guides of experience ${experience.id}`);
       }
       return inTransaction(db, async (tx) => {
         const events = eventsRepository(tx);
         // Guides before the event, as assignment and deletion lock them: one lock order
         // everywhere, so these paths cannot deadlock each other.
-        for (const guideId of [...new Set(input.guides ?? [])].sort())
-          await guides.lock(tx, guideId);
+        for (const guideId of [...(guideIds ?? [])].sort()) await guides.lock(tx, guideId);
         // What the event was, if there was one at this start (for the audit).
         const existing = await events.findAt(experience.id, start);
         let id: string;
@@ -210,9 +216,9 @@ export function eventsService({
           }
           throw error;
         }
-        if (input.guides !== undefined) {
+        if (guideIds !== undefined) {
           // Guides obey the same rule as POST /api/events/{id}/guides (no forceConfirm here).
-          await setGuides(tx, guides, (await events.findById(id))!, input.guides, {
+          await setGuides(tx, guides, (await events.findById(id))!, guideIds, {
             forceConfirm: false,
             checkSchedule,
           });

@@ -1,5 +1,8 @@
 /**
- * What events look like to callers before v2018-02-26 Guide Profiles (src/versions/): guides
+ * What events look like to callers before v2018-06-26 Guide Acknowledgement: `guides` are
+ * bare guide ids, without the guides that declined.
+ *
+ * And before v2018-02-26 Guide Profiles (src/versions/): guides
  * were the users of a seller's delegates. Their events list user ids in `guides`, wherever
  * an event appears (responses, lists, the event inside a guide_conflict error); their
  * assignment requests name user ids (a profile is created for a delegate that has none);
@@ -9,7 +12,7 @@ import { isId } from '../../db/ids.js';
 import { accessOf } from '../../domain/access.js';
 import type { ExperiencesFacade } from '../experiences/index.js';
 import type { GuidesFacade } from '../guides/index.js';
-import { GUIDE_PROFILES } from '../../versions/index.js';
+import { GUIDE_ACKNOWLEDGEMENT, GUIDE_PROFILES } from '../../versions/index.js';
 import type { RequestParts, VersionChanges, VersionContext } from '../../versions/types.js';
 import type { ApiObject } from '../../versions/transforms.js';
 import { eventsRepository } from './events.repository.js';
@@ -70,7 +73,12 @@ export function eventVersionChanges({
   async function eventBody(request: RequestParts, context: VersionContext): Promise<void> {
     const body = request.body as { experience?: { id?: unknown }; guides?: unknown } | undefined;
     if (!body || !Array.isArray(body.guides) || !isId(body.experience?.id)) return;
-    const userIds = body.guides as unknown[];
+    const entries = body.guides as unknown[];
+    const userIds = entries.map((entry) => {
+      if (isId(entry)) return entry;
+      const object = (entry ?? {}) as { id?: unknown; guide?: { id?: unknown } };
+      return object.guide?.id ?? object.id;
+    });
     if (!userIds.every(isId)) return; // let validation answer
     const experience = await experiences.find(context.db, body.experience.id);
     const sellerId = managedSeller(context, experience?.seller_id);
@@ -104,6 +112,15 @@ export function eventVersionChanges({
       ).join(',');
     }
   }
+
+  /** Before v2018-06-26: an event's guides as bare ids, without those who declined. */
+  const guidesAsIds = (events: ApiObject[]) =>
+    events.map((e) => ({
+      ...e,
+      guides: (e.guides as { status: string; guide: { id: string } }[])
+        .filter((g) => g.status !== 'declined')
+        .map((g) => g.guide.id),
+    }));
 
   /** An event's guides as user ids (guides without a linked user are left out). */
   async function guidesAsUsers(events: ApiObject[], context: VersionContext) {
@@ -146,6 +163,7 @@ export function eventVersionChanges({
       { version: GUIDE_PROFILES, method: 'GET', url: '/api/events', rewrite: guidesFilter },
     ],
     objects: [
+      { version: GUIDE_ACKNOWLEDGEMENT, object: 'event', down: guidesAsIds },
       { version: GUIDE_PROFILES, object: 'event', down: guidesAsUsers },
       { version: GUIDE_PROFILES, object: 'problem', down: problemGuideAsUser },
     ],

@@ -18,19 +18,22 @@ update "events" set "reserved" = reserved + $1, "updated_at" = $2 where "id" = $
 update "events" set "reserved" = reserved - $1, "updated_at" = $2 where "id" = $3;
 
 -- overlappingWithGuide
-select "e".*, "x"."name" as "title", "x"."timezone" as "timezone" from "events" as "e" inner join "experiences" as "x" on "x"."id" = "e"."experience_id" where e.guide_ids @> array[$1]::text[] and "e"."id" <> $2 and "e"."starts_at" < $3 and "e"."ends_at" > $4 order by "e"."starts_at" limit $5;
+select "e".*, "x"."name" as "title", "x"."timezone" as "timezone" from "events" as "e" inner join "experiences" as "x" on "x"."id" = "e"."experience_id" where e.guide_ids @> array[$1]::text[] and coalesce(e.guide_statuses ->> $2, 'confirmed') <> 'declined' and "e"."id" <> $3 and "e"."starts_at" < $4 and "e"."ends_at" > $5 order by "e"."starts_at" limit $6;
 
 -- addGuide
-update "events" set "guide_ids" = array_append(guide_ids, $1), "updated_at" = $2 where "id" = $3 and not guide_ids @> array[$4]::text[];
+update "events" set "guide_ids" = array_append(guide_ids, $1), "guide_statuses" = guide_statuses || jsonb_build_object($2::text, 'pending'), "updated_at" = $3 where "id" = $4 and not guide_ids @> array[$5]::text[];
+
+-- setGuideStatus
+update "events" set "guide_statuses" = guide_statuses || jsonb_build_object($1::text, $2::text), "updated_at" = $3 where "id" = $4;
 
 -- removeGuide
-update "events" set "guide_ids" = array_remove(guide_ids, $1), "updated_at" = $2 where "id" = $3;
+update "events" set "guide_ids" = array_remove(guide_ids, $1), "guide_statuses" = guide_statuses - $2::text, "updated_at" = $3 where "id" = $4;
 
 -- removeGuideFromFuture
-update "events" set "guide_ids" = array_remove(guide_ids, $1), "updated_at" = $2 where guide_ids @> array[$3]::text[] and "starts_at" > $4;
+update "events" set "guide_ids" = array_remove(guide_ids, $1), "guide_statuses" = guide_statuses - $2::text, "updated_at" = $3 where guide_ids @> array[$4]::text[] and "starts_at" > $5;
 
 -- guidesOf
-select "id", "guide_ids" from "events" where "id" in ($1, $2);
+select "id", "guide_ids", "guide_statuses" from "events" where "id" in ($1, $2);
 
 -- seatsLeft
 select "max", "reserved", "manual" from "events" where "id" = $1;

@@ -75,7 +75,12 @@ describe('evaluate', () => {
   });
 
   it('treats an id list as a set', () => {
-    const event = { id: A, guides: [A], open: null, max: null };
+    const event = {
+      id: A,
+      guides: [{ status: 'pending', guide: { id: A } }],
+      open: null,
+      max: null,
+    };
     expect(is(eventList, { guides: A }, event)).toBe(true);
     expect(is(eventList, { 'guides[in]': `${B},${A}` }, event)).toBe(true);
     expect(is(eventList, { 'guides[notEqual]': A }, event)).toBe(false);

@@ -115,4 +115,28 @@ describe('defineListSpec', () => {
     expect(() => define({ nope: 'nope' })).toThrow(/no field nope/);
     expect(() => define({ items: 'items' })).toThrow(/cannot tell the type of items/);
   });
+
+  it('reads an array of objects holding a reference as the list of their ids, when told where', () => {
+    const held = defineListSpec(Thing, {
+      resource: 'x',
+      table: 'x',
+      alias: 'x',
+      fields: { items: { sql: 'event_ids', element: 'event' } },
+    });
+    const field = held.fields[0]!;
+    expect(field.type).toBe('id-array');
+    const ids = ['c'.repeat(24), 'd'.repeat(24)];
+    expect(
+      field.read({ items: ids.map((id) => ({ arrival: '2030-01-02', event: { id } })) }),
+    ).toEqual(ids);
+    expect(field.read({})).toEqual([]);
+    expect(() =>
+      defineListSpec(Thing, {
+        resource: 'x',
+        table: 'x',
+        alias: 'x',
+        fields: { items: { sql: 'x', element: 'arrival' } },
+      }),
+    ).toThrow(/holds no reference at arrival/);
+  });
 });
