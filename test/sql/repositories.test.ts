@@ -195,6 +195,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
       guidesRepository(db).insert({ id: A, seller_id: B, name: 'N', schedules: '[]' }),
     find: (db) => guidesRepository(db).find(B, A),
     lock: (db) => guidesRepository(db).lock(A),
+    lockNextFree: (db) => guidesRepository(db).lockNextFree(B, A),
     findMany: (db) => guidesRepository(db).findMany([A, B]),
     findByUser: (db) => guidesRepository(db).findByUser(B, A),
     idsLinkedTo: (db) => guidesRepository(db).idsLinkedTo(A, [B]),

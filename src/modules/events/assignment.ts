@@ -107,6 +107,40 @@ async function checkAvailable(
   }
 }
 
+/** The most guides auto-assignment examines for one event (a bound on its queries). */
+export const AUTO_ASSIGN_CANDIDATES = 100;
+
+/**
+ * Auto-assignment (the experience's `guide.autoAssign`): up to `wanted` of the seller's
+ * guides, in id order (the order they were created), each one that the assignment rules
+ * allow (its schedules, no overlapping event it has not declined), as `pending`. Each
+ * candidate is taken with the guide's row lock like a manual assignment, but a guide locked
+ * by another transaction is skipped instead of waited for, so a booking never waits on, or
+ * deadlocks with, staff assigning guides. The guides assigned, maybe fewer than wanted.
+ */
+export async function autoAssign(
+  trx: Tx,
+  guides: GuidesFacade,
+  event: EventRow,
+  wanted: number,
+): Promise<string[]> {
+  const events = eventsRepository(trx);
+  const assigned: string[] = [];
+  let after = '';
+  for (let seen = 0; assigned.length < wanted && seen < AUTO_ASSIGN_CANDIDATES; seen++) {
+    const guide = await guides.lockNextFree(trx, event.seller_id, after);
+    if (!guide) break;
+    after = guide.id;
+    if (event.guide_ids.includes(guide.id)) continue;
+    const interval = { start: event.starts_at, end: event.ends_at, timezone: event.timezone };
+    if (unavailability(guides.schedulesOf(guide), interval)) continue;
+    if (await events.overlappingWithGuide(guide.id, event)) continue;
+    await events.addGuide(event.id, guide.id);
+    assigned.push(guide.id);
+  }
+  return assigned;
+}
+
 /** Sets the guides of an event to exactly `guideIds` (POST /api/events), checking the new ones. */
 export async function setGuides(
   trx: Tx,

@@ -1,13 +1,16 @@
 /**
  * What other modules may ask of events: bookings find or make the event of a departure and
  * take or give back its seats (inside their transaction), a deleted guide leaves the events
- * to come, and emails read which guides are on an event.
+ * to come, emails read which guides are on an event, and a booking's new events get their
+ * guides when the experience asks for auto-assignment.
  */
 import type { Executor, Tx } from '../../db/unit-of-work.js';
 import { auditOf } from '../../outbox/index.js';
 import { eventsRepository } from './events.repository.js';
 import { toEventView, type EventView } from './events.schemas.js';
 import { experienceMustExist } from './events.rules.js';
+import { autoAssign } from './assignment.js';
+import type { GuidesFacade } from '../guides/index.js';
 
 export interface NewEvent {
   id: string;
@@ -45,7 +48,7 @@ export const eventsFacade = {
    * The event at this start, made if missing; safe under concurrency. 404 when the
    * experience was deleted since the caller read it.
    */
-  findOrCreate: (tx: Tx, event: NewEvent): Promise<string> =>
+  findOrCreate: (tx: Tx, event: NewEvent): Promise<{ id: string; created: boolean }> =>
     experienceMustExist(event.experience_id, eventsRepository(tx).findOrCreate(event)),
 
   /**
@@ -112,3 +115,34 @@ export const eventsFacade = {
 };
 
 export type EventsFacade = typeof eventsFacade;
+
+/** What an experience asks of guides on its events (its `guide` preferences). */
+export interface Staffing {
+  required: number;
+  autoAssign: boolean;
+}
+
+/**
+ * Gives a new event its guides when its experience asks for auto-assignment: `required`
+ * of them, at least one (autoAssign with required 0 still means "a guide, please"). The
+ * guides assigned; an event gets fewer (or none) when not enough are free (docs/guides.md).
+ */
+export async function staffNewEvent(
+  tx: Tx,
+  guides: GuidesFacade,
+  eventId: string,
+  staffing: Staffing | null,
+): Promise<string[]> {
+  if (!staffing?.autoAssign) return [];
+  const event = (await eventsRepository(tx).findById(eventId))!;
+  return autoAssign(tx, guides, event, Math.max(staffing.required, 1));
+}
+
+/** The facade bookings use: the events' own, and the staffing of the events they create. */
+export const bookingEventsFacade = (guides: GuidesFacade) => ({
+  ...eventsFacade,
+  staffNewEvent: (tx: Tx, eventId: string, staffing: Staffing | null) =>
+    staffNewEvent(tx, guides, eventId, staffing),
+});
+
+export type BookingEventsFacade = ReturnType<typeof bookingEventsFacade>;

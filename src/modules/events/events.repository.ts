@@ -92,7 +92,7 @@ export function eventsRepository(db: Kysely<DB>) {
         max: number | null;
       },
       changeMax: boolean,
-    ): Promise<string> {
+    ): Promise<{ id: string; created: boolean }> {
       const result = await db
         .insertInto('events')
         .values(row)
@@ -103,14 +103,15 @@ export function eventsRepository(db: Kysely<DB>) {
             updated_at: new Date(),
           })),
         )
-        .returning('id')
+        // xmax is 0 on a row this statement inserted (not on one it updated).
+        .returning(['id', sql<boolean>`xmax = 0`.as('inserted')])
         .executeTakeFirstOrThrow();
-      return result.id;
+      return { id: result.id, created: result.inserted };
     },
 
     /**
-     * The id of the event at `start`, creating it if needed. Safe under concurrency: a
-     * racing insert waits on the unique index, then finds the winner's row.
+     * The id of the event at `start`, creating it if needed (`created` says so). Safe under
+     * concurrency: a racing insert waits on the unique index, then finds the winner's row.
      */
     async findOrCreate(row: {
       id: string;
@@ -119,21 +120,21 @@ export function eventsRepository(db: Kysely<DB>) {
       starts_at: Date;
       ends_at: Date;
       max: number | null;
-    }): Promise<string> {
+    }): Promise<{ id: string; created: boolean }> {
       const inserted = await db
         .insertInto('events')
         .values(row)
         .onConflict((oc) => oc.constraint('events_experience_start').doNothing())
         .returning('id')
         .executeTakeFirst();
-      if (inserted) return inserted.id;
+      if (inserted) return { id: inserted.id, created: true };
       const existing = await db
         .selectFrom('events')
         .select('id')
         .where('experience_id', '=', row.experience_id)
         .where('starts_at', '=', row.starts_at)
         .executeTakeFirstOrThrow();
-      return existing.id;
+      return { id: existing.id, created: false };
     },
 
     /**

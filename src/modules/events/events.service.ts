@@ -1,6 +1,7 @@
 /**
  * Events: one departure of an experience, with its capacity. Created or updated by the
- * seller's staff (Xola's upsert on experience and start), or on demand by bookings.
+ * seller's staff (Xola's upsert on experience and start), or on demand by bookings; a new
+ * one gets its guides when the experience asks for auto-assignment.
  */
 import type { Db } from '../../db/database.js';
 import { isCheckViolation } from '../../db/errors.js';
@@ -17,6 +18,7 @@ import type { GuidesFacade } from '../guides/index.js';
 import type { Recorder } from '../idempotency/index.js';
 import { parseStart } from '../schedules/index.js';
 import { setGuides } from './assignment.js';
+import { staffNewEvent } from './events.facade.js';
 import { eventList } from './events.list.js';
 import { type EventRow, type EventView, toEventView } from './events.schemas.js';
 import { eventsRepository } from './events.repository.js';
@@ -186,9 +188,9 @@ export function eventsService({
         for (const guideId of [...(guideIds ?? [])].sort()) await guides.lock(tx, guideId);
         // What the event was, if there was one at this start (for the audit).
         const existing = await events.findAt(experience.id, start);
-        let id: string;
+        let written: { id: string; created: boolean };
         try {
-          id = await experienceMustExist(
+          written = await experienceMustExist(
             experience.id,
             events.upsert(
               {
@@ -216,12 +218,15 @@ export function eventsService({
           }
           throw error;
         }
+        const { id, created } = written;
         if (guideIds !== undefined) {
           // Guides obey the same rule as POST /api/events/{id}/guides (no forceConfirm here).
           await setGuides(tx, guides, (await events.findById(id))!, guideIds, {
             forceConfirm: false,
             checkSchedule,
           });
+        } else if (created) {
+          await staffNewEvent(tx, guides, id, experiences.guidePreferencesOf(experience));
         }
         const view = toEventView((await events.findById(id))!);
         await emitChange(domainEvents, tx, {

@@ -2,8 +2,11 @@
 export { Event, seatsOpen, type EventView } from './events.schemas.js';
 export { eventsModule } from './events.module.js';
 export {
+  bookingEventsFacade,
   departureKey,
   eventsFacade,
+  type BookingEventsFacade,
+  type Staffing,
   type EventsFacade,
   type NewEvent,
   type SeatChange,

@@ -19,6 +19,10 @@ export const guidesFacade = {
   /** Locks a live guide until the transaction ends: assignments of one guide take turns. */
   lock: (tx: Tx, id: string): Promise<GuideRow | undefined> => guidesRepository(tx).lock(id),
 
+  /** The seller's next free guide after `afterId`, locked (auto-assignment; never waits). */
+  lockNextFree: (tx: Tx, sellerId: string, afterId: string): Promise<GuideRow | undefined> =>
+    guidesRepository(tx).lockNextFree(sellerId, afterId),
+
   schedulesOf: guideSchedulesOf,
 
   /** Profiles by id, deleted ones included (past events keep their guides). */

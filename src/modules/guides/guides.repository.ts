@@ -26,6 +26,22 @@ export function guidesRepository(db: Kysely<DB>) {
       return live().selectAll('g').where('g.id', '=', id).forUpdate().executeTakeFirst();
     },
 
+    /**
+     * The seller's next live guide after `afterId` (in id order) that no other transaction
+     * holds, locked: auto-assignment skips a guide being assigned elsewhere rather than wait.
+     */
+    async lockNextFree(sellerId: string, afterId: string): Promise<GuideRow | undefined> {
+      return live()
+        .selectAll('g')
+        .where('g.seller_id', '=', sellerId)
+        .where('g.id', '>', afterId)
+        .orderBy('g.id')
+        .limit(1)
+        .forUpdate()
+        .skipLocked()
+        .executeTakeFirst();
+    },
+
     async findMany(ids: readonly string[]): Promise<GuideRow[]> {
       if (ids.length === 0) return [];
       return db.selectFrom('guides').selectAll().where('id', 'in', ids).execute();

@@ -15,7 +15,12 @@ import { emitChange, noEvents, type EventSink } from '../../outbox/index.js';
 import { runList } from '../../query/run.js';
 import type { Scope } from '../../query/types.js';
 import { delegatesFacade as delegates } from '../delegates/index.js';
-import { departureKey, seatsOpen, type EventsFacade, type SeatChange } from '../events/index.js';
+import {
+  departureKey,
+  seatsOpen,
+  type BookingEventsFacade,
+  type SeatChange,
+} from '../events/index.js';
 import type { ExperienceRow, ExperiencesFacade } from '../experiences/index.js';
 import type { Recorder } from '../idempotency/index.js';
 import { iso, localIso } from '../shared/index.js';
@@ -81,7 +86,7 @@ export interface OrdersServiceDeps {
   domainEvents?: EventSink;
   users: UsersFacade;
   experiences: ExperiencesFacade;
-  events: EventsFacade;
+  events: BookingEventsFacade;
   /** How long a hold (item status 103) keeps its seats unconfirmed. */
   holdMs?: number;
   now?: () => Date;
@@ -176,7 +181,10 @@ export function ordersService({
     return changes;
   }
 
-  /** The event of each planned item, found or made in one fixed order (experience, start). */
+  /**
+   * The event of each planned item, found or made in one fixed order (experience, start);
+   * a made one gets its guides when the experience asks for auto-assignment.
+   */
   async function eventsOf(trx: Tx, sellerId: string, items: readonly PlannedItem[]) {
     const eventOf = new Map<number, string>();
     const byStart = [...items].sort(
@@ -184,17 +192,18 @@ export function ordersService({
         a.experience.id.localeCompare(b.experience.id) || a.start.getTime() - b.start.getTime(),
     );
     for (const item of byStart) {
-      eventOf.set(
-        item.index,
-        await events.findOrCreate(trx, {
-          id: newId(),
-          experience_id: item.experience.id,
-          seller_id: sellerId,
-          starts_at: item.start,
-          ends_at: new Date(item.start.getTime() + item.experience.duration * 60_000),
-          max: item.experience.outing_max,
-        }),
-      );
+      const { id, created } = await events.findOrCreate(trx, {
+        id: newId(),
+        experience_id: item.experience.id,
+        seller_id: sellerId,
+        starts_at: item.start,
+        ends_at: new Date(item.start.getTime() + item.experience.duration * 60_000),
+        max: item.experience.outing_max,
+      });
+      // Before its seats are taken, so the event.update of the seats shows its guides.
+      if (created)
+        await events.staffNewEvent(trx, id, experiences.guidePreferencesOf(item.experience));
+      eventOf.set(item.index, id);
     }
     return eventOf;
   }

@@ -5,7 +5,7 @@ select "e".*, "x"."name" as "title", "x"."timezone" as "timezone" from "events" 
 select "e".*, "x"."name" as "title", "x"."timezone" as "timezone" from "events" as "e" inner join "experiences" as "x" on "x"."id" = "e"."experience_id" where "e"."experience_id" = $1 and "e"."starts_at" = $2;
 
 -- upsert
-insert into "events" ("id", "experience_id", "seller_id", "starts_at", "ends_at", "max") values ($1, $2, $3, $4, $5, $6) on conflict on constraint "events_experience_start" do update set "ends_at" = "excluded"."ends_at", "max" = "excluded"."max", "updated_at" = $7 returning "id";
+insert into "events" ("id", "experience_id", "seller_id", "starts_at", "ends_at", "max") values ($1, $2, $3, $4, $5, $6) on conflict on constraint "events_experience_start" do update set "ends_at" = "excluded"."ends_at", "max" = "excluded"."max", "updated_at" = $7 returning "id", xmax = 0 as "inserted";
 
 -- findOrCreate
 insert into "events" ("id", "experience_id", "seller_id", "starts_at", "ends_at", "max") values ($1, $2, $3, $4, $5, $6) on conflict on constraint "events_experience_start" do nothing returning "id";

@@ -7,6 +7,9 @@ select "g".* from "guides" as "g" where "g"."deleted_at" is null and "g"."seller
 -- lock
 select "g".* from "guides" as "g" where "g"."deleted_at" is null and "g"."id" = $1 for update;
 
+-- lockNextFree
+select "g".* from "guides" as "g" where "g"."deleted_at" is null and "g"."seller_id" = $1 and "g"."id" > $2 order by "g"."id" limit $3 for update skip locked;
+
 -- findMany
 select * from "guides" where "id" in ($1, $2);
 
