@@ -183,8 +183,8 @@ describe('auto-assignment under concurrent bookings', () => {
     );
     expect(booked.map((r) => r.statusCode)).toEqual(experiences.map(() => 201));
     const events = await Promise.all(
-      booked.map(
-        async (r) => (await readEvent(t.app, s, r.json().items[0].event.id)).json() as EventView,
+      booked.map(async (r) =>
+        (await readEvent(t.app, s, r.json().items[0].event.id)).json<EventView>(),
       ),
     );
     const assigned = events.flatMap(guideIdsOf);
