@@ -17,6 +17,7 @@ import {
   toProblem,
 } from './http/error-handler.js';
 import { conditionalGet } from './http/conditional-get.js';
+import { expandHook, readExpand, type Expanders } from './http/expand.js';
 import { healthRoutes, type Readiness } from './http/health.routes.js';
 import { refuseMalformedQuery, refuseUnstorableInput } from './http/input-text.js';
 import { loggerOptions } from './http/logging.js';
@@ -249,8 +250,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   );
   app.addHook('onRequest', versioning.fromAccount);
   app.addHook('preValidation', refuseUnstorableInput);
+  app.addHook('preValidation', async (request) => readExpand(request));
   app.addHook('preValidation', versioning.rewriteRequest);
   app.addHook('preValidation', relaxBodyForOlderVersions);
+  // Expanded first, so the objects it brings in get the caller's version shape too.
+  app.addHook(
+    'preSerialization',
+    expandHook(db, Object.assign({}, ...modules.map((m) => m.expanders ?? {})) as Expanders),
+  );
   app.addHook('preSerialization', versioning.rewriteResponse);
   app.addHook('onSend', conditionalGet);
 

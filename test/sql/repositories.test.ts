@@ -98,7 +98,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     notify: (db) => usersRepository(db).notify('booking_callers', A),
     replaceApiKey: (db) => usersRepository(db).replaceApiKey(A, Buffer.alloc(1), Buffer.alloc(1)),
     setPassword: (db) => usersRepository(db).setPassword(A, 'h'),
-    findSeller: (db) => usersRepository(db).findSeller(A),
+    findSellers: (db) => usersRepository(db).findSellers([A, B]),
     ...listCalls(
       sellerList,
       (db) => usersRepository(db).sellersListSource(),
@@ -155,6 +155,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
   },
   events: {
     findById: (db) => eventsRepository(db).findById(A),
+    findMany: (db) => eventsRepository(db).findMany([A, B]),
     findAt: (db) => eventsRepository(db).findAt(A, AT),
     upsert: (db) =>
       eventsRepository(db).upsert(

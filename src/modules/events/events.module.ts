@@ -37,6 +37,7 @@ export function eventsModule(deps: {
       await availabilityRoutes(app, { availability });
     },
     facade: bookingEventsFacade(deps.guides),
+    expanders: { event: (_db, caller, ids) => events.views(caller, ids) },
     versions: eventVersionChanges(deps),
   };
 }

@@ -32,6 +32,11 @@ export function eventsRepository(db: Kysely<DB>) {
       return withExperience().where('e.id', '=', id).executeTakeFirst();
     },
 
+    async findMany(ids: readonly string[]): Promise<EventRow[]> {
+      if (ids.length === 0) return [];
+      return withExperience().where('e.id', 'in', ids).execute();
+    },
+
     /** The experience's event starting at `start`, if there is one. */
     async findAt(experienceId: string, start: Date): Promise<EventRow | undefined> {
       return withExperience()

@@ -2,14 +2,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
-import {
-  IdParams,
-  ListQuery,
-  authenticated,
-  errorResponses,
-  listErrors,
-  refTo,
-} from '../../http/schemas.js';
+import { ExpandQuery, listQueryExpanding } from '../../http/expand.js';
+import { IdParams, authenticated, errorResponses, listErrors, refTo } from '../../http/schemas.js';
 import { describeList } from '../../query/describe.js';
 import { idempotentCreate, type IdempotencyService } from '../idempotency/index.js';
 import { eventList } from './events.list.js';
@@ -28,13 +22,14 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/events',
     {
+      config: { expands: 'event' },
       schema: {
         tags,
         operationId: 'listEvents',
         summary: 'List events of the sellers the caller works for (all for admins)',
         description: describeList(eventList),
         security: authenticated,
-        querystring: ListQuery,
+        querystring: listQueryExpanding('event'),
         response: {
           200: refTo(EventList),
           ...listErrors,
@@ -84,12 +79,14 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/events/:id',
     {
+      config: { expands: 'event' },
       schema: {
         tags,
         operationId: 'getEvent',
         summary: 'An event',
         security: authenticated,
         params: IdParams,
+        querystring: ExpandQuery('event'),
         response: { 200: EventRef, ...readErrors },
       },
     },

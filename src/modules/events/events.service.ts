@@ -52,15 +52,28 @@ export function eventVisibility(guides: GuidesFacade) {
   const guideIdsOf = async (db: Executor, caller: Caller): Promise<string[]> =>
     accessOf(caller).holdsRole('ROLE_GUIDE') ? guides.idsGuidedBy(db, caller) : [];
 
+  /** Those of `events` the caller may see (one query at most, for a guide's profiles). */
+  async function visible<T extends Pick<EventRow, 'seller_id' | 'guide_ids'>>(
+    db: Executor,
+    caller: Caller,
+    events: readonly T[],
+  ): Promise<T[]> {
+    const access = accessOf(caller);
+    const staffed = (e: T) => access.can('events', e.seller_id);
+    if (events.every(staffed)) return [...events];
+    const mine = await guideIdsOf(db, caller);
+    return events.filter((e) => staffed(e) || e.guide_ids.some((id) => mine.includes(id)));
+  }
+
   return {
+    visible,
+
     async maySee(
       db: Executor,
       caller: Caller,
       event: Pick<EventRow, 'seller_id' | 'guide_ids'>,
     ): Promise<boolean> {
-      if (accessOf(caller).can('events', event.seller_id)) return true;
-      const mine = await guideIdsOf(db, caller);
-      return event.guide_ids.some((id) => mine.includes(id));
+      return (await visible(db, caller, [event])).length > 0;
     },
 
     async scope(db: Executor, caller: Caller): Promise<Scope> {
@@ -94,6 +107,13 @@ export function eventsService({
         repo.listSource(),
         (rows) => rows.map(toEventView),
       ),
+
+    /** The events of these ids the caller may see, as views (`expand=event`). */
+    async views(caller: Caller | null, ids: readonly string[]): Promise<Map<string, EventView>> {
+      if (!caller) return new Map();
+      const rows = await visibility.visible(db, caller, await repo.findMany(ids));
+      return new Map(rows.map((row) => [row.id, toEventView(row)]));
+    },
 
     async get(caller: Caller, id: string): Promise<EventView> {
       const row = await repo.findById(id);

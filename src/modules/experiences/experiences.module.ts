@@ -22,5 +22,6 @@ export function experiencesModule(deps: {
     schemas: [Experience, ExperienceList, Demographic, DemographicList],
     routes: (app) => experiencesRoutes(app, { experiences, idempotency: deps.idempotency }),
     facade: experiencesFacade,
+    expanders: { experience: (_db, caller, ids) => experiences.views(caller, ids) },
   };
 }

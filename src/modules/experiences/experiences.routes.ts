@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
+import { ExpandQuery, listQueryExpanding } from '../../http/expand.js';
 import {
   IdParams,
   ListQuery,
@@ -62,12 +63,13 @@ export const experiencesRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/experiences',
     {
+      config: { expands: 'experience' },
       schema: {
         tags,
         operationId: 'listExperiences',
         summary: 'List experiences: visible ones for everyone, plus those the caller manages',
         description: describeList(experienceList),
-        querystring: ListQuery,
+        querystring: listQueryExpanding('experience'),
         response: { 200: refTo(ExperienceList), ...listErrors },
       },
     },
@@ -97,11 +99,13 @@ export const experiencesRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/experiences/:id',
     {
+      config: { expands: 'experience' },
       schema: {
         tags,
         operationId: 'getExperience',
         summary: 'An experience (public when visible)',
         params: IdParams,
+        querystring: ExpandQuery('experience'),
         response: { 200: ExperienceRef, ...errorResponses('invalid_credentials', 'not_found') },
       },
     },

@@ -303,6 +303,12 @@ export function experiencesService({
       return toExperienceView(await visible(caller, id));
     },
 
+    /** The experiences of these ids the caller may see, as views (`expand`). */
+    async views(caller: Caller | null, ids: readonly string[]) {
+      const rows = (await repo.findMany(ids)).filter((row) => canView(caller, row));
+      return new Map(rows.map((row) => [row.id, toExperienceView(row)]));
+    },
+
     async update(caller: Caller, id: string, input: ExperienceInput): Promise<ExperienceView> {
       await managed(caller, id);
       return change(caller, id, async (tx, current) => {

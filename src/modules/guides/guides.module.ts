@@ -17,5 +17,6 @@ export function guidesModule(
     schemas: [GuideSchedule, Guide, GuideList],
     routes: (app) => guidesRoutes(app, { guides, idempotency: deps.idempotency }),
     facade: guidesFacade,
+    expanders: { guides: (_db, caller, ids) => guides.views(caller, ids) },
   };
 }

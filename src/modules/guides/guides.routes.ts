@@ -2,7 +2,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
-import { ListQuery, authenticated, errorResponses, listErrors, refTo } from '../../http/schemas.js';
+import { ExpandQuery, listQueryExpanding } from '../../http/expand.js';
+import { authenticated, errorResponses, listErrors, refTo } from '../../http/schemas.js';
 import { describeList } from '../../query/describe.js';
 import { idempotentCreate, type IdempotencyService } from '../idempotency/index.js';
 import { guideList } from './guides.list.js';
@@ -38,6 +39,7 @@ export const guidesRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/sellers/:id/guides',
     {
+      config: { expands: 'guide' },
       schema: {
         tags,
         operationId: 'listGuides',
@@ -45,7 +47,7 @@ export const guidesRoutes: FastifyPluginAsyncTypebox<{
         description: describeList(guideList),
         security,
         params: SellerParams,
-        querystring: ListQuery,
+        querystring: listQueryExpanding('guide'),
         response: { 200: refTo(GuideList), ...listErrors, ...errors },
       },
     },
@@ -76,12 +78,14 @@ export const guidesRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/sellers/:id/guides/:guideId',
     {
+      config: { expands: 'guide' },
       schema: {
         tags,
         operationId: 'getGuide',
         summary: 'A guide, with its schedules',
         security,
         params: GuideParams,
+        querystring: ExpandQuery('guide'),
         response: { 200: GuideRef, ...errors },
       },
     },

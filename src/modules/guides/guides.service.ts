@@ -137,6 +137,19 @@ export function guidesService({
 
   return {
     /**
+     * The live guides of these ids whose seller's guides the caller manages, as views
+     * (`expand=guides`): profiles hold contact details, so no one else gets them.
+     */
+    async views(caller: Caller | null, ids: readonly string[]): Promise<Map<string, GuideView>> {
+      if (!caller) return new Map();
+      const access = accessOf(caller);
+      const rows = (await guidesRepository(db).findMany(ids)).filter(
+        (row) => row.deleted_at === null && access.can('guides', row.seller_id),
+      );
+      return new Map(rows.map((row) => [row.id, toGuideView(row)]));
+    },
+
+    /**
      * A list of guides the caller may not see is empty, never an error (the specification's
      * rule for lists), and the same for a seller that does not exist.
      */

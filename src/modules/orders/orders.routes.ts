@@ -1,14 +1,8 @@
 /** HTTP routes of orders: each handler is one service call. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireCaller } from '../../http/auth.js';
-import {
-  IdParams,
-  ListQuery,
-  authenticated,
-  errorResponses,
-  listErrors,
-  refTo,
-} from '../../http/schemas.js';
+import { ExpandQuery, listQueryExpanding } from '../../http/expand.js';
+import { IdParams, authenticated, errorResponses, listErrors, refTo } from '../../http/schemas.js';
 import { describeList } from '../../query/describe.js';
 import {
   idempotentCreate,
@@ -49,6 +43,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/orders',
     {
+      config: { expands: 'order' },
       schema: {
         tags,
         operationId: 'listOrders',
@@ -56,7 +51,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{
           'List orders: those booked by the caller, those of sellers it works for, or all for admins',
         description: describeList(orderList),
         security: authenticated,
-        querystring: ListQuery,
+        querystring: listQueryExpanding('order'),
         response: {
           200: refTo(OrderList),
           ...listErrors,
@@ -140,12 +135,14 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/orders/:id',
     {
+      config: { expands: 'order' },
       schema: {
         tags,
         operationId: 'getOrder',
         summary: 'An order',
         security: authenticated,
         params: IdParams,
+        querystring: ExpandQuery('order'),
         response: { 200: OrderRef, ...readErrors },
       },
     },

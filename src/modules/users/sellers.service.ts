@@ -55,9 +55,15 @@ export function sellersService({ db }: { db: Db }) {
       ),
 
     async get(caller: Caller | null, id: string): Promise<SellerView> {
-      const row = await repo.findSeller(id);
+      const [row] = await repo.findSellers([id]);
       if (!row) throw notFound(`Seller ${id}`);
       return view(caller, row);
+    },
+
+    /** Public profiles of sellers by id, as `GET /api/sellers/{id}` shows them (`expand`). */
+    async views(caller: Caller | null, ids: readonly string[]): Promise<Map<string, SellerView>> {
+      const rows = await repo.findSellers(ids);
+      return new Map(rows.map((row) => [row.id, view(caller, row)]));
     },
   };
 }

@@ -26,15 +26,17 @@ export function usersModule(
   deps: UsersServiceDeps & { idempotency: IdempotencyService },
 ): UsersModule {
   const service = usersService(deps);
+  const sellers = sellersService({ db: deps.db });
   const callers = deps.callers;
   return {
     name: 'users',
     schemas: [User, ApiKey, Metadata, Seller, SellerList],
     routes: async (app) => {
       await usersRoutes(app, { users: service, idempotency: deps.idempotency });
-      await sellersRoutes(app, { sellers: sellersService({ db: deps.db }) });
+      await sellersRoutes(app, { sellers });
     },
     facade: usersFacade,
+    expanders: { seller: (_db, caller, ids) => sellers.views(caller, ids) },
     authentication: authenticationService({
       db: deps.db,
       cache: createBasicAuthCache(),

@@ -41,13 +41,17 @@ export function usersRepository(db: Kysely<DB>) {
     },
 
     /** A seller's public profile row, or undefined when the account is not a seller. */
-    async findSeller(id: string): Promise<{ id: string; name: string; email: string } | undefined> {
+    /** Sellers (users with ROLE_SELLER) by id; the others are left out. */
+    async findSellers(
+      ids: readonly string[],
+    ): Promise<{ id: string; name: string; email: string }[]> {
+      if (ids.length === 0) return [];
       return db
         .selectFrom('users')
         .select(['id', 'name', 'email'])
-        .where('id', '=', id)
+        .where('id', 'in', ids)
         .where(sql<SqlBool>`'ROLE_SELLER' = any(roles)`)
-        .executeTakeFirst();
+        .execute();
     },
 
     /** API key ciphertexts after `afterId`, in id order (secret rotation). */

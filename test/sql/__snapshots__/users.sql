@@ -22,8 +22,8 @@ update "users" set "api_key_digest" = $1, "api_key_ciphertext" = $2, "updated_at
 -- setPassword
 update "users" set "password_hash" = $1, "updated_at" = $2 where "id" = $3;
 
--- findSeller
-select "id", "name", "email" from "users" where "id" = $1 and 'ROLE_SELLER' = any(roles);
+-- findSellers
+select "id", "name", "email" from "users" where "id" in ($1, $2) and 'ROLE_SELLER' = any(roles);
 
 -- listSource.rows
 select "u"."id", "u"."name", "u"."email" from "users" as "u" where 'ROLE_SELLER' = any(u.roles) and (lower("u"."name" collate "und-x-icu") like $1 and ("u"."id" in ($2))) order by "u"."id" desc limit $3 offset $4;

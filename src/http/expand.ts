@@ -1,0 +1,150 @@
+/**
+ * `expand=experience,seller,event,guides` (Xola's): references in a response replaced by
+ * the objects they name, for single GETs and list pages alike. Which references each
+ * object type offers, and where they sit, is declared here once (`EXPANSIONS`); each
+ * relation is resolved by its module (`Expanders`) in one query for the whole page, never
+ * one per row, and only with what the caller may see: a reference the caller may not read
+ * stays `{id}`. A route opts in with `config: { expands: '<object type>' }`; an unknown
+ * expansion, or one the route's objects do not offer, is a 400 that names the allowed ones.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Db } from '../db/database.js';
+import type { Caller } from '../domain/caller.js';
+import { QueryError } from '../query/errors.js';
+import { ListQuery } from './schemas.js';
+
+/** Where each object type holds the references it can expand (`[]` walks an array). */
+export const EXPANSIONS = {
+  event: { experience: 'experience', seller: 'seller', guides: 'guides[].guide' },
+  order: { experience: 'items[].experience', event: 'items[].event', seller: 'seller' },
+  experience: { seller: 'seller' },
+  guide: { seller: 'seller' },
+} as const satisfies Record<string, Record<string, string>>;
+
+export type ExpandableObject = keyof typeof EXPANSIONS;
+export type Relation = 'experience' | 'seller' | 'event' | 'guides';
+
+/** Views by id of the referenced objects the caller may see (one query for all ids). */
+export type Expander = (
+  db: Db,
+  caller: Caller | null,
+  ids: readonly string[],
+) => Promise<Map<string, object>>;
+
+export type Expanders = Partial<Record<Relation, Expander>>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    expand?: readonly Relation[];
+  }
+  interface FastifyContextConfig {
+    /** The object type a GET route answers with (or lists): what `expand=` may name. */
+    expands?: ExpandableObject;
+  }
+}
+
+type Json = Record<string, unknown>;
+
+/** The parsed, checked `expand` of a request (which it takes out of the query). */
+export function readExpand(request: FastifyRequest): void {
+  const query = request.query as Json | undefined;
+  const raw = query?.expand;
+  if (raw === undefined) return;
+  delete query!.expand;
+  const objectType = request.routeOptions.config.expands;
+  const offered = objectType ? Object.keys(EXPANSIONS[objectType]) : [];
+  if (typeof raw !== 'string') {
+    throw new QueryError('repeated_parameter', 'expand', 'Give expand once, as a comma list.');
+  }
+  const names = [...new Set(raw.split(',').map((n) => n.trim()))];
+  const unknown = names.find((n) => !offered.includes(n));
+  if (unknown !== undefined) {
+    throw new QueryError(
+      'invalid_parameter',
+      'expand',
+      offered.length === 0
+        ? 'This endpoint expands nothing.'
+        : `Cannot expand "${unknown}" here; expandable: ${offered.join(', ')}.`,
+    );
+  }
+  request.expand = names as Relation[];
+}
+
+/** Every reference at `path` of `object`, with a way to replace it. */
+function referencesAt(
+  object: Json,
+  path: string,
+): { id: string; replace: (value: object) => void }[] {
+  const [head, ...rest] = path.split('.');
+  const array = head!.endsWith('[]');
+  const key = array ? head!.slice(0, -2) : head!;
+  const value = object[key];
+  if (rest.length === 0) {
+    const ref = value as { id?: unknown } | null | undefined;
+    return ref && typeof ref.id === 'string'
+      ? [{ id: ref.id, replace: (expanded) => (object[key] = expanded) }]
+      : [];
+  }
+  if (array) {
+    return Array.isArray(value)
+      ? value.flatMap((entry) => referencesAt(entry as Json, rest.join('.')))
+      : [];
+  }
+  return value && typeof value === 'object' ? referencesAt(value as Json, rest.join('.')) : [];
+}
+
+/** The top-level objects of a response: the page's data, or the object itself. */
+const objectsOf = (payload: Json): Json[] =>
+  Array.isArray(payload.data) ? (payload.data as Json[]) : [payload];
+
+/**
+ * preSerialization: the response with its references expanded (before the version
+ * transforms, so expanded objects come in the caller's version too).
+ */
+export function expandHook(db: Db, expanders: Expanders) {
+  return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (!request.expand || reply.statusCode >= 300 || !payload || typeof payload !== 'object')
+      return payload;
+    const body = structuredClone(payload) as Json;
+    for (const relation of request.expand) {
+      const found = objectsOf(body).flatMap((object) => {
+        const paths = EXPANSIONS[object.object as ExpandableObject] as
+          Record<string, string> | undefined;
+        const path = paths?.[relation];
+        return path ? referencesAt(object, path) : [];
+      });
+      if (found.length === 0) continue;
+      const views = await expanders[relation]!(db, request.caller, [
+        ...new Set(found.map((f) => f.id)),
+      ]);
+      for (const reference of found) {
+        const view = views.get(reference.id);
+        if (view) reference.replace(view);
+      }
+    }
+    // The route's schema describes references as {id}: expanded objects go out as built.
+    reply.serializer(JSON.stringify);
+    return body;
+  };
+}
+
+/** The `expand` query parameter of a route whose objects are of `type` (for OpenAPI). */
+export const expandParameter = (type: ExpandableObject) =>
+  Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description: `Replace references by the objects they name (those the caller may see), comma-separated: ${Object.keys(EXPANSIONS[type]).join(', ')}`,
+    }),
+  );
+
+/** A single GET's query: `expand` only. */
+export const ExpandQuery = (type: ExpandableObject) =>
+  Type.Object({ expand: expandParameter(type) });
+
+/** A list's query (the query language) with `expand`. */
+export const listQueryExpanding = (type: ExpandableObject) =>
+  Type.Object(
+    { ...ListQuery.properties, expand: expandParameter(type) },
+    { additionalProperties: true },
+  );
