@@ -3,7 +3,14 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['eslint.config.js', 'dist/', 'data/', 'coverage/', 'node_modules/', 'bench/results/'],
+    ignores: [
+      'eslint.config.js',
+      '**/dist/',
+      'data/',
+      'coverage/',
+      'node_modules/',
+      'bench/results/',
+    ],
   },
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -6,7 +6,7 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     // test/cluster/ is its own tier (vitest.cluster.config.ts, npm run test:cluster).
     exclude: onPostgres ? ['test/cluster/**'] : ['test/postgres/**', 'test/cluster/**'],
     globalSetup: ['test/helpers/global-setup.ts'],
