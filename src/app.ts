@@ -16,6 +16,7 @@ import {
   sendProblem,
   toProblem,
 } from './http/error-handler.js';
+import { checkoutLimitHook } from './http/checkout-limit.js';
 import { conditionalGet } from './http/conditional-get.js';
 import { expandHook, readExpand, type Expanders } from './http/expand.js';
 import { healthRoutes, type Readiness } from './http/health.routes.js';
@@ -38,6 +39,7 @@ import { delegatesFacade, delegatesModule } from './modules/delegates/index.js';
 import { eventsFacade, eventsModule } from './modules/events/index.js';
 import { experiencesModule } from './modules/experiences/index.js';
 import { guidesModule } from './modules/guides/index.js';
+import { checkoutModule } from './modules/checkout/index.js';
 import { createWebhookDispatcher, hooksModule, webhookSender } from './modules/hooks/index.js';
 import { idempotencyService } from './modules/idempotency/index.js';
 import { createHoldSweeper, ordersModule } from './modules/orders/index.js';
@@ -193,6 +195,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       toOthersPerHour: config.confirmationsToOthersPerHour,
     },
   });
+  const checkout = checkoutModule({ db, users: users.facade, experiences: experiences.facade });
   const modules: ResourceModule[] = [
     users,
     delegatesModule({
@@ -206,6 +209,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     experiences,
     events,
     orders,
+    checkout,
   ];
 
   const versions = createVersionRegistry(deps.versions ?? apiVersions, [
@@ -239,6 +243,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.addHook('onRequest', refuseMalformedQuery);
   const redis = openRedis(app, config);
   await registerRateLimit(app, config, redis);
+  app.addHook(
+    'onRequest',
+    checkoutLimitHook(
+      {
+        perKey: config.rateLimit.checkoutPerKey,
+        perAddress: config.rateLimit.checkoutPerAddress,
+        windowMs: config.rateLimit.windowMs,
+      },
+      redis,
+    ),
+  );
   app.addHook('onRequest', versioning.fromHeader);
   app.addHook(
     'onRequest',
@@ -249,6 +264,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     ),
   );
   app.addHook('onRequest', versioning.fromAccount);
+  app.addHook('onRequest', checkout.hooks.authenticate);
+  app.addHook('preHandler', checkout.hooks.holdToSeller);
   app.addHook('preValidation', refuseUnstorableInput);
   app.addHook('preValidation', async (request) => readExpand(request));
   app.addHook('preValidation', versioning.rewriteRequest);

@@ -103,6 +103,18 @@ const EnvSchema = Type.Object({
     description: 'Requests per window per credential; 0 disables rate limiting',
   }),
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
+  CHECKOUT_RATE_PER_KEY: Type.Integer({
+    minimum: 0,
+    default: 1200,
+    description:
+      'Requests per window with one publishable key (every page embedding it); 0 turns it off',
+  }),
+  CHECKOUT_RATE_PER_ADDRESS: Type.Integer({
+    minimum: 0,
+    default: 120,
+    description:
+      'Requests per window with one publishable key from one client address; 0 turns it off',
+  }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   AUTH_FAILURES_PER_ADDRESS: Type.Integer({
     minimum: 0,
@@ -208,7 +220,13 @@ export interface Config {
     readonly sweepMs: number;
   };
   readonly logLevel: LogLevel;
-  readonly rateLimit: { readonly max: number; readonly windowMs: number };
+  readonly rateLimit: {
+    readonly max: number;
+    readonly windowMs: number;
+    /** Publishable keys (checkout): per key, and per key and client address. */
+    readonly checkoutPerKey: number;
+    readonly checkoutPerAddress: number;
+  };
   readonly redisUrl: string | undefined;
   readonly authThrottle: {
     readonly perAddress: number;
@@ -286,6 +304,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: Object.freeze({
       max: converted.RATE_LIMIT_MAX,
       windowMs: converted.RATE_LIMIT_WINDOW_MS,
+      checkoutPerKey: converted.CHECKOUT_RATE_PER_KEY,
+      checkoutPerAddress: converted.CHECKOUT_RATE_PER_ADDRESS,
     }),
     redisUrl: converted.REDIS_URL,
     authThrottle: Object.freeze({

@@ -263,6 +263,15 @@ export interface WebhookAttemptsTable {
   created_at: Created;
 }
 
+export interface PublishableKeysTable {
+  id: string;
+  seller_id: string;
+  key: string;
+  label: Generated<string>;
+  created_at: Created;
+  revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
 export interface DB {
   users: UsersTable;
   experiences: ExperiencesTable;
@@ -278,4 +287,5 @@ export interface DB {
   hooks: HooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  publishable_keys: PublishableKeysTable;
 }

@@ -22,6 +22,16 @@ export interface Caller {
   readonly delegations: ReadonlyMap<string, readonly string[]>;
 }
 
+/**
+ * A guest at a seller's checkout: a request made with one of the seller's publishable keys
+ * (modules/checkout). It has no account and no rights beyond reading, quoting and booking
+ * at that seller.
+ */
+export interface Checkout {
+  readonly keyId: string;
+  readonly sellerId: string;
+}
+
 export const isAdmin = (caller: Caller): boolean => caller.roles.includes('ROLE_ADMIN');
 
 /** Self or admin: who may read a user's private data and manage its keys. */

@@ -13,7 +13,8 @@ export const DELEGATE_ROLES = [
 export type DelegateRole = (typeof DELEGATE_ROLES)[number];
 
 /** Things a seller's data can be used for. */
-export type Capability = 'orders' | 'experiences' | 'events' | 'guides' | 'delegates' | 'hooks';
+export type Capability =
+  'orders' | 'experiences' | 'events' | 'guides' | 'delegates' | 'hooks' | 'keys';
 
 export const CAPABILITIES: Record<Capability, readonly DelegateRole[]> = {
   // List, book and cancel the seller's orders.
@@ -29,4 +30,6 @@ export const CAPABILITIES: Record<Capability, readonly DelegateRole[]> = {
   delegates: ['ROLE_SELLER_ADMIN'],
   // Webhook subscriptions, their secrets and their delivery logs (docs/webhooks.md).
   hooks: ['ROLE_SELLER_ADMIN'],
+  // Publishable keys for the seller's checkout button (docs/security.md).
+  keys: ['ROLE_SELLER_ADMIN'],
 };

@@ -30,7 +30,7 @@ export interface ThrottleOptions {
 }
 
 /** Counters that expire: in Redis (shared by instances) or in this process. */
-interface Counters {
+export interface Counters {
   /** Adds one; the count expires `ttlMs` after the first hit. Returns count and ms left. */
   hit(key: string, ttlMs: number): Promise<{ count: number; ttlMs: number }>;
   get(key: string): Promise<{ count: number; ttlMs: number } | undefined>;
@@ -103,6 +103,23 @@ function redisCounters(redis: Redis, prefix: string): Counters {
   };
 }
 
+/**
+ * Counters in Redis when it is configured, else in this process; a broken Redis must not
+ * take the API down, so each failed Redis call falls back to this process's counts.
+ */
+export function expiringCounters(redis: Redis | undefined, prefix: string): Counters {
+  const shared = redis ? redisCounters(redis, prefix) : undefined;
+  const local = localCounters();
+  return shared
+    ? {
+        hit: (k, t) => shared.hit(k, t).catch(() => local.hit(k, t)),
+        get: (k) => shared.get(k).catch(() => local.get(k)),
+        set: (k, v, t) => shared.set(k, v, t).catch(() => local.set(k, v, t)),
+        remove: (k) => shared.remove(k).catch(() => local.remove(k)),
+      }
+    : local;
+}
+
 const HOUR = 3_600_000;
 const KNOWN_ADDRESS_MS = 30 * 24 * HOUR;
 const BACKOFF_FROM = 5;
@@ -130,17 +147,7 @@ export function createAuthThrottle(options: ThrottleOptions, redis?: Redis): Aut
       succeeded: async () => undefined,
     };
   }
-  // A broken Redis must not take authentication down: fall back to this process's counts.
-  const shared = redis ? redisCounters(redis, 'auth-throttle:') : undefined;
-  const local = localCounters();
-  const counters: Counters = shared
-    ? {
-        hit: (k, t) => shared.hit(k, t).catch(() => local.hit(k, t)),
-        get: (k) => shared.get(k).catch(() => local.get(k)),
-        set: (k, v, t) => shared.set(k, v, t).catch(() => local.set(k, v, t)),
-        remove: (k) => shared.remove(k).catch(() => local.remove(k)),
-      }
-    : local;
+  const counters = expiringCounters(redis, 'auth-throttle:');
   const keys = (address: string, email?: string) => {
     const account = email === undefined ? undefined : hash(email.trim().toLowerCase());
     return {

@@ -23,6 +23,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         securitySchemes: {
           apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
           apiKeyQuery: { type: 'apiKey', in: 'query', name: 'apiKey' },
+          publishableKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Publishable-Key',
+            description:
+              'A seller’s publishable key (guest checkout): only the routes that say so take it (docs/security.md)',
+          },
           basic: { type: 'http', scheme: 'basic', description: 'Sandbox environment only' },
         },
       },

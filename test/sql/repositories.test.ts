@@ -15,6 +15,8 @@ import {
 } from '../../src/mail/outbox.repository.js';
 import { deliveriesRepository } from '../../src/modules/hooks/deliveries.repository.js';
 import { hooksRepository } from '../../src/modules/hooks/hooks.repository.js';
+import { publishableKeyList } from '../../src/modules/checkout/publishable-keys.list.js';
+import { publishableKeysRepository } from '../../src/modules/checkout/publishable-keys.repository.js';
 import { deliveryList, hookList } from '../../src/modules/hooks/hooks.list.js';
 import { domainEventsRepository } from '../../src/outbox/domain-events.repository.js';
 import { delegatesRepository } from '../../src/modules/delegates/delegates.repository.js';
@@ -338,6 +340,18 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
       (db) => hooksRepository(db).deliveriesSource(),
       { limit: '5' },
       'hook',
+    ),
+  },
+  publishableKeys: {
+    insert: (db) =>
+      publishableKeysRepository(db).insert({ id: A, seller_id: B, key: 'pk_x', label: '' }),
+    findLive: (db) => publishableKeysRepository(db).findLive('pk_x'),
+    revoke: (db) => publishableKeysRepository(db).revoke(B, A, AT),
+    ...listCalls(
+      publishableKeyList,
+      (db) => publishableKeysRepository(db).listSource(),
+      { limit: '5' },
+      'seller',
     ),
   },
 };

@@ -578,6 +578,63 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/sellers/{id}/publishable-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The seller’s publishable keys, revoked ones included
+     * @description Filters are query parameters: `field=value` (equals) or `field[operator]=value`, combined with AND.
+     *     Operators: equals, notEqual, gt, gte, lt, lte, range, in, nin, startsWith, endsWith, contains, doesNotContain, exists.
+     *     `in` and `nin` take a comma-separated list, `range` exactly two values (both included), `exists` true or false.
+     *     startsWith, endsWith, contains and doesNotContain ignore case; `%`, `_` and `\` are literal.
+     *     notEqual, nin and doesNotContain also match objects where the field is empty.
+     *     Filters on `items.*` fields hold for one item together; an order appears once.
+     *     On a list of ids (`guides`), equals and in mean "contains".
+     *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
+     *     In the default order (newest first) `paging.next` pages by `id[lt]`, so deep pages cost what the first costs.
+     *     Reserved parameters, never filters: limit, skip, sort, count, apiKey, private.
+     *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
+     *
+     *     Fields of publishable keys:
+     *
+     *     | field | type | operators | sortable |
+     *     |---|---|---|---|
+     *     | `id` | id | equals, notEqual, gt, gte, lt, lte, range, in, nin, exists | yes |
+     *     | `seller` | id | equals, notEqual, gt, gte, lt, lte, range, in, nin, exists |  |
+     *     | `createdAt` | datetime | equals, notEqual, gt, gte, lt, lte, range, in, nin, exists | yes |
+     *     | `revokedAt` | datetime | equals, notEqual, gt, gte, lt, lte, range, in, nin, exists | yes |
+     */
+    get: operations['listPublishableKeys'];
+    put?: never;
+    /** Make a publishable key for the checkout button on the seller’s web pages (the seller or its seller-admins) */
+    post: operations['createPublishableKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/sellers/{id}/publishable-keys/{keyId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revoke a publishable key: refused from now on, everywhere */
+    delete: operations['revokePublishableKey'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/users': {
     parameters: {
       query?: never;
@@ -2276,6 +2333,34 @@ export interface components {
       type: string;
     } & {
       [key: string]: unknown;
+    };
+    PublishableKey: {
+      /** Format: date-time */
+      createdAt: string;
+      /**
+       * @description 24 lowercase hex characters
+       * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+       */
+      id: string;
+      /** @description Safe to put in a web page: it can only read, quote and book (docs/security.md) */
+      key: string;
+      label: string;
+      /** @enum {string} */
+      object: 'publishable_key';
+      /** Format: date-time */
+      revokedAt: string | null;
+      seller: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      };
+    };
+    /** @description A page of PublishableKey objects */
+    PublishableKeyList: {
+      data: components['schemas']['PublishableKey'][];
+      paging: components['schemas']['Paging'];
     };
     /** @description Too many requests */
     RateLimitedProblem: {
@@ -6660,6 +6745,251 @@ export interface operations {
         content: {
           'application/json': components['schemas']['Guide'];
         };
+      };
+      /** @description Problem: authentication_required, invalid_credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json':
+            | components['schemas']['AuthenticationRequiredProblem']
+            | components['schemas']['InvalidCredentialsProblem'];
+        };
+      };
+      /** @description Problem: forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem'];
+        };
+      };
+      /** @description Problem: not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['NotFoundProblem'];
+        };
+      };
+      /** @description Problem: rate_limited */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['RateLimitedProblem'];
+        };
+      };
+      /** @description Problem: internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['InternalErrorProblem'];
+        };
+      };
+    };
+  };
+  listPublishableKeys: {
+    parameters: {
+      query?: {
+        /** @description true adds paging.total */
+        count?: unknown;
+        /** @description Page size, 1..100 (default 20) */
+        limit?: unknown;
+        /** @description Rows to skip (default 0) */
+        skip?: unknown;
+        /** @description field or -field (default -id) */
+        sort?: unknown;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of PublishableKey objects */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PublishableKeyList'];
+        };
+      };
+      /** @description Problem: invalid_parameter, repeated_parameter, unknown_field, unknown_operator, operator_not_allowed, invalid_value, wrong_value_count, invalid_paging, invalid_sort */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json':
+            | components['schemas']['InvalidParameterProblem']
+            | components['schemas']['RepeatedParameterProblem']
+            | components['schemas']['UnknownFieldProblem']
+            | components['schemas']['UnknownOperatorProblem']
+            | components['schemas']['OperatorNotAllowedProblem']
+            | components['schemas']['InvalidValueProblem']
+            | components['schemas']['WrongValueCountProblem']
+            | components['schemas']['InvalidPagingProblem']
+            | components['schemas']['InvalidSortProblem'];
+        };
+      };
+      /** @description Problem: invalid_credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['InvalidCredentialsProblem'];
+        };
+      };
+      /** @description Problem: rate_limited */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['RateLimitedProblem'];
+        };
+      };
+      /** @description Problem: internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['InternalErrorProblem'];
+        };
+      };
+    };
+  };
+  createPublishableKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Where it is used, e.g. "main website" */
+          label?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PublishableKey'];
+        };
+      };
+      /** @description Problem: validation_failed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ValidationFailedProblem'];
+        };
+      };
+      /** @description Problem: authentication_required, invalid_credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json':
+            | components['schemas']['AuthenticationRequiredProblem']
+            | components['schemas']['InvalidCredentialsProblem'];
+        };
+      };
+      /** @description Problem: forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem'];
+        };
+      };
+      /** @description Problem: not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['NotFoundProblem'];
+        };
+      };
+      /** @description Problem: rate_limited */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['RateLimitedProblem'];
+        };
+      };
+      /** @description Problem: internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['InternalErrorProblem'];
+        };
+      };
+    };
+  };
+  revokePublishableKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        keyId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Problem: authentication_required, invalid_credentials */
       401: {

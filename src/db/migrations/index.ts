@@ -16,6 +16,7 @@ import * as m0012 from './0012_outbox_sender.js';
 import * as m0013 from './0013_domain_events_webhooks.js';
 import * as m0014 from './0014_order_flow.js';
 import * as m0015 from './0015_event_operations.js';
+import * as m0016 from './0016_publishable_keys.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': m0001,
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0013_domain_events_webhooks': m0013,
   '0014_order_flow': m0014,
   '0015_event_operations': m0015,
+  '0016_publishable_keys': m0016,
 };

@@ -15,6 +15,7 @@ export const availabilityRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/experiences/:id/availability',
     {
+      config: { checkout: true },
       schema: {
         tags: ['experiences'],
         operationId: 'getAvailability',

@@ -63,7 +63,7 @@ export const experiencesRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/experiences',
     {
-      config: { expands: 'experience' },
+      config: { checkout: true, expands: 'experience' },
       schema: {
         tags,
         operationId: 'listExperiences',
@@ -99,7 +99,7 @@ export const experiencesRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/experiences/:id',
     {
-      config: { expands: 'experience' },
+      config: { checkout: true, expands: 'experience' },
       schema: {
         tags,
         operationId: 'getExperience',

@@ -67,7 +67,12 @@ async function idempotent(
   const stored = options.stored ?? ((body: unknown) => body);
   const outcome = await idempotency.run(
     {
-      scope: caller ? caller.id : `address:${request.ip}`,
+      // A guest checkout's keys are its own per publishable key and client address.
+      scope: caller
+        ? caller.id
+        : request.checkout
+          ? `checkout:${request.checkout.keyId}:${request.ip}`
+          : `address:${request.ip}`,
       key: idempotencyKey(request),
       method: request.method,
       path: status === 200 ? request.url.split('?')[0]! : (request.routeOptions.url ?? request.url),

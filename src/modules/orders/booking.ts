@@ -84,6 +84,11 @@ export interface BookingContext {
   now: Date;
   /** A quote prices the items: who the customer is may still be unknown. */
   quoting?: boolean;
+  /**
+   * A guest checkout (a publishable key): no account to book for, so the customer's name,
+   * email and phone are required, and the order's source is `checkout`.
+   */
+  guest?: boolean;
 }
 
 /**
@@ -278,6 +283,15 @@ export function customerEmailOf(input: {
   return input.customerEmail !== undefined ? input.customerEmail : input.email;
 }
 
+/** What a guest checkout must give: who to confirm to and how to reach them. */
+function checkGuest(input: BookingInput, email: string | null, quoting: boolean): void {
+  if (input.source !== undefined && input.source !== 'checkout')
+    throw invalid('body', 'source', 'is checkout for a booking with a publishable key');
+  if (quoting) return;
+  if (!email) throw invalid('body', 'customerEmail', 'is required at checkout');
+  if (!input.phone?.trim()) throw invalid('body', 'phone', 'is required at checkout');
+}
+
 export function planBooking(input: BookingInput, ctx: BookingContext): PlannedBooking {
   const { sellerId, currency, staff } = sellerOf(input.items, ctx);
 
@@ -285,7 +299,7 @@ export function planBooking(input: BookingInput, ctx: BookingContext): PlannedBo
     throw forbidden('Only the seller and its reservation staff book for someone else.');
   }
   if (input.customer && !ctx.customer) throw notFound(`Customer ${input.customer.id}`);
-  const customer = ctx.customer ?? (staff ? undefined : ctx.caller);
+  const customer = ctx.customer ?? (staff || ctx.guest ? undefined : ctx.caller);
   // A customer booking for itself may leave its name and email to its account. Staff give
   // the customer's in the order: an account's details are never copied to someone else.
   const own = customer !== undefined && customer.id === ctx.caller.id;
@@ -300,6 +314,7 @@ export function planBooking(input: BookingInput, ctx: BookingContext): PlannedBo
   }
   const email = customerEmailOf(input);
   const customerEmail = email === undefined ? (own ? customer.email : null) : email;
+  if (ctx.guest) checkGuest(input, customerEmail, ctx.quoting === true);
   const defaultStatus =
     input.payment?.method === 'later' ? ITEM_STATUS.payLater : ITEM_STATUS.confirmed;
   const items = planItems(input.items, ctx, staff, defaultStatus);
@@ -309,7 +324,7 @@ export function planBooking(input: BookingInput, ctx: BookingContext): PlannedBo
     customerName,
     customerEmail,
     phone: input.phone?.trim() || null,
-    source: input.source ?? null,
+    source: ctx.guest ? 'checkout' : (input.source ?? null),
     notes: input.notes ?? [],
     paymentMethod: input.payment?.method ?? null,
     currency,

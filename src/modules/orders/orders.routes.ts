@@ -65,6 +65,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/orders',
     {
+      config: { checkout: true },
       schema: {
         tags,
         operationId: 'createOrder',
@@ -77,6 +78,12 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
+      const checkout = request.checkout;
+      if (checkout) {
+        return idempotentCreate(idempotency, request, reply, null, (record) =>
+          orders.bookAtCheckout(checkout, request.body, record),
+        );
+      }
       const caller = requireCaller(request);
       return idempotentCreate(idempotency, request, reply, caller, (record) =>
         orders.book(caller, request.body, record),
@@ -87,6 +94,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/orders/prepare',
     {
+      config: { checkout: true },
       schema: {
         tags,
         operationId: 'quoteOrder',
@@ -98,7 +106,10 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: refTo(OrderQuote), ...readErrors, ...bookingErrors },
       },
     },
-    async (request) => orders.quote(requireCaller(request), request.body),
+    async (request) =>
+      request.checkout
+        ? orders.quoteAtCheckout(request.checkout, request.body)
+        : orders.quote(requireCaller(request), request.body),
   );
 
   for (const method of ['PUT', 'PATCH'] as const) {

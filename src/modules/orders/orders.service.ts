@@ -8,7 +8,7 @@ import type { Db } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { inTransaction, type Executor, type Tx } from '../../db/unit-of-work.js';
 import { accessOf, type Access } from '../../domain/access.js';
-import type { Caller } from '../../domain/caller.js';
+import type { Caller, Checkout } from '../../domain/caller.js';
 import { DomainError, forbidden, invalid, notFound } from '../../domain/errors.js';
 import { fromMinor, minorDigits, toMinor } from '../../domain/money.js';
 import { emitChange, noEvents, type EventSink } from '../../outbox/index.js';
@@ -325,10 +325,10 @@ export function ordersService({
   }
 
   /** Plans a booking request: the caller, the experiences, the customer it may attach. */
-  async function plan(caller: Caller, input: BookingInput, quoting = false) {
+  async function plan(caller: Caller, input: BookingInput, quoting = false, guest = false) {
     const ids = [...new Set(input.items.map((i) => i.experience.id))];
     const [account, rows] = await Promise.all([
-      users.find(db, caller.id),
+      guest ? { id: caller.id, name: '', email: '', roles: [] } : users.find(db, caller.id),
       experiences.findMany(db, ids),
     ]);
     const sellerId = rows.find((r) => r.id === input.items[0]?.experience.id)?.seller_id;
@@ -345,8 +345,87 @@ export function ordersService({
       openedByHand: await openedByHand(db, input.items, scheduling),
       now: now(),
       quoting,
+      guest,
     });
     return { planned, account: account!, sellerId };
+  }
+
+  /**
+   * Plans a guest checkout (a publishable key): as a caller with no account and no rights,
+   * at the key's seller only (another seller's experience does not exist for the key).
+   */
+  async function planCheckout(checkout: Checkout, input: BookingInput, quoting: boolean) {
+    const guest: Caller = {
+      id: checkout.keyId,
+      email: '',
+      roles: [],
+      apiVersion: '',
+      delegations: new Map(),
+    };
+    const planned = await plan(guest, input, quoting, true);
+    if (planned.sellerId !== checkout.sellerId) {
+      const index = input.items.findIndex((item) => {
+        const seller = planned.planned.items.find((p) => p.experience.id === item.experience.id);
+        return seller?.experience.seller_id !== checkout.sellerId;
+      });
+      throw new DomainError(
+        'not_found',
+        `Experience ${input.items[index]?.experience.id} was not found.`,
+        {
+          errors: [
+            { in: 'body', name: `items.${index}.experience.id`, detail: 'no such experience' },
+          ],
+        },
+      );
+    }
+    return planned;
+  }
+
+  /** A planned booking's quote: the seats of every departure asked, in one query. */
+  async function quotePlanned(planned: PlannedBooking): Promise<OrderQuoteView> {
+    const wanted = new Map<string, { item: PlannedItem; quantity: number }>();
+    for (const item of planned.items) {
+      const key = departureKey(item.experience.id, item.start);
+      const entry = wanted.get(key) ?? { item, quantity: 0 };
+      entry.quantity += item.quantity;
+      wanted.set(key, entry);
+    }
+    // The seats of every departure asked, in one query whatever the number of items.
+    const found = await events.seatsAt(
+      db,
+      [...new Set(planned.items.map((i) => i.experience.id))],
+      planned.items.map((i) => i.start),
+    );
+    const left = new Map<string, number | null>();
+    for (const item of planned.items) {
+      const key = departureKey(item.experience.id, item.start);
+      const event = found.get(key);
+      left.set(key, event ? seatsOpen(event) : item.experience.outing_max);
+    }
+    for (const [key, { item, quantity }] of wanted) {
+      const seatsLeft = left.get(key)!;
+      if (seatsLeft !== null && quantity > seatsLeft)
+        throw capacityExceeded(item.index, seatsLeft, quantity);
+    }
+    return {
+      object: 'order_quote',
+      seller: { id: planned.sellerId },
+      amount: planned.amount,
+      currency: planned.currency,
+      items: planned.items.map((item) => ({
+        experience: { id: item.experience.id },
+        name: item.experience.name,
+        arrival: item.arrival,
+        arrivalTime: item.arrivalTime,
+        arrivalDatetime: localIso(item.start, item.experience.timezone),
+        quantity: item.quantity,
+        demographics: item.lines,
+        price: item.price,
+        amount: item.amount,
+        status: item.status,
+        seatsLeft: left.get(departureKey(item.experience.id, item.start))!,
+      })),
+    };
   }
 
   /** Ends every unconfirmed hold of an order: its held items canceled, their seats back. */
@@ -585,52 +664,34 @@ export function ordersService({
       });
     },
 
+    /**
+     * A guest checkout's booking (a publishable key): no customer account, the customer's
+     * name, email and phone required, `source: "checkout"`. Its confirmation is not held to
+     * a customer's hourly cap on mail to others: the guest writes its own address, and the
+     * key's rate limits bound the volume (docs/security.md).
+     */
+    async bookAtCheckout(
+      checkout: Checkout,
+      input: BookingInput,
+      record: Recorder,
+    ): Promise<OrderView> {
+      const { planned } = await planCheckout(checkout, input, false);
+      const sender = { id: checkout.keyId, email: '', capped: false };
+      return inTransaction(db, async (tx) => {
+        const booked = await write(tx, planned, sender);
+        await record(tx, { status: 201, body: booked });
+        return booked;
+      });
+    },
+
+    /** A guest checkout's quote (a publishable key). */
+    async quoteAtCheckout(checkout: Checkout, input: BookingInput): Promise<OrderQuoteView> {
+      return quotePlanned((await planCheckout(checkout, input, true)).planned);
+    },
+
     /** The order as it would be booked now, without taking seats or writing anything. */
     async quote(caller: Caller, input: BookingInput): Promise<OrderQuoteView> {
-      const { planned } = await plan(caller, input, true);
-      const wanted = new Map<string, { item: PlannedItem; quantity: number }>();
-      for (const item of planned.items) {
-        const key = departureKey(item.experience.id, item.start);
-        const entry = wanted.get(key) ?? { item, quantity: 0 };
-        entry.quantity += item.quantity;
-        wanted.set(key, entry);
-      }
-      // The seats of every departure asked, in one query whatever the number of items.
-      const found = await events.seatsAt(
-        db,
-        [...new Set(planned.items.map((i) => i.experience.id))],
-        planned.items.map((i) => i.start),
-      );
-      const left = new Map<string, number | null>();
-      for (const item of planned.items) {
-        const key = departureKey(item.experience.id, item.start);
-        const event = found.get(key);
-        left.set(key, event ? seatsOpen(event) : item.experience.outing_max);
-      }
-      for (const [key, { item, quantity }] of wanted) {
-        const seatsLeft = left.get(key)!;
-        if (seatsLeft !== null && quantity > seatsLeft)
-          throw capacityExceeded(item.index, seatsLeft, quantity);
-      }
-      return {
-        object: 'order_quote',
-        seller: { id: planned.sellerId },
-        amount: planned.amount,
-        currency: planned.currency,
-        items: planned.items.map((item) => ({
-          experience: { id: item.experience.id },
-          name: item.experience.name,
-          arrival: item.arrival,
-          arrivalTime: item.arrivalTime,
-          arrivalDatetime: localIso(item.start, item.experience.timezone),
-          quantity: item.quantity,
-          demographics: item.lines,
-          price: item.price,
-          amount: item.amount,
-          status: item.status,
-          seatsLeft: left.get(departureKey(item.experience.id, item.start))!,
-        })),
-      };
+      return quotePlanned((await plan(caller, input, true)).planned);
     },
 
     /**

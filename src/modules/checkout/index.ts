@@ -1,0 +1,2 @@
+/** The checkout module's public surface: the only file other code imports from it. */
+export { checkoutModule } from './checkout.module.js';

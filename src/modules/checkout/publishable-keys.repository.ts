@@ -1,0 +1,44 @@
+/** All SQL on publishable keys. */
+import type { Kysely, Selectable } from 'kysely';
+import { listSource } from '../../db/list-source.js';
+import type { DB, PublishableKeysTable } from '../../db/types.js';
+import type { ListSource } from '../../query/run.js';
+
+export type PublishableKeyRow = Selectable<PublishableKeysTable>;
+
+export function publishableKeysRepository(db: Kysely<DB>) {
+  return {
+    async insert(row: { id: string; seller_id: string; key: string; label: string }) {
+      return db.insertInto('publishable_keys').values(row).returningAll().executeTakeFirstOrThrow();
+    },
+
+    /** A live (not revoked) key by its text. */
+    async findLive(key: string): Promise<PublishableKeyRow | undefined> {
+      return db
+        .selectFrom('publishable_keys')
+        .selectAll()
+        .where('key', '=', key)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+    },
+
+    /** Revokes a seller's key; the key as it was, or undefined when there is none. */
+    async revoke(sellerId: string, id: string, at: Date): Promise<PublishableKeyRow | undefined> {
+      return db
+        .updateTable('publishable_keys')
+        .set({ revoked_at: at })
+        .where('seller_id', '=', sellerId)
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    listSource(): ListSource<PublishableKeyRow> {
+      return listSource(
+        () => db.selectFrom('publishable_keys as k'),
+        (q) => q.selectAll('k'),
+      );
+    },
+  };
+}

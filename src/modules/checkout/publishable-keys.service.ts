@@ -1,0 +1,63 @@
+/**
+ * Publishable keys: a seller (or its seller-admins) makes keys for the checkout button on
+ * its own web pages, lists them, and revokes them. A key is public by design; what a
+ * request made with one may do is checkout.guard.ts's business.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../../db/database.js';
+import { newId } from '../../db/ids.js';
+import { accessOf } from '../../domain/access.js';
+import type { Caller } from '../../domain/caller.js';
+import { invalid, notFound } from '../../domain/errors.js';
+import { runList } from '../../query/run.js';
+import type { UsersFacade } from '../users/index.js';
+import { publishableKeyList } from './publishable-keys.list.js';
+import { publishableKeysRepository } from './publishable-keys.repository.js';
+import { toPublishableKeyView, type PublishableKeyView } from './publishable-keys.schemas.js';
+
+/** `pk_` and 192 random bits: unguessable, so a page's key cannot be derived from another's. */
+export const newPublishableKey = (): string => `pk_${randomBytes(24).toString('base64url')}`;
+
+export function publishableKeysService({ db, users }: { db: Db; users: UsersFacade }) {
+  const repo = publishableKeysRepository(db);
+  return {
+    async create(
+      caller: Caller,
+      sellerId: string,
+      input: { label?: string },
+    ): Promise<PublishableKeyView> {
+      accessOf(caller).require('keys', sellerId, `the publishable keys of seller ${sellerId}`);
+      if (!(await users.isSeller(db, sellerId))) throw invalid('path', 'id', 'is not a seller');
+      const row = await repo.insert({
+        id: newId(),
+        seller_id: sellerId,
+        key: newPublishableKey(),
+        label: input.label?.trim() ?? '',
+      });
+      return toPublishableKeyView(row);
+    },
+
+    /** A list the caller may not see is empty, never an error (the rule for lists). */
+    list(caller: Caller, sellerId: string, query: Record<string, unknown>) {
+      const allowed = accessOf(caller).can('keys', sellerId);
+      return runList(
+        publishableKeyList,
+        {
+          path: `/api/sellers/${sellerId}/publishable-keys`,
+          query,
+          scope: { anyOf: allowed ? [{ field: 'seller', in: [sellerId] }] : [] },
+        },
+        repo.listSource(),
+        (rows) => rows.map(toPublishableKeyView),
+      );
+    },
+
+    /** Revokes a key: every request with it is refused from now on, on every instance. */
+    async revoke(caller: Caller, sellerId: string, id: string): Promise<void> {
+      accessOf(caller).require('keys', sellerId, `the publishable keys of seller ${sellerId}`);
+      if (!(await repo.revoke(sellerId, id, new Date()))) throw notFound(`Publishable key ${id}`);
+    },
+  };
+}
+
+export type PublishableKeysService = ReturnType<typeof publishableKeysService>;

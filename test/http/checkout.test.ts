@@ -1,0 +1,342 @@
+/**
+ * Publishable keys and guest checkout (docs/security.md): a seller's seller-admins make,
+ * list and revoke keys; a request with a key may read the seller's visible experiences
+ * and availability, quote, and book as a guest (name, email and phone; source checkout),
+ * and nothing else: never list orders or read customers, never another seller's data.
+ * Rate-limited per key and per key and client address; a revoked key is refused at once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  as,
+  createTestApp,
+  expectProblem,
+  signUp,
+  type Account,
+  type TestApp,
+} from '../helpers/app.js';
+import { book, item, openShop, type Shop } from '../helpers/booking.js';
+import { delegate } from '../helpers/guides.js';
+
+let t: TestApp;
+let shop: Shop;
+let other: Shop;
+let key: string;
+let keyId: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  shop = await openShop(t.app);
+  other = await openShop(t.app);
+  const made = await createKey(shop.seller, shop.seller.id, { label: 'main website' });
+  expect(made.statusCode, made.body).toBe(201);
+  key = made.json().key;
+  keyId = made.json().id;
+});
+afterAll(async () => t.close());
+
+function createKey(account: Account, sellerId: string, payload: Record<string, unknown> = {}) {
+  return as(t.app, account, {
+    method: 'POST',
+    url: `/api/sellers/${sellerId}/publishable-keys`,
+    payload,
+  });
+}
+
+/** A request with a publishable key (and no other credential), from `address`. */
+function withKey(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: Record<string, unknown>,
+  headers: Record<string, string> = {},
+  publishable = key,
+  address = '203.0.113.7',
+) {
+  return t.app.inject({
+    method,
+    url,
+    remoteAddress: address,
+    headers: { 'x-publishable-key': publishable, ...headers },
+    ...(payload ? { payload } : {}),
+  });
+}
+
+const guest = {
+  customerName: 'Gwen Guest',
+  customerEmail: 'gwen@example.com',
+  phone: '+33 6 12 34 56 78',
+};
+
+describe('publishable keys', () => {
+  it('are made by the seller and its seller-admins, listed, and shown with their key', async () => {
+    expect(key).toMatch(/^pk_[A-Za-z0-9_-]{32}$/);
+    const admin = await delegate(t.app, shop.seller, ['ROLE_SELLER_ADMIN'], 'Admin');
+    const second = await createKey(admin, shop.seller.id);
+    expect(second.json()).toMatchObject({
+      object: 'publishable_key',
+      seller: { id: shop.seller.id },
+      label: '',
+      revokedAt: null,
+    });
+    const listed = await as(t.app, shop.seller, {
+      method: 'GET',
+      url: `/api/sellers/${shop.seller.id}/publishable-keys`,
+    });
+    expect(
+      listed
+        .json()
+        .data.map((k: { id: string }) => k.id)
+        .sort(),
+    ).toEqual([keyId, second.json().id].sort());
+  });
+
+  it('are refused to anyone else, whose lists are empty', async () => {
+    const desk = await delegate(t.app, shop.seller, ['ROLE_RESERVATION'], 'Desk');
+    const customer = await signUp(t.app);
+    for (const account of [desk, customer, other.seller]) {
+      expectProblem(await createKey(account, shop.seller.id), 403, 'forbidden');
+      const list = await as(t.app, account, {
+        method: 'GET',
+        url: `/api/sellers/${shop.seller.id}/publishable-keys`,
+      });
+      expect(list.json().data).toEqual([]);
+    }
+    expectProblem(await createKey(customer, customer.id), 403, 'forbidden');
+  });
+});
+
+describe('what a publishable key may read', () => {
+  it('reads its seller’s visible experiences and their availability, nothing of others', async () => {
+    const list = await withKey('GET', '/api/experiences');
+    expect(list.statusCode).toBe(200);
+    expect(list.json().data.map((e: { id: string }) => e.id)).toEqual([shop.experienceId]);
+    expectProblem(
+      await withKey('GET', `/api/experiences?seller=${other.seller.id}`),
+      403,
+      'forbidden',
+    );
+    expect((await withKey('GET', `/api/experiences/${shop.experienceId}`)).statusCode).toBe(200);
+    expectProblem(await withKey('GET', `/api/experiences/${other.experienceId}`), 404, 'not_found');
+    const seats = await withKey(
+      'GET',
+      `/api/experiences/${shop.experienceId}/availability?start=2031-10-01&end=2031-10-01`,
+    );
+    expect(seats.json()).toEqual({ '2031-10-01': { '900': 10, '1400': 10 } });
+    expectProblem(
+      await withKey(
+        'GET',
+        `/api/experiences/${other.experienceId}/availability?start=2031-10-01&end=2031-10-01`,
+      ),
+      404,
+      'not_found',
+    );
+    const hidden = await openShop(t.app, { visible: false });
+    expectProblem(
+      await withKey('GET', `/api/experiences/${hidden.experienceId}`),
+      404,
+      'not_found',
+    );
+  });
+
+  it('is refused everywhere else: orders, customers, users, guides, writes', async () => {
+    const customer = await signUp(t.app);
+    const order = await book(t.app, customer, { items: [item(shop.experienceId, '2031-10-02')] });
+    const denied: [string, string, Record<string, unknown>?][] = [
+      ['GET', '/api/orders'],
+      ['GET', `/api/orders/${order.json().id}`],
+      ['GET', `/api/orders?search=${customer.email}`],
+      ['GET', '/api/users/me'],
+      ['GET', `/api/users/${customer.id}`],
+      ['GET', `/api/sellers/${shop.seller.id}/guides`],
+      ['GET', `/api/sellers/${shop.seller.id}/publishable-keys`],
+      ['GET', '/api/events'],
+      ['GET', `/api/availability?experience=${shop.experienceId}&start=2031-10-01&end=2031-10-01`],
+      ['POST', '/api/experiences', { name: 'x' }],
+      ['POST', `/api/orders/${order.json().id}/cancel`],
+      ['DELETE', `/api/experiences/${shop.experienceId}`],
+    ];
+    for (const [method, url, payload] of denied) {
+      expectProblem(await withKey(method as 'GET', url, payload), 403, 'forbidden');
+    }
+  });
+
+  it('is refused when unknown, revoked, or sent with an API key', async () => {
+    expectProblem(
+      await withKey('GET', '/api/experiences', undefined, {}, 'pk_nope'),
+      401,
+      'invalid_credentials',
+    );
+    const seller = shop.seller;
+    expectProblem(
+      await withKey('GET', '/api/experiences', undefined, { 'x-api-key': seller.apiKey }),
+      401,
+      'invalid_credentials',
+    );
+    const spare = (await createKey(seller, seller.id)).json();
+    expect((await withKey('GET', '/api/experiences', undefined, {}, spare.key)).statusCode).toBe(
+      200,
+    );
+    const revoked = await as(t.app, seller, {
+      method: 'DELETE',
+      url: `/api/sellers/${seller.id}/publishable-keys/${spare.id}`,
+    });
+    expect(revoked.statusCode).toBe(204);
+    expectProblem(
+      await withKey('GET', '/api/experiences', undefined, {}, spare.key),
+      401,
+      'invalid_credentials',
+    );
+    expectProblem(
+      await as(t.app, seller, {
+        method: 'DELETE',
+        url: `/api/sellers/${seller.id}/publishable-keys/${spare.id}`,
+      }),
+      404,
+      'not_found',
+    );
+    expectProblem(
+      await as(t.app, other.seller, {
+        method: 'DELETE',
+        url: `/api/sellers/${seller.id}/publishable-keys/${keyId}`,
+      }),
+      403,
+      'forbidden',
+    );
+  });
+});
+
+describe('guest checkout', () => {
+  it('quotes and books as a guest: no account, source checkout, a confirmation to the guest', async () => {
+    const cart = { items: [item(shop.experienceId, '2031-10-03', 900, 2)] };
+    const quote = await withKey('POST', '/api/orders/prepare', cart);
+    expect(quote.json()).toMatchObject({
+      object: 'order_quote',
+      amount: 51,
+      items: [{ seatsLeft: 10 }],
+    });
+    const idem = { 'idempotency-key': 'checkout-retry-1' };
+    const booked = await withKey('POST', '/api/orders', { ...cart, ...guest, amount: 51 }, idem);
+    expect(booked.statusCode, booked.body).toBe(201);
+    expect(booked.json()).toMatchObject({
+      status: 'confirmed',
+      customer: null,
+      customerName: 'Gwen Guest',
+      customerEmail: 'gwen@example.com',
+      phone: '+33 6 12 34 56 78',
+      source: 'checkout',
+      shortCode: expect.stringMatching(/^[A-Z0-9]{8}$/),
+    });
+    // A retry with the same Idempotency-Key is the same order, not a second one.
+    const retry = await withKey('POST', '/api/orders', { ...cart, ...guest, amount: 51 }, idem);
+    expect(retry.json().id).toBe(booked.json().id);
+    // From another address the same key is another guest's: a new order.
+    const elsewhere = await withKey(
+      'POST',
+      '/api/orders',
+      { ...cart, ...guest },
+      idem,
+      key,
+      '198.51.100.9',
+    );
+    expect(elsewhere.json().id).not.toBe(booked.json().id);
+    const mail = await t.database.db
+      .selectFrom('outbox')
+      .select(['kind', 'recipient'])
+      .where('order_id', '=', booked.json().id)
+      .executeTakeFirstOrThrow();
+    expect(mail).toEqual({ kind: 'order_confirmation', recipient: 'gwen@example.com' });
+    // The seller sees it among its orders.
+    const seen = await as(t.app, shop.seller, {
+      method: 'GET',
+      url: `/api/orders/${booked.json().id}`,
+    });
+    expect(seen.json().source).toBe('checkout');
+  });
+
+  it('needs the guest’s name, email and phone, and books only at the key’s seller', async () => {
+    const cart = { items: [item(shop.experienceId, '2031-10-04')] };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...cart, customerEmail: guest.customerEmail, phone: guest.phone }, 'customerName'],
+      [{ ...cart, customerName: guest.customerName, phone: guest.phone }, 'customerEmail'],
+      [{ ...cart, customerName: guest.customerName, customerEmail: guest.customerEmail }, 'phone'],
+      [{ ...cart, ...guest, source: 'partner' }, 'source'],
+    ];
+    for (const [payload, field] of cases) {
+      const problem = expectProblem(
+        await withKey('POST', '/api/orders', payload),
+        400,
+        'validation_failed',
+      );
+      expect(problem.errors?.[0]?.name, field).toBe(field);
+    }
+    const customer = await signUp(t.app);
+    expectProblem(
+      await withKey('POST', '/api/orders', { ...cart, ...guest, customer: { id: customer.id } }),
+      403,
+      'forbidden',
+    );
+    expectProblem(
+      await withKey('POST', '/api/orders', {
+        items: [item(other.experienceId, '2031-10-04')],
+        ...guest,
+      }),
+      404,
+      'not_found',
+    );
+    expectProblem(
+      await withKey('POST', '/api/orders/prepare', {
+        items: [item(other.experienceId, '2031-10-04')],
+      }),
+      404,
+      'not_found',
+    );
+    const orders = await t.database.db
+      .selectFrom('orders')
+      .select('id')
+      .where('seller_id', '=', other.seller.id)
+      .execute();
+    expect(orders).toEqual([]);
+  });
+});
+
+describe('rate limits of publishable keys', () => {
+  it('limit each key per client address, and each key over all addresses', async () => {
+    const limited = await createTestApp({
+      CHECKOUT_RATE_PER_ADDRESS: '3',
+      CHECKOUT_RATE_PER_KEY: '5',
+    });
+    try {
+      const seller = await signUp(limited.app, { roles: ['ROLE_SELLER'] });
+      const made = await as(limited.app, seller, {
+        method: 'POST',
+        url: `/api/sellers/${seller.id}/publishable-keys`,
+        payload: {},
+      });
+      const send = (address: string) =>
+        limited.app.inject({
+          method: 'GET',
+          url: '/api/experiences',
+          remoteAddress: address,
+          headers: { 'x-publishable-key': made.json().key },
+        });
+      const first = [];
+      for (let i = 0; i < 4; i++) first.push((await send('192.0.2.1')).statusCode);
+      expect(first).toEqual([200, 200, 200, 429]);
+      // Another address has its own allowance, until the key's total (5 attempts, the
+      // refused one included) runs out.
+      const second = [];
+      for (let i = 0; i < 3; i++) second.push((await send('192.0.2.2')).statusCode);
+      expect(second).toEqual([200, 429, 429]);
+      const refused = await send('192.0.2.3');
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+      expect(refused.json().code).toBe('rate_limited');
+      // Requests without the key are not counted against it.
+      const plain = await limited.app.inject({
+        method: 'GET',
+        url: '/api/experiences',
+        remoteAddress: '192.0.2.1',
+      });
+      expect(plain.statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
