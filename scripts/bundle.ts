@@ -8,11 +8,14 @@
  * database), Swagger UI (it serves its static files from its own folder), and pg-native
  * (an optional add-on pg tries to load).
  *
+ * Also the checkout widget's browser script, dist/widget/checkout.js.
+ *
  *   tsx scripts/bundle.ts [outfile]
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { WIDGET_OUTFILE, widgetBuildOptions } from '../src/widget/widget-bundle.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_OUTFILE = path.join(ROOT, 'dist/bundle/server.js');
@@ -37,6 +40,13 @@ export async function bundleServer(outfile: string = DEFAULT_OUTFILE): Promise<s
   return outfile;
 }
 
+/** The checkout widget's script (served at /checkout.js; src/widget/widget-bundle.ts). */
+export async function bundleWidget(): Promise<string> {
+  await build({ ...widgetBuildOptions, outfile: WIDGET_OUTFILE });
+  return WIDGET_OUTFILE;
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await bundleServer(process.argv[2]);
+  await bundleWidget();
 }

@@ -28,6 +28,7 @@ import { problemSchemas } from './http/problems.js';
 import { createAuthThrottle } from './http/auth-throttle.js';
 import { openRedis, registerRateLimit } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { widgetRoutes } from './widget/widget.routes.js';
 import { echoRequestId, genReqId } from './http/request-id.js';
 import { Paging } from './http/schemas.js';
 import { buildSerializer } from './http/serialization.js';
@@ -285,6 +286,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.addHook('onSend', async (_request, reply) => {
     if (readiness.draining) void reply.header('connection', 'close');
   });
+  await widgetRoutes(app);
   await app.register(healthRoutes, { db, readiness });
   for (const module of modules) await app.register(module.routes, { prefix: '/api' });
 

@@ -1,0 +1,70 @@
+/**
+ * `GET /checkout.js` and CORS for the checkout widget: the script is served to any origin
+ * with caching headers and an ETag (304 when unchanged), within its size budget; only
+ * requests carrying a publishable key (and their preflights) get CORS headers, and an
+ * account's X-API-KEY is never allowed cross-origin.
+ */
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t.close());
+
+describe('GET /checkout.js', () => {
+  it('serves the script to any origin, cached, with an ETag, within its size budget', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/checkout.js' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/javascript; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('public, max-age=300');
+    expect(response.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    const etag = String(response.headers.etag);
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    // The budget (docs/widget.md): 16 kB minified, 6 kB gzipped.
+    expect(response.rawPayload.length).toBeLessThan(16_000);
+    expect(gzipSync(response.rawPayload).length).toBeLessThan(6_000);
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/checkout.js',
+      headers: { 'if-none-match': etag },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+  });
+});
+
+describe('CORS', () => {
+  const preflight = (headers: string) =>
+    t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/orders',
+      headers: {
+        origin: 'https://tours.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': headers,
+      },
+    });
+
+  it('lets the widget’s requests through from any origin', async () => {
+    const response = await preflight('content-type,x-publishable-key,idempotency-key');
+    expect(response.statusCode).toBe(204);
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+    const allowed = String(response.headers['access-control-allow-headers']).toLowerCase();
+    expect(allowed).toContain('x-publishable-key');
+    expect(allowed).not.toContain('x-api-key');
+  });
+
+  it('gives nothing cross-origin to requests without a publishable key', async () => {
+    const withKey = await preflight('content-type,x-api-key');
+    expect(withKey.headers['access-control-allow-origin']).toBeUndefined();
+    const plain = await t.app.inject({
+      method: 'GET',
+      url: '/api/experiences',
+      headers: { origin: 'https://tours.example' },
+    });
+    expect(plain.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
