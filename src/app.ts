@@ -286,7 +286,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.addHook('onSend', async (_request, reply) => {
     if (readiness.draining) void reply.header('connection', 'close');
   });
-  await widgetRoutes(app);
+  await widgetRoutes(app, { demo: config.demoPage, dataDir: config.dataDir });
   await app.register(healthRoutes, { db, readiness });
   for (const module of modules) await app.register(module.routes, { prefix: '/api' });
 

@@ -25,6 +25,12 @@ const EnvSchema = Type.Object({
   }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   MIGRATE_ON_START: Type.Optional(Type.Boolean({ description: 'Default: true when embedded' })),
+  DEMO_PAGE: Type.Optional(
+    Type.Boolean({
+      description:
+        'Serve /demo, the checkout widget on a sample seller made on first visit; default: true when embedded',
+    }),
+  ),
   BOOKING_ENV: Type.Enum(['production', 'sandbox'], { default: 'production' }),
   BOOKING_SECRET: Type.Optional(
     Type.String({ minLength: 32, description: 'Server secret (at least 32 characters)' }),
@@ -195,6 +201,8 @@ export interface Config {
   readonly dataDir: string;
   readonly databasePoolSize: number;
   readonly migrateOnStart: boolean;
+  /** Serve /demo (the widget on a sample seller): the newcomer's embedded setup only, by default. */
+  readonly demoPage: boolean;
   readonly env: BookingEnv;
   /** Unset: a secret file generated in `dataDir` (see security/secret.ts). */
   readonly secret: string | undefined;
@@ -278,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(converted.DATA_DIR),
     databasePoolSize: converted.DATABASE_POOL_SIZE,
     migrateOnStart: converted.MIGRATE_ON_START ?? converted.DATABASE_URL === undefined,
+    demoPage: converted.DEMO_PAGE ?? converted.DATABASE_URL === undefined,
     env: converted.BOOKING_ENV,
     secret: converted.BOOKING_SECRET,
     previousSecret: converted.BOOKING_SECRET_PREVIOUS,

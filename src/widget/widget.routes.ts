@@ -4,10 +4,11 @@
  * its ETag (http/conditional-get.ts). And CORS for the browser calls the widget makes: only
  * requests carrying a publishable key (and their preflights) get `Access-Control-Allow-*`,
  * and the allowed headers leave out X-API-KEY, so no page can use an account's key
- * cross-origin through a visitor's browser.
+ * cross-origin through a visitor's browser. And `/demo` (demo.ts) when DEMO_PAGE is on.
  */
 import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { demoPage, demoShop } from './demo.js';
 import { loadWidget } from './widget-bundle.js';
 
 const CHECKOUT_HEADERS = ['content-type', 'x-publishable-key', 'idempotency-key', 'x-api-version'];
@@ -19,7 +20,14 @@ function fromWidget(request: FastifyRequest): boolean {
   return typeof asked === 'string' && asked.toLowerCase().includes('x-publishable-key');
 }
 
-export async function widgetRoutes(app: FastifyInstance): Promise<void> {
+/** What a page may load: its own scripts, its inline styles (the widget's shadow styles). */
+const DEMO_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+
+export async function widgetRoutes(
+  app: FastifyInstance,
+  options: { demo: boolean; dataDir: string },
+): Promise<void> {
   await app.register(cors, {
     delegator: (request, callback) =>
       callback(
@@ -42,5 +50,14 @@ export async function widgetRoutes(app: FastifyInstance): Promise<void> {
       .header('cache-control', 'public, max-age=300')
       .header('cross-origin-resource-policy', 'cross-origin')
       .send(script),
+  );
+  if (!options.demo) return;
+  const shop = demoShop(app, options.dataDir);
+  app.get('/demo', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', DEMO_CSP)
+      .header('cache-control', 'no-store')
+      .send(demoPage(await shop())),
   );
 }

@@ -270,4 +270,19 @@ describe('the checkout widget in Chromium', () => {
     await shot(page, '8-phone-fr');
     await page.context().close();
   });
+
+  it('works on /demo, same-origin under the page’s strict CSP', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    await page.goto(`${api}/demo`);
+    await page.getByRole('button', { name: 'Book now' }).click();
+    const dates = page.getByRole('dialog').getByRole('group').getByRole('button');
+    await expect.poll(() => dates.count()).toBeGreaterThan(0);
+    expect(violations).toEqual([]);
+    await context.close();
+  });
 });

@@ -1,0 +1,55 @@
+/**
+ * `/demo` (docs/widget.md): the checkout widget on a sample seller made on the first visit
+ * through the service's own API, remembered in DATA_DIR; a page with its own strict CSP.
+ * Off with DEMO_PAGE=false (the default with a PostgreSQL server).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-demo-'));
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ DATA_DIR: dataDir });
+});
+afterAll(async () => {
+  await t.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('GET /demo', () => {
+  it('serves the widget on a sample seller, the same one on every visit', async () => {
+    const first = await t.app.inject({ method: 'GET', url: '/demo' });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(first.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(first.body).toContain('<script src="/checkout.js" async></script>');
+    const key = /data-key="(pk_[\w-]+)"/.exec(first.body)?.[1];
+    const experience = /data-experience="([0-9a-f]{24})"/.exec(first.body)?.[1];
+    expect(key).toBeDefined();
+    // The sample is real: the key reads the experience, with departures.
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/api/experiences/${experience}`,
+      headers: { 'x-publishable-key': key! },
+    });
+    expect(read.json()).toMatchObject({ name: 'Sunrise kayak tour', currency: 'EUR' });
+    const again = await t.app.inject({ method: 'GET', url: '/demo' });
+    expect(again.body).toContain(`data-key="${key}"`);
+    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'demo.json'), 'utf8'))).toMatchObject({
+      key,
+      experienceId: experience,
+    });
+  });
+
+  it('is not served with DEMO_PAGE=false', async () => {
+    const off = await createTestApp({ DEMO_PAGE: 'false' });
+    try {
+      expect((await off.app.inject({ method: 'GET', url: '/demo' })).statusCode).toBe(404);
+    } finally {
+      await off.close();
+    }
+  });
+});
