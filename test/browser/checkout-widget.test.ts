@@ -285,4 +285,43 @@ describe('the checkout widget in Chromium', () => {
     expect(violations).toEqual([]);
     await context.close();
   });
+
+  it('tells of a network failure and retries with the same Idempotency-Key: one order', async () => {
+    const page = await openPage();
+    // The first booking reaches the server and is booked, but its answer is lost.
+    let lost = false;
+    const keys: string[] = [];
+    await page.route('**/api/orders', async (route) => {
+      keys.push(route.request().headers()['idempotency-key'] ?? '');
+      if (lost) return route.continue();
+      lost = true;
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    await page.click('#book');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('group').getByRole('button').first().click();
+    await dialog.getByRole('group').getByRole('button').first().click();
+    await expect.poll(() => dialog.getByText(/Total: €/).innerText()).toBe('Total: €30.00');
+    await dialog.getByRole('button', { name: 'Your details' }).click();
+    await dialog.getByLabel('Full name').fill('Net Retry');
+    await dialog.getByLabel('Email').fill('retry@example.com');
+    await dialog.getByLabel('Phone').fill('+1 555 0199');
+    await dialog.getByRole('button', { name: 'Book' }).click();
+    await expect
+      .poll(() => dialog.getByRole('alert').innerText(), { timeout: 15_000 })
+      .toMatch(/network failed/);
+    await shot(page, '9-network');
+    await dialog.getByRole('button', { name: 'Try again' }).click();
+    await expect
+      .poll(() => dialog.locator('[data-short-code]').isVisible(), { timeout: 15_000 })
+      .toBe(true);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    const mine = (await ordersOfSeller()).filter((o) => o.customerName === 'Net Retry');
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.shortCode).toBe(await dialog.locator('[data-short-code]').innerText());
+    await page.context().close();
+  });
 });
