@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const INPUTS = [
   'src',
+  'widget',
   'scripts/bundle.ts',
   'package.json',
   'package-lock.json',

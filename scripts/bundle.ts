@@ -5,10 +5,11 @@
  *
  * Kept out of the bundle, resolved from node_modules at run time: PGlite (it loads its
  * WebAssembly and data files next to its own code, and is imported only for the embedded
- * database), Swagger UI (it serves its static files from its own folder), and pg-native
- * (an optional add-on pg tries to load).
+ * database), Swagger UI (it serves its static files from its own folder), pg-native
+ * (an optional add-on pg tries to load), and esbuild (the server builds the widget with it
+ * only when dist/public/checkout.js is missing; it locates its own binary).
  *
- * Also the checkout widget's browser script, dist/widget/checkout.js.
+ * Also the checkout widget's browser script, dist/public/checkout.js.
  *
  *   tsx scripts/bundle.ts [outfile]
  */
@@ -30,7 +31,7 @@ export async function bundleServer(outfile: string = DEFAULT_OUTFILE): Promise<s
     format: 'esm',
     // Maps for readable stacks with NODE_OPTIONS=--enable-source-maps (off by default: +0.1 s start-up).
     sourcemap: true,
-    external: ['@electric-sql/pglite', '@fastify/swagger-ui', 'pg-native'],
+    external: ['@electric-sql/pglite', '@fastify/swagger-ui', 'pg-native', 'esbuild'],
     // CommonJS dependencies inside an ES module still call require().
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",

@@ -1,6 +1,6 @@
 /**
  * The checkout widget's script (widget/checkout.ts) as the browser gets it: one minified
- * file, built by `npm run build` into dist/widget/checkout.js, or, when that is missing
+ * file, built by `npm run build` into dist/public/checkout.js, or, when that is missing
  * (tests and `npm run dev` run from source), built once in memory with the same options.
  */
 import fs from 'node:fs';
@@ -8,9 +8,27 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 
-const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/**
+ * The project's root: the nearest folder up from this module (src/widget, dist/widget, or
+ * wherever a bundle of the server was written) whose package.json is this service's.
+ */
+function projectRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = path.join(dir, 'package.json');
+    if (fs.existsSync(manifest)) {
+      const { name } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string };
+      if (name === 'booking-service') return dir;
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return process.cwd();
+    dir = parent;
+  }
+}
+
+const ROOT = projectRoot();
 export const WIDGET_SOURCE = path.join(ROOT, 'widget/checkout.ts');
-export const WIDGET_OUTFILE = path.join(ROOT, 'dist/widget/checkout.js');
+export const WIDGET_OUTFILE = path.join(ROOT, 'dist/public/checkout.js');
 
 /** esbuild's options for the widget: a browser script, no modules, minified. */
 export const widgetBuildOptions: BuildOptions = {
