@@ -7,8 +7,11 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
-    // test/cluster/ is its own tier (vitest.cluster.config.ts, npm run test:cluster).
-    exclude: onPostgres ? ['test/cluster/**'] : ['test/postgres/**', 'test/cluster/**'],
+    // test/cluster/ and test/browser/ are tiers of their own (npm run test:cluster, which
+    // needs HAProxy, and npm run test:browser, which needs Chromium).
+    exclude: onPostgres
+      ? ['test/cluster/**', 'test/browser/**']
+      : ['test/postgres/**', 'test/cluster/**', 'test/browser/**'],
     globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,

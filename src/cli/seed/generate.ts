@@ -19,6 +19,7 @@ import type { Progress } from './progress.js';
 const BULK_TABLES = ['guides', 'experiences', 'events', 'orders', 'order_items'];
 /** Tables emptied by --reset, children first. */
 const ALL_TABLES = [
+  'publishable_keys',
   'webhook_attempts',
   'webhook_deliveries',
   'outbox',
