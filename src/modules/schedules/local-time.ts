@@ -28,7 +28,22 @@ export function localToInstant(date: string, hhmm: number, zone: string): Date |
   if (!local.isValid) return undefined;
   // Luxon moves a skipped time forward; a changed wall clock means it never existed.
   if (local.hour * 60 + local.minute !== minutes || local.day !== day) return undefined;
-  return local.toJSDate();
+  return laterOccurrence(local).toJSDate();
+}
+
+/**
+ * A wall-clock time lived twice (a fall-back night) means its second occurrence. Luxon
+ * mostly picks it, but not at the very first minute of the repeated span (02:00 on Sydney's
+ * 2020-04-05): when the offset drops within the next hour, the same wall time a shift later
+ * is the one meant.
+ */
+function laterOccurrence(local: DateTime): DateTime {
+  const shift = local.offset - local.plus({ hours: 1 }).offset;
+  if (shift <= 0) return local;
+  const later = local.plus({ minutes: shift });
+  return later.hour === local.hour && later.minute === local.minute && later.day === local.day
+    ? later
+    : local;
 }
 
 /** The local date and HHMM time of an instant in `zone`. */

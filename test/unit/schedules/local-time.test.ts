@@ -184,6 +184,20 @@ describe('instantToLocal', () => {
     );
   });
 
+  it('takes the later occurrence at the very first minute of a repeated hour too', () => {
+    // Sydney fell back from 03:00 AEDT to 02:00 AEST on 2020-04-05: 02:00 was lived at 15:00Z
+    // and again at 16:00Z; found by the property below (seed 339370887).
+    expect(localToInstant('2020-04-05', 200, 'Australia/Sydney')?.toISOString()).toBe(
+      '2020-04-04T16:00:00.000Z',
+    );
+    expect(localToInstant('2019-10-27', 200, 'Europe/Paris')?.toISOString()).toBe(
+      '2019-10-27T01:00:00.000Z',
+    );
+    expect(localToInstant('2020-04-05', 159, 'Australia/Sydney')?.toISOString()).toBe(
+      '2020-04-04T14:59:00.000Z',
+    );
+  });
+
   it('round-trips every whole-minute instant except the first of two repeated local times', () => {
     fc.assert(
       fc.property(
