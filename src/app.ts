@@ -196,7 +196,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       toOthersPerHour: config.confirmationsToOthersPerHour,
     },
   });
-  const checkout = checkoutModule({ db, users: users.facade, experiences: experiences.facade });
+  const checkout = checkoutModule({
+    db,
+    users: users.facade,
+    experiences: experiences.facade,
+    idempotency,
+  });
   const modules: ResourceModule[] = [
     users,
     delegatesModule({

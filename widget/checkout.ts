@@ -174,7 +174,6 @@ const hhmm = (time: string) =>
   `${time.padStart(4, '0').slice(0, 2)}:${time.padStart(4, '0').slice(2)}`;
 
 function open(button: HTMLElement): void {
-  const sellerId = button.dataset.seller ?? '';
   const experienceId = button.dataset.experience ?? '';
   const key = button.dataset.key ?? '';
   const host = h('div', { 'data-booking-widget': true });
@@ -534,7 +533,7 @@ function open(button: HTMLElement): void {
         show(
           T.details,
           errorBox(T.network),
-          h('button', { class: 'primary', onclick: () => void book(formAgain(body)) }, T.retry),
+          h('button', { class: 'primary', onclick: () => void book(form) }, T.retry),
         );
         return;
       }
@@ -553,23 +552,6 @@ function open(button: HTMLElement): void {
     }
   }
 
-  /** The details again, as a form for a retry after a network failure. */
-  function formAgain(body: {
-    customerName: string;
-    customerEmail: string;
-    phone: string;
-  }): HTMLFormElement {
-    const form = h('form', {}) as HTMLFormElement;
-    for (const [name, value] of [
-      ['name', body.customerName],
-      ['email', body.customerEmail],
-      ['phone', body.phone],
-    ])
-      form.append(h('input', { name: name!, value: value! }));
-    return form;
-  }
-
-  void sellerId;
   void start();
 }
 

@@ -43,13 +43,14 @@ export async function widgetRoutes(
           : { origin: false },
       ),
   });
-  const script = await loadWidget();
+  // Read (or built) on the first request, not at start-up: most processes never serve it.
+  let script: Promise<Buffer> | undefined;
   app.get('/checkout.js', { schema: { hide: true } }, async (_request, reply) =>
     reply
       .type('application/javascript; charset=utf-8')
       .header('cache-control', 'public, max-age=300')
       .header('cross-origin-resource-policy', 'cross-origin')
-      .send(script),
+      .send(await (script ??= loadWidget())),
   );
   if (!options.demo) return;
   const shop = demoShop(app, options.dataDir);

@@ -88,6 +88,24 @@ describe('publishable keys', () => {
     ).toEqual([keyId, second.json().id].sort());
   });
 
+  it('are made once for a retried request with the same Idempotency-Key', async () => {
+    const seller = await openShop(t.app);
+    const send = () =>
+      as(t.app, seller.seller, {
+        method: 'POST',
+        url: `/api/sellers/${seller.seller.id}/publishable-keys`,
+        payload: { label: 'retried' },
+        headers: { 'idempotency-key': 'key-retry-1' },
+      });
+    const [first, retry] = [await send(), await send()];
+    expect(retry.json()).toEqual(first.json());
+    const listed = await as(t.app, seller.seller, {
+      method: 'GET',
+      url: `/api/sellers/${seller.seller.id}/publishable-keys`,
+    });
+    expect(listed.json().data).toHaveLength(1);
+  });
+
   it('are refused to anyone else, whose lists are empty', async () => {
     const desk = await delegate(t.app, shop.seller, ['ROLE_RESERVATION'], 'Desk');
     const customer = await signUp(t.app);

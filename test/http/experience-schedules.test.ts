@@ -147,6 +147,22 @@ describe('POST /api/experiences/{id}/schedules', () => {
     );
   });
 
+  it('adds one schedule for a retried request with the same Idempotency-Key', async () => {
+    const shop = await openShop(t.app);
+    const body = { type: 'available', repeat: 'weekly', days: [4], times: [1100] };
+    const send = () =>
+      as(t.app, shop.seller, {
+        method: 'POST',
+        url: url(shop),
+        payload: body,
+        headers: { 'idempotency-key': 'schedule-retry-1' },
+      });
+    const [first, retry] = [await send(), await send()];
+    expect(first.statusCode).toBe(201);
+    expect(retry.json()).toEqual(first.json());
+    expect((await experience(shop)).schedules).toHaveLength(2);
+  });
+
   it('applies every one of many parallel additions (none lost)', async () => {
     const shop = await openShop(t.app);
     const times = Array.from({ length: 12 }, (_, i) => 1000 + i);

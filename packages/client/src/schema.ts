@@ -282,7 +282,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Add a schedule to an experience; answers with the new schedule and its id */
+    /**
+     * Add a schedule to an experience; answers with the new schedule and its id
+     * @description Accepts an Idempotency-Key header.
+     */
     post: operations['createExperienceSchedule'];
     delete?: never;
     options?: never;
@@ -610,7 +613,7 @@ export interface paths {
      */
     get: operations['listPublishableKeys'];
     put?: never;
-    /** Make a publishable key for the checkout button on the seller’s web pages (the seller or its seller-admins) */
+    /** Make a publishable key for the checkout button on the seller’s web pages (the seller or its seller-admins); accepts an Idempotency-Key */
     post: operations['createPublishableKey'];
     delete?: never;
     options?: never;
@@ -4602,13 +4605,13 @@ export interface operations {
           'application/json': components['schemas']['Schedule'];
         };
       };
-      /** @description Problem: validation_failed */
+      /** @description Problem: invalid_idempotency_key */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['ValidationFailedProblem'];
+          'application/problem+json': components['schemas']['InvalidIdempotencyKeyProblem'];
         };
       };
       /** @description Problem: authentication_required, invalid_credentials */
@@ -4638,6 +4641,24 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['NotFoundProblem'];
+        };
+      };
+      /** @description Problem: idempotency_in_progress */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['IdempotencyInProgressProblem'];
+        };
+      };
+      /** @description Problem: idempotency_key_reused */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['IdempotencyKeyReusedProblem'];
         };
       };
       /** @description Problem: rate_limited */
@@ -6906,13 +6927,13 @@ export interface operations {
           'application/json': components['schemas']['PublishableKey'];
         };
       };
-      /** @description Problem: validation_failed */
+      /** @description Problem: invalid_idempotency_key */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['ValidationFailedProblem'];
+          'application/problem+json': components['schemas']['InvalidIdempotencyKeyProblem'];
         };
       };
       /** @description Problem: authentication_required, invalid_credentials */
@@ -6942,6 +6963,24 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['NotFoundProblem'];
+        };
+      };
+      /** @description Problem: idempotency_in_progress */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['IdempotencyInProgressProblem'];
+        };
+      };
+      /** @description Problem: idempotency_key_reused */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['IdempotencyKeyReusedProblem'];
         };
       };
       /** @description Problem: rate_limited */

@@ -5,6 +5,7 @@
 import type { Db } from '../../db/database.js';
 import type { ResourceModule } from '../../http/module.js';
 import type { ExperiencesFacade } from '../experiences/index.js';
+import type { IdempotencyService } from '../idempotency/index.js';
 import type { UsersFacade } from '../users/index.js';
 import { checkoutHooks } from './checkout.guard.js';
 import { publishableKeysRoutes } from './publishable-keys.routes.js';
@@ -15,12 +16,13 @@ export function checkoutModule(deps: {
   db: Db;
   users: UsersFacade;
   experiences: ExperiencesFacade;
+  idempotency: IdempotencyService;
 }): ResourceModule & { hooks: ReturnType<typeof checkoutHooks> } {
   const keys = publishableKeysService(deps);
   return {
     name: 'checkout',
     schemas: [PublishableKey, PublishableKeyList],
-    routes: (app) => publishableKeysRoutes(app, { keys }),
+    routes: (app) => publishableKeysRoutes(app, { keys, idempotency: deps.idempotency }),
     facade: {},
     hooks: checkoutHooks(deps),
   };

@@ -11,6 +11,11 @@ import {
   refTo,
 } from '../../http/schemas.js';
 import { describeList } from '../../query/describe.js';
+import {
+  idempotencyErrors,
+  idempotentCreate,
+  type IdempotencyService,
+} from '../idempotency/index.js';
 import { publishableKeyList } from './publishable-keys.list.js';
 import {
   CreatePublishableKeyBody,
@@ -30,7 +35,8 @@ const errors = errorResponses(
 
 export const publishableKeysRoutes: FastifyPluginAsyncTypebox<{
   keys: PublishableKeysService;
-}> = async (app, { keys }) => {
+  idempotency: IdempotencyService;
+}> = async (app, { keys, idempotency }) => {
   app.post(
     '/sellers/:id/publishable-keys',
     {
@@ -38,7 +44,7 @@ export const publishableKeysRoutes: FastifyPluginAsyncTypebox<{
         tags,
         operationId: 'createPublishableKey',
         summary:
-          'Make a publishable key for the checkout button on the seller’s web pages (the seller or its seller-admins)',
+          'Make a publishable key for the checkout button on the seller’s web pages (the seller or its seller-admins); accepts an Idempotency-Key',
         security: authenticated,
         params: SellerParams,
         body: CreatePublishableKeyBody,
@@ -46,13 +52,16 @@ export const publishableKeysRoutes: FastifyPluginAsyncTypebox<{
           201: refTo(PublishableKey),
           ...errors,
           ...errorResponses('validation_failed'),
+          ...idempotencyErrors,
         },
       },
     },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .send(await keys.create(requireCaller(request), request.params.id, request.body)),
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      return idempotentCreate(idempotency, request, reply, caller, (record) =>
+        keys.create(caller, request.params.id, request.body, record),
+      );
+    },
   );
 
   app.get(

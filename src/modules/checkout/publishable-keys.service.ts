@@ -10,6 +10,7 @@ import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import { runList } from '../../query/run.js';
+import { recordedCreate, type Recorder } from '../idempotency/index.js';
 import type { UsersFacade } from '../users/index.js';
 import { publishableKeyList } from './publishable-keys.list.js';
 import { publishableKeysRepository } from './publishable-keys.repository.js';
@@ -25,16 +26,20 @@ export function publishableKeysService({ db, users }: { db: Db; users: UsersFaca
       caller: Caller,
       sellerId: string,
       input: { label?: string },
+      record?: Recorder,
     ): Promise<PublishableKeyView> {
       accessOf(caller).require('keys', sellerId, `the publishable keys of seller ${sellerId}`);
       if (!(await users.isSeller(db, sellerId))) throw invalid('path', 'id', 'is not a seller');
-      const row = await repo.insert({
-        id: newId(),
-        seller_id: sellerId,
-        key: newPublishableKey(),
-        label: input.label?.trim() ?? '',
-      });
-      return toPublishableKeyView(row);
+      return recordedCreate(db, record, async (tx) =>
+        toPublishableKeyView(
+          await publishableKeysRepository(tx).insert({
+            id: newId(),
+            seller_id: sellerId,
+            key: newPublishableKey(),
+            label: input.label?.trim() ?? '',
+          }),
+        ),
+      );
     },
 
     /** A list the caller may not see is empty, never an error (the rule for lists). */

@@ -85,11 +85,7 @@ export function availability(
       const instant = localToInstant(date, time, input.timezone);
       if (!instant) continue; // skipped by a daylight-saving change
       const event = byStart.get(instant.getTime());
-      day[hhmmKey(time)] = event
-        ? seatsOpen(event)
-        : input.outingMax === null
-          ? null
-          : Math.max(0, input.outingMax);
+      day[hhmmKey(time)] = event ? seatsOpen(event) : input.outingMax;
     }
     result[date] = day;
   }

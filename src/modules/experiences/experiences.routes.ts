@@ -13,7 +13,11 @@ import {
 } from '../../http/schemas.js';
 import { describeList } from '../../query/describe.js';
 import { Schedule } from '../shared/index.js';
-import { idempotentCreate, type IdempotencyService } from '../idempotency/index.js';
+import {
+  idempotencyErrors,
+  idempotentCreate,
+  type IdempotencyService,
+} from '../idempotency/index.js';
 import { experienceList } from './experiences.list.js';
 import { demographicList } from './demographics.list.js';
 import { DemographicList } from './demographics.schemas.js';
@@ -215,18 +219,19 @@ export const experiencesRoutes: FastifyPluginAsyncTypebox<{
         tags,
         operationId: 'createExperienceSchedule',
         summary: 'Add a schedule to an experience; answers with the new schedule and its id',
+        description: 'Accepts an Idempotency-Key header.',
         security: authenticated,
         params: IdParams,
         body: ExperienceScheduleBody,
-        response: { 201: ScheduleRef, ...writeErrors },
+        response: { 201: ScheduleRef, ...writeErrors, ...idempotencyErrors },
       },
     },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .send(
-          await experiences.addSchedule(requireCaller(request), request.params.id, request.body),
-        ),
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      return idempotentCreate(idempotency, request, reply, caller, (record) =>
+        experiences.addSchedule(caller, request.params.id, request.body, record),
+      );
+    },
   );
 
   app.put(

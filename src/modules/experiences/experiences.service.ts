@@ -164,6 +164,7 @@ export function experiencesService({
     caller: Caller,
     id: string,
     edit: (schedules: StoredSchedule[]) => { schedules: StoredSchedule[]; result: T },
+    record?: Recorder,
   ): Promise<T> =>
     change(caller, id, async (tx, current) => {
       const { schedules, result } = edit(schedulesOf(current));
@@ -171,6 +172,8 @@ export function experiencesService({
       const row = await experiencesRepository(tx).update(id, {
         schedules: JSON.stringify(schedules),
       });
+      // A create's Idempotency-Key answer, in the same transaction as the schedule.
+      if (record) await record(tx, { status: 201, body: result });
       return { row, result };
     });
 
@@ -356,12 +359,17 @@ export function experiencesService({
     },
 
     /** Adds a schedule (a new id); answers with it. */
-    async addSchedule(caller: Caller, id: string, input: ScheduleInput) {
+    async addSchedule(caller: Caller, id: string, input: ScheduleInput, record?: Recorder) {
       await managed(caller, id);
-      return changeSchedules(caller, id, (schedules) => {
-        const [added] = withIds([{ ...input, id: undefined }]);
-        return { schedules: [...schedules, added!], result: added! };
-      });
+      return changeSchedules(
+        caller,
+        id,
+        (schedules) => {
+          const [added] = withIds([{ ...input, id: undefined }]);
+          return { schedules: [...schedules, added!], result: added! };
+        },
+        record,
+      );
     },
 
     /** Replaces a schedule with the one given, under the same id (its place kept). */

@@ -1,3 +1,4 @@
+import { errorResponses } from '../../http/schemas.js';
 /**
  * Idempotent POSTs on the wire: the Idempotency-Key header in, the outcome out (a stored
  * refusal is replayed as problem+json, a replay is marked Idempotent-Replayed).
@@ -90,3 +91,10 @@ async function idempotent(
   }
   return sendOutcome(reply, outcome);
 }
+
+/** The answers an Idempotency-Key adds to a route's documented errors. */
+export const idempotencyErrors = errorResponses(
+  'invalid_idempotency_key',
+  'idempotency_key_reused',
+  'idempotency_in_progress',
+);

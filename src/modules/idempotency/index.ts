@@ -10,6 +10,7 @@ export {
   type Recorder,
 } from './idempotency.service.js';
 export {
+  idempotencyErrors,
   idempotentCreate,
   idempotentUpdate,
   idempotencyKey,

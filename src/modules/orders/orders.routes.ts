@@ -8,6 +8,7 @@ import {
   idempotentCreate,
   idempotentUpdate,
   type IdempotencyService,
+  idempotencyErrors,
 } from '../idempotency/index.js';
 import { orderList } from './orders.list.js';
 import {
@@ -29,11 +30,6 @@ const bookingErrors = errorResponses(
   'departure_started',
   'capacity_exceeded',
   'amount_mismatch',
-);
-const idempotencyErrors = errorResponses(
-  'invalid_idempotency_key',
-  'idempotency_key_reused',
-  'idempotency_in_progress',
 );
 
 export const ordersRoutes: FastifyPluginAsyncTypebox<{
