@@ -61,3 +61,8 @@ export async function listSql(
   if (recorded.length !== 1) throw new Error(`expected one list query, got ${recorded.length}`);
   return recorded[0]!;
 }
+
+/** The statements of `GET /api/orders/{id}` (the order with its items, in one query). */
+export async function orderSql(id: string): Promise<CompiledQuery[]> {
+  return recorder.record((db) => ordersRepository(db).findWithItems(id));
+}

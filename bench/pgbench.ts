@@ -46,14 +46,15 @@ export function scriptArguments(queries: CompiledQuery[], dir: string): string[]
 }
 
 /**
- * Runs the queries (in equal shares) at `clients` connections for `seconds`. `extended`
- * parses and plans every execution (what node-postgres does by default, and within noise
- * what pgbench's default simple mode costs); `prepared` parses once per connection and
- * lets PostgreSQL cache the plan.
+ * Runs the queries (in equal shares) at `clients` connections for `seconds`, or pgbench's
+ * built-in TPC-B-like transaction (five statements between BEGIN and END on the tables of
+ * `pgbench -i`, see `initTpcb`). `extended` parses and plans every execution (what
+ * node-postgres does by default, and within noise what pgbench's default simple mode
+ * costs); `prepared` parses once per connection and lets PostgreSQL cache the plan.
  */
 export async function runPgbench(
   url: string,
-  queries: CompiledQuery[],
+  queries: CompiledQuery[] | 'tpcb-like',
   clients: number,
   seconds: number,
   mode: 'extended' | 'prepared' = 'extended',
@@ -70,19 +71,10 @@ export async function runPgbench(
       String(Math.min(clients, os.availableParallelism())),
       '-T',
       String(seconds),
-      ...scriptArguments(queries, dir),
+      ...(queries === 'tpcb-like' ? ['-b', 'tpcb-like'] : scriptArguments(queries, dir)),
       url,
     ];
-    const output = await new Promise<string>((resolve, reject) => {
-      const child = spawn('pgbench', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-      let text = '';
-      child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      child.on('error', reject);
-      child.on('exit', (code) =>
-        code === 0 ? resolve(text) : reject(new Error(`pgbench exited ${code}:\n${text}`)),
-      );
-    });
+    const output = await pgbench(args);
     const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(output);
     if (!tps) throw new Error(`no tps in pgbench output:\n${output}`);
     return {
@@ -93,4 +85,22 @@ export async function runPgbench(
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function pgbench(args: string[]): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const child = spawn('pgbench', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve(text) : reject(new Error(`pgbench exited ${code}:\n${text}`)),
+    );
+  });
+}
+
+/** TPC-B's tables (`pgbench -i`) at this scale in the database at `url`, made afresh. */
+export async function initTpcb(url: string, scale: number): Promise<void> {
+  await pgbench(['-i', '-q', '-s', String(scale), url]);
 }

@@ -19,11 +19,12 @@ import { bookingScenarios, checkOversell, type BookingScenario } from './booking
 import { BENCH_SECRET, prepareDatabase, recordCreatedEvents } from './database.js';
 import { runLoad, type LoadResult } from './load.js';
 import { benchOptions } from './options.js';
-import { runPgbench } from './pgbench.js';
+import { initTpcb, runPgbench } from './pgbench.js';
 import { build, sampleRss, startBareServer, startService, type Running } from './processes.js';
 import { checkBudget, markdown, type Report, type ScenarioResult } from './report.js';
 import { readScenarios, type ReadScenario } from './scenarios.js';
 import { measureStartup } from './startup-time.js';
+import { statementsPerRequest, type CountedRequest } from './statements.js';
 
 const options = benchOptions(process.argv.slice(2), process.env);
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
@@ -53,6 +54,28 @@ const startup = await measureStartup(options.quick ? 3 : 5, env);
 const database = await openDatabase({ kind: 'postgres', url: options.databaseUrl, poolSize: 2 });
 const server = await startService(env);
 const results: ScenarioResult[] = [];
+
+/** The URL of `<bench database>_<suffix>` on the same server. */
+function scratchUrl(suffix: string): string {
+  const url = new URL(options.databaseUrl);
+  url.pathname = `${url.pathname}_${suffix}`;
+  return url.toString();
+}
+
+/** `<bench database>_<suffix>`, dropped and made empty; its URL. */
+async function scratchDatabase(suffix: string): Promise<string> {
+  const url = scratchUrl(suffix);
+  const name = new URL(url).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: options.databaseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`);
+    await admin.query(`create database ${pg.escapeIdentifier(name)}`);
+  } finally {
+    await admin.end();
+  }
+  return url;
+}
 
 /** Statuses that count as errors: anything not in `expected`, plus transport failures. */
 function errorsOf(load: LoadResult, expected: string[]): number {
@@ -95,6 +118,7 @@ async function readScenario(scenario: ReadScenario): Promise<void> {
       const api = await measure({ ...scenario, connections });
       let limitRps: number;
       let preparedRps: number | undefined;
+      let databaseRps: number | undefined;
       if (scenario.kind === 'list') {
         const pgbench = await runPgbench(
           options.databaseUrl,
@@ -116,6 +140,10 @@ async function readScenario(scenario: ReadScenario): Promise<void> {
           ).tps;
         }
       } else {
+        // What the API adds to its database work: the request's own SQL through pgbench.
+        databaseRps = (
+          await runPgbench(options.databaseUrl, scenario.sql, connections, options.durationSec)
+        ).tps;
         const load = await runLoad({
           url: bare!.baseUrl,
           connections,
@@ -140,6 +168,8 @@ async function readScenario(scenario: ReadScenario): Promise<void> {
         limitRps,
         ratio: api.rps / limitRps,
         ...(preparedRps === undefined ? {} : { limitPreparedRps: preparedRps }),
+        ...(databaseRps === undefined ? {} : { databaseRps }),
+        ...statementsOf(scenario.name),
       };
       results.push(result);
       log(
@@ -151,6 +181,32 @@ async function readScenario(scenario: ReadScenario): Promise<void> {
   } finally {
     await bare?.stop();
   }
+}
+
+/** Statements per request of each scenario (bench/statements.ts), filled before the loads. */
+let statements = new Map<string, number>();
+const statementsOf = (name: string) =>
+  statements.has(name) ? { statements: statements.get(name)! } : {};
+
+/**
+ * pgbench's TPC-B-like transaction at each connection count, once per run, on a scratch
+ * database of the same server: what a five-statement write transaction costs here, which
+ * bookings are compared with.
+ */
+const tpcbAt = new Map<number, number>();
+async function tpcb(connections: number): Promise<number> {
+  if (!tpcbAt.has(connections)) {
+    if (tpcbAt.size === 0) {
+      log('preparing pgbench TPC-B tables (scale 10)');
+      await initTpcb(await scratchDatabase('tpcb'), 10);
+    }
+    const url = scratchUrl('tpcb');
+    tpcbAt.set(
+      connections,
+      (await runPgbench(url, 'tpcb-like', connections, options.durationSec)).tps,
+    );
+  }
+  return tpcbAt.get(connections)!;
 }
 
 async function bookingScenario(scenario: BookingScenario, customerId: string): Promise<void> {
@@ -165,6 +221,7 @@ async function bookingScenario(scenario: BookingScenario, customerId: string): P
     });
     const check = await checkOversell(database.db, customerId, run.eventId);
     const expected = run.eventId ? ['201', '409'] : ['201'];
+    const limitRps = await tpcb(connections);
     const result: ScenarioResult = {
       name: scenario.name,
       kind: 'booking',
@@ -179,6 +236,10 @@ async function bookingScenario(scenario: BookingScenario, customerId: string): P
       refused: api.statuses['409'] ?? 0,
       oversold: check.overCapacity + check.mismatched,
       ...(run.eventId ? { reserved: check.reserved } : {}),
+      limit: 'pgbench TPC-B',
+      limitRps,
+      ratio: api.rps / limitRps,
+      ...statementsOf(scenario.name),
     };
     results.push(result);
     log(
@@ -199,6 +260,27 @@ try {
     options.connections.length,
     (ids) => recordCreatedEvents(options.databaseUrl, ids),
   );
+  log('counting statements per request');
+  const counted: CountedRequest[] = reads.map((s) => ({
+    name: s.name,
+    method: 'GET',
+    path: s.paths[0]!,
+    apiKey: s.apiKey,
+  }));
+  // The spread scenario's first two bookings (a warm-up and the counted one); the one-event
+  // scenario books the same way, and its seats are counted exactly afterwards.
+  const spread = bookings.find((b) => b.name.endsWith('spread'));
+  if (spread) {
+    const [warmUp, counted1] = spread.runs[0]!.bodies;
+    counted.push({
+      name: spread.name,
+      method: 'POST',
+      path: '/api/orders',
+      apiKey: spread.apiKey,
+      bodies: [warmUp!, counted1!],
+    });
+  }
+  statements = await statementsPerRequest(env, counted);
   for (const scenario of reads) if (wanted(scenario.name)) await readScenario(scenario);
   for (const scenario of bookings)
     if (wanted(scenario.name)) await bookingScenario(scenario, credentials.customerId);
@@ -212,16 +294,9 @@ try {
  * seeded data the other scenarios read).
  */
 async function webhooksScenario(): Promise<unknown> {
-  const url = new URL(options.databaseUrl);
-  const scratch = `${url.pathname.slice(1)}_webhooks`;
-  const admin = new pg.Client({ connectionString: options.databaseUrl });
-  await admin.connect();
-  await admin.query(`drop database if exists ${pg.escapeIdentifier(scratch)} with (force)`);
-  await admin.query(`create database ${pg.escapeIdentifier(scratch)}`);
-  await admin.end();
-  url.pathname = `/${scratch}`;
+  const url = await scratchDatabase('webhooks');
   const run = spawnSync('npx', ['tsx', 'bench/webhooks.ts'], {
-    env: { ...process.env, BENCH_DATABASE_URL: url.toString() },
+    env: { ...process.env, BENCH_DATABASE_URL: url },
     encoding: 'utf8',
   });
   if (run.status !== 0) throw new Error(`bench/webhooks.ts failed: ${run.stderr}`);

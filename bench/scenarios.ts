@@ -5,7 +5,10 @@
  *   window written three equivalent ways, the order arrival on one day, a substring of the
  *   customer's name; an experience's events in a date range; deep paging (each connection
  *   follows paging.next from page 1 to page 500). Their limit: pgbench on the same SQL.
- * - One order by id. Its limit: bare node:http answering a body of the same size.
+ * - One order by id. Its limit: bare node:http answering a body of the same size; beside
+ *   it pgbench on the request's own SQL.
+ * - A seller's orders in pages of 100 (the largest page): what 64 of them at once hold in
+ *   memory.
  * - Bookings (bookings.ts): spread over many departures, and all aimed at one.
  */
 import type { CompiledQuery } from 'kysely';
@@ -14,7 +17,7 @@ import type { Db } from '../src/db/database.js';
 import type { Caller } from '../src/domain/caller.js';
 import type { Credentials } from './accounts.js';
 import { api } from './accounts.js';
-import { listSql, type ListResource } from './list-sql.js';
+import { listSql, orderSql, type ListResource } from './list-sql.js';
 
 export interface ListScenario {
   kind: 'list';
@@ -31,6 +34,8 @@ export interface ObjectScenario {
   name: string;
   paths: string[];
   apiKey: string;
+  /** The SQL the request runs (pgbench runs it too: what the API adds to the database). */
+  sql: CompiledQuery[];
   /** Size of the response body, for the bare node:http baseline. */
   bodyBytes: number;
 }
@@ -98,6 +103,7 @@ export async function readScenarios(
 
   const sellerCaller: Caller = {
     id: seller,
+    name: '',
     email: '',
     roles: ['ROLE_SELLER'],
     apiVersion: '',
@@ -105,6 +111,7 @@ export async function readScenarios(
   };
   const adminCaller: Caller = {
     id: '',
+    name: '',
     email: '',
     roles: ['ROLE_ADMIN'],
     apiVersion: '',
@@ -121,6 +128,8 @@ export async function readScenarios(
     ['orders arrival=d', 'orders', { seller, arrival: d2 }],
     ['orders customerName[contains]', 'orders', { seller, 'customerName[contains]': 'mart' }],
     ['events experience&start[range]', 'events', { experience, 'start[range]': startRange }],
+    // The memory scenario: the largest pages the API gives, newest first.
+    ['orders 100-row pages', 'orders', { seller, limit: '100' }],
   ];
   const scenarios: ReadScenario[] = [];
   for (const [name, resource, query] of lists) {
@@ -153,6 +162,7 @@ export async function readScenarios(
     name: 'GET /api/orders/{id}',
     paths: [one],
     apiKey: credentials.sellerKey,
+    sql: await orderSql(orderId),
     bodyBytes: (await body.arrayBuffer()).byteLength,
   });
   return scenarios;

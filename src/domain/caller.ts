@@ -11,6 +11,8 @@ export const DEFAULT_ROLES: AccountRole[] = ['ROLE_DEVELOPER'];
 
 export interface Caller {
   readonly id: string;
+  /** The account's name (a customer booking for itself may leave it to the account). */
+  readonly name: string;
   readonly email: string;
   readonly roles: readonly string[];
   /** The API version pinned on the account at creation. */

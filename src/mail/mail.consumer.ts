@@ -5,7 +5,7 @@
  * still waiting is skipped instead and nothing is sent at all (docs/booking.md).
  */
 import type { EventConsumer } from '../outbox/index.js';
-import { enqueue, settleConfirmation } from './outbox.repository.js';
+import { enqueue, queue, settleConfirmation } from './outbox.repository.js';
 
 export const mailConsumer: EventConsumer = {
   async onEvent(tx, event) {
@@ -13,7 +13,7 @@ export const mailConsumer: EventConsumer = {
     const recipient = event.object.customerEmail;
     if (event.object.object !== 'order' || typeof recipient !== 'string' || !recipient) return;
     if (event.name === 'order.create' && event.hints?.sendConfirmation) {
-      await enqueue(tx, { orderId, recipient, senderId: event.actorId });
+      await queue(tx, { orderId, recipient, senderId: event.actorId });
     } else if (event.name === 'order.cancel') {
       if ((await settleConfirmation(tx, orderId)) === 'out') {
         await enqueue(tx, {

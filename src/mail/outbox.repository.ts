@@ -9,6 +9,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { fromNow } from '../db/db-clock.js';
 import { newId } from '../db/ids.js';
 import type { DB, OutboxTable } from '../db/types.js';
+import { write } from '../db/write-batch.js';
 
 export type OutboxRow = Selectable<OutboxTable>;
 
@@ -21,6 +22,29 @@ export type ClaimRef = Pick<OutboxRow, 'id' | 'attempts'>;
 const MAX_ERROR_LENGTH = 1000;
 
 export type MailKind = OutboxTable['kind'];
+
+type NewMessage = Parameters<typeof enqueue>[1];
+
+const queued = (db: Kysely<DB>, message: NewMessage) =>
+  db
+    .insertInto('outbox')
+    .values({
+      id: newId(),
+      kind: message.kind ?? 'order_confirmation',
+      order_id: message.orderId ?? null,
+      hook_id: message.hookId ?? null,
+      recipient: message.recipient,
+      sender_id: message.senderId ?? null,
+    })
+    .onConflict((oc) => oc.columns(['order_id', 'kind']).doNothing());
+
+/**
+ * Queues an email as `enqueue` does, when its id is not needed: sent with the rest of an
+ * open write batch (db/write-batch.ts), at once otherwise.
+ */
+export async function queue(db: Kysely<DB>, message: NewMessage): Promise<void> {
+  await write(db, queued(db, message));
+}
 
 /**
  * Queues an email. Pass the transaction of the change that causes it: the row then exists
@@ -38,19 +62,7 @@ export async function enqueue(
   },
 ): Promise<string> {
   const kind = message.kind ?? 'order_confirmation';
-  const inserted = await db
-    .insertInto('outbox')
-    .values({
-      id: newId(),
-      kind,
-      order_id: message.orderId ?? null,
-      hook_id: message.hookId ?? null,
-      recipient: message.recipient,
-      sender_id: message.senderId ?? null,
-    })
-    .onConflict((oc) => oc.columns(['order_id', 'kind']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
+  const inserted = await queued(db, message).returning('id').executeTakeFirst();
   if (inserted) return inserted.id;
   const existing = await db
     .selectFrom('outbox')

@@ -1,22 +1,24 @@
 /** All SQL on domain events. */
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
+import { write } from '../db/write-batch.js';
 import type { StoredEvent } from './domain-events.js';
 
 export function domainEventsRepository(db: Kysely<DB>) {
   return {
+    /** Sent with the rest of an open write batch (db/write-batch.ts). */
     async insert(event: StoredEvent): Promise<void> {
-      await db
-        .insertInto('domain_events')
-        .values({
+      await write(
+        db,
+        db.insertInto('domain_events').values({
           id: event.id,
           name: event.name,
           seller_id: event.sellerId,
           actor_id: event.actorId,
           object: JSON.stringify(event.object),
           audit: event.audit ? JSON.stringify(event.audit) : null,
-        })
-        .execute();
+        }),
+      );
     },
   };
 }

@@ -59,6 +59,24 @@ function scopeCondition(
   return or(alternatives as RawBuilder<SqlBool>[]);
 }
 
+/**
+ * Whether the filters alone keep rows inside the scope: one of them asks a field for
+ * values (equals or in) that a scope alternative allows. Rows it keeps are then in scope
+ * already (the scope is still applied to the row, for the record).
+ */
+function impliesScope(filters: readonly PlannedFilter[], scope: Scope): boolean {
+  if (scope === 'all') return true;
+  return filters.some(
+    (f) =>
+      (f.operator === 'equals' || f.operator === 'in') &&
+      scope.anyOf.some(
+        (alternative) =>
+          alternative.field === f.field.name &&
+          f.values.every((v) => alternative.in.some((allowed) => String(allowed) === String(v))),
+      ),
+  );
+}
+
 export function compileWhere(
   spec: ResourceSpec,
   plan: QueryPlan,
@@ -72,11 +90,16 @@ export function compileWhere(
     const inner = plan.itemFilters.map((f) => condition(f, items.alias));
     // Conditions on values copied onto items (seller_id) are repeated inside the EXISTS:
     // they are implied by the outer ones, and let the planner use the items' own indexes.
+    // (An item's copies always equal its order's: the outer row decides.)
     for (const f of plan.filters) {
       if (f.field.itemSql)
         inner.push(condition({ ...f, field: { ...f.field, sql: f.field.itemSql } }, items.alias));
     }
-    const itemScope = scopeCondition(spec, scope, items.alias, true);
+    // The scope is repeated too, for the same reason, unless a filter repeated there already
+    // implies it: then it only stops an index-only read of the items (seller, arrival, order).
+    const itemScope = impliesScope(plan.filters, scope)
+      ? undefined
+      : scopeCondition(spec, scope, items.alias, true);
     if (itemScope) inner.push(itemScope);
     parts.push(
       sql<SqlBool>`exists (select 1 from ${sql.table(items.table)} as ${sql.id(items.alias)} where ${sql.ref(`${items.alias}.${items.parentColumn}`)} = ${sql.ref(`${spec.alias}.id`)} and ${and(inner)})`,

@@ -3,6 +3,8 @@
  * bookings and cancellations fired at the real app through HTTP (`app.inject`) run at
  * once on a pool of 10 server connections, so they really race in the database.
  *
+ * - 60 concurrent first bookings of a departure without an event make one event and
+ *   confirm exactly its 30 seats.
  * - 200 concurrent bookings for the last 10 seats confirm exactly 10; the other 190 are
  *   409 capacity_exceeded; the event's reserved count equals its confirmed items.
  * - Cancellations (and double cancels) mixed into a booking storm keep that invariant.
@@ -115,6 +117,38 @@ const withoutRequestId = (response: LightMyRequestResponse) => {
   const { requestId: _requestId, ...rest } = response.json();
   return rest;
 };
+
+describe('the first bookings of a departure', () => {
+  it(
+    'concurrent first bookings make one event and take its seats exactly, none lost to the race',
+    async () => {
+      // No event yet: each booking's one statement may make it, or lose the race to make it
+      // and then find it (its snapshot cannot see the winner's row).
+      const experienceId = await createExperience(t.app, seller, {
+        name: 'First Departure',
+        group: { outingMax: 30 },
+      });
+      const attempts = 60;
+      const { result: responses } = await wave('first bookings', () =>
+        Promise.all(
+          Array.from({ length: attempts }, (_, i) =>
+            book(t.app, customerOf(i), [item(experienceId, '2030-07-01')]),
+          ),
+        ),
+      );
+      expect(serverErrors(responses)).toEqual([]);
+      expect(tally(responses)).toEqual({ '201': 30, '409 capacity_exceeded': 30 });
+      const events = new Set(
+        responses.filter((r) => r.statusCode === 201).map((r) => r.json().items[0].event.id),
+      );
+      expect(events.size).toBe(1);
+      expect(await ledger(observer, [...events])).toEqual([
+        expect.objectContaining({ max: 30, reserved: 30, confirmedSeats: 30 }),
+      ]);
+    },
+    TEST_MS,
+  );
+});
 
 describe('the last seats of an event', () => {
   it(

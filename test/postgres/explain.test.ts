@@ -322,6 +322,7 @@ describe.runIf(onPostgres)('EXPLAIN of list queries at 100,000 orders', () => {
     seeded = await seed(database.db);
     caller = {
       id: seeded.biggestSeller,
+      name: 'Seller',
       email: 'seller@seed.example.com',
       roles: ['ROLE_SELLER'],
       apiVersion: '2017-01-01',

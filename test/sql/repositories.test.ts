@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createQueryRecorder } from '../../src/db/query-recorder.js';
 import {
   enqueue,
+  queue,
   outboxRepository,
   sentToOthersLastHour,
   settleConfirmation,
@@ -164,6 +165,11 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
         { id: A, experience_id: B, seller_id: B, starts_at: AT, ends_at: LATER, max: 10 },
         true,
       ),
+    takeSeatsAt: (db) =>
+      eventsRepository(db).takeSeatsAt(
+        { id: A, experience_id: B, seller_id: B, starts_at: AT, ends_at: LATER, max: 10 },
+        2,
+      ),
     findOrCreate: (db) =>
       eventsRepository(db).findOrCreate({
         id: A,
@@ -210,30 +216,27 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     }),
   },
   orders: {
-    insertWithShortCode: (db) =>
-      ordersRepository(db).insertWithShortCode(
-        {
-          id: A,
-          seller_id: B,
-          customer_id: null,
-          customer_name: 'N',
-          customer_email: null,
-          phone: null,
-          source: null,
-          status: 'confirmed',
-          short_code: '',
-          arrival: '2030-06-01',
-          amount: 20,
-          currency: 'USD',
-          payment_method: null,
-          notes: [],
-          adjustments: [],
-          hold_expires_at: null,
-          created_at: AT,
-          updated_at: AT,
-        },
-        () => 'ABCDEFGH',
-      ),
+    insert: (db) =>
+      ordersRepository(db).insert({
+        id: A,
+        seller_id: B,
+        customer_id: null,
+        customer_name: 'N',
+        customer_email: null,
+        phone: null,
+        source: null,
+        status: 'confirmed',
+        short_code: 'ABCDEFGH',
+        arrival: '2030-06-01',
+        amount: 20,
+        currency: 'USD',
+        payment_method: null,
+        notes: [],
+        adjustments: [],
+        hold_expires_at: null,
+        created_at: AT,
+        updated_at: AT,
+      }),
     insertItems: (db) => ordersRepository(db).insertItems([ITEM]),
     update: (db) =>
       ordersRepository(db).update({
@@ -291,6 +294,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     statusOf: (db) => outboxRepository(db).statusOf(A, 'order_confirmation'),
     listUnsent: (db) => outboxRepository(db).listUnsent(),
     enqueue: (db) => enqueue(db, { orderId: A, recipient: 'c@example.com', senderId: B }),
+    queue: (db) => queue(db, { orderId: A, recipient: 'c@example.com', senderId: B }),
     settleConfirmation: (db) => settleConfirmation(db, A),
     sentToOthersLastHour: (db) => sentToOthersLastHour(db, A, 'a@example.com'),
   },

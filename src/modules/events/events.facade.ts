@@ -6,20 +6,13 @@
  */
 import type { Executor, Tx } from '../../db/unit-of-work.js';
 import { auditOf } from '../../outbox/index.js';
-import { eventsRepository } from './events.repository.js';
+import { eventsRepository, type NewEventRow } from './events.repository.js';
 import { toEventView, type EventView } from './events.schemas.js';
 import { experienceMustExist } from './events.rules.js';
 import { autoAssign } from './assignment.js';
 import type { GuidesFacade } from '../guides/index.js';
 
-export interface NewEvent {
-  id: string;
-  experience_id: string;
-  seller_id: string;
-  starts_at: Date;
-  ends_at: Date;
-  max: number | null;
-}
+export type NewEvent = NewEventRow;
 
 /** The experience an event is of, as its view shows it. */
 export interface Shown {
@@ -63,6 +56,23 @@ export const eventsFacade = {
       toEventView({ ...row, title: shown.name, timezone: shown.timezone }),
       quantity,
     );
+  },
+
+  /**
+   * Takes seats at a departure, making its event when it has none, in one statement: the
+   * event's id, whether it was made, and the change (for `event.update`). Null when that
+   * could not be done at once (no room, or an event made concurrently): `findOrCreate` and
+   * `reserve` then decide. 404 when the experience was deleted since the caller read it.
+   */
+  takeSeatsAt: async (tx: Tx, event: NewEvent, quantity: number, shown: Shown) => {
+    const row = await experienceMustExist(
+      event.experience_id,
+      eventsRepository(tx).takeSeatsAt(event, quantity),
+    );
+    if (!row) return null;
+    const { created, ...after } = row;
+    const view = toEventView({ ...after, title: shown.name, timezone: shown.timezone });
+    return { id: row.id, created, change: seatChange(view, quantity) };
   },
 
   /**

@@ -16,6 +16,16 @@ const toDeparture = (
   manual: r.manual,
 });
 
+/** A new event of a departure, as a booking makes it. */
+export interface NewEventRow {
+  id: string;
+  experience_id: string;
+  seller_id: string;
+  starts_at: Date;
+  ends_at: Date;
+  max: number | null;
+}
+
 export function eventsRepository(db: Kysely<DB>) {
   /** Events with the name and time zone of their experience, which their view shows. */
   const withExperience = () =>
@@ -87,17 +97,7 @@ export function eventsRepository(db: Kysely<DB>) {
      * undefined keeps an existing event's capacity; the events_no_oversell constraint
      * refuses a max below the seats already reserved.
      */
-    async upsert(
-      row: {
-        id: string;
-        experience_id: string;
-        seller_id: string;
-        starts_at: Date;
-        ends_at: Date;
-        max: number | null;
-      },
-      changeMax: boolean,
-    ): Promise<{ id: string; created: boolean }> {
+    async upsert(row: NewEventRow, changeMax: boolean): Promise<{ id: string; created: boolean }> {
       const result = await db
         .insertInto('events')
         .values(row)
@@ -118,14 +118,7 @@ export function eventsRepository(db: Kysely<DB>) {
      * The id of the event at `start`, creating it if needed (`created` says so). Safe under
      * concurrency: a racing insert waits on the unique index, then finds the winner's row.
      */
-    async findOrCreate(row: {
-      id: string;
-      experience_id: string;
-      seller_id: string;
-      starts_at: Date;
-      ends_at: Date;
-      max: number | null;
-    }): Promise<{ id: string; created: boolean }> {
+    async findOrCreate(row: NewEventRow): Promise<{ id: string; created: boolean }> {
       const inserted = await db
         .insertInto('events')
         .values(row)
@@ -161,6 +154,64 @@ export function eventsRepository(db: Kysely<DB>) {
           .returningAll()
           .executeTakeFirst()
       );
+    },
+
+    /**
+     * Takes `quantity` seats at a departure in one statement, making its event (with those
+     * seats already taken) when it has none: the event after it, and whether it was made.
+     * Undefined when that did not happen, which is either no room (or closed by hand) or an
+     * event another transaction made while this statement ran (its snapshot cannot see it):
+     * the caller then finds the event and reserves with `findOrCreate` and `reserve`, which
+     * tell the two apart.
+     */
+    async takeSeatsAt(
+      row: NewEventRow,
+      quantity: number,
+    ): Promise<(Selectable<EventsTable> & { created: boolean }) | undefined> {
+      const at = new Date();
+      const made = db
+        .insertInto('events')
+        .columns(['id', 'experience_id', 'seller_id', 'starts_at', 'ends_at', 'max', 'reserved'])
+        .expression(
+          db
+            .selectNoFrom([
+              sql<string>`${row.id}`.as('id'),
+              sql<string>`${row.experience_id}`.as('experience_id'),
+              sql<string>`${row.seller_id}`.as('seller_id'),
+              sql<Date>`${row.starts_at}::timestamptz`.as('starts_at'),
+              sql<Date>`${row.ends_at}::timestamptz`.as('ends_at'),
+              sql<number | null>`${row.max}::int`.as('max'),
+              sql<number>`${quantity}::int`.as('reserved'),
+            ])
+            .where(sql<SqlBool>`${row.max}::int is null or ${quantity}::int <= ${row.max}::int`),
+        )
+        .onConflict((oc) => oc.constraint('events_experience_start').doNothing())
+        .returningAll();
+      const taken = db
+        .updateTable('events')
+        .set({ reserved: sql`reserved + ${quantity}`, updated_at: at })
+        .where('experience_id', '=', row.experience_id)
+        .where('starts_at', '=', row.starts_at)
+        // Made just now by this statement: its seats are already taken.
+        .where(sql<SqlBool>`not exists (select from made)`)
+        .where('manual', 'is not', false)
+        .where((eb) =>
+          eb.or([eb('max', 'is', null), eb(sql`reserved + ${quantity}`, '<=', eb.ref('max'))]),
+        )
+        .returningAll();
+      return db
+        .with('made', () => made)
+        .with('taken', () => taken)
+        .selectFrom('made')
+        .selectAll()
+        .select(sql<boolean>`true`.as('created'))
+        .unionAll((eb) =>
+          eb
+            .selectFrom('taken')
+            .selectAll()
+            .select(sql<boolean>`false`.as('created')),
+        )
+        .executeTakeFirst();
     },
 
     async release(id: string, quantity: number): Promise<void> {

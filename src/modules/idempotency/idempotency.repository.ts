@@ -1,6 +1,7 @@
 /** All SQL on idempotency keys. */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB, IdempotencyKeysTable } from '../../db/types.js';
+import { write } from '../../db/write-batch.js';
 
 export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
 
@@ -39,11 +40,19 @@ export function idempotencyRepository(db: Kysely<DB>) {
       return result.numUpdatedRows > 0n;
     },
 
-    /** Stores the response; called inside the transaction that made it, when there is one. */
+    /**
+     * Stores the response; called inside the transaction that made it, when there is one
+     * (with the rest of its write batch, db/write-batch.ts).
+     */
     async complete(scope: string, key: string, status: number, body: unknown): Promise<void> {
-      await where(scope, key)
-        .set({ status: 'done', response_status: status, response_body: JSON.stringify(body) })
-        .execute();
+      await write(
+        db,
+        where(scope, key).set({
+          status: 'done',
+          response_status: status,
+          response_body: JSON.stringify(body),
+        }),
+      );
     },
 
     async forget(scope: string, key: string): Promise<void> {

@@ -17,7 +17,8 @@ import { idempotencyRepository } from './idempotency.repository.js';
 const canonicalize = canonicalizeModule as unknown as (value: unknown) => string | undefined;
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
-const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
 /** A request still "running" this long after it started belongs to a process that died. */
 const STALE_MS = 60_000;
 
@@ -55,7 +56,11 @@ export function idempotencyService({ db }: { db: Db }) {
   ): Promise<IdempotentOutcome | undefined> {
     if (await repo.claim(scope, key, fingerprint)) return undefined;
     const existing = await repo.find(scope, key);
-    if (!existing || (await repo.expire(scope, key, DAY_MS))) {
+    // Only a key that looks about a day old by this clock (an hour's leeway for a clock
+    // that differs from the database's, which decides) is asked to expire: a replay costs
+    // no third statement.
+    const mayExpire = existing && Date.now() - existing.created_at.getTime() > DAY_MS - HOUR_MS;
+    if (!existing || (mayExpire && (await repo.expire(scope, key, DAY_MS)))) {
       // Gone or expired meanwhile: claim afresh (a concurrent claimant may win; then replay).
       if (await repo.claim(scope, key, fingerprint)) return undefined;
       return claim(scope, key, fingerprint);
@@ -114,10 +119,15 @@ export function idempotencyService({ db }: { db: Db }) {
       const replay = await claim(scope, key, fingerprint);
       if (replay) return replay;
       try {
-        const outcome = await perform((trx, result) =>
-          idempotencyRepository(trx).complete(scope, key, result.status, result.body),
-        );
-        await repo.complete(scope, key, outcome.status, outcome.stored ?? outcome.body);
+        // The answer is stored in the write's own transaction when `perform` records it;
+        // only work that records nothing has it stored here, after the fact.
+        let recorded = false;
+        const outcome = await perform(async (trx, result) => {
+          await idempotencyRepository(trx).complete(scope, key, result.status, result.body);
+          recorded = true;
+        });
+        if (!recorded)
+          await repo.complete(scope, key, outcome.status, outcome.stored ?? outcome.body);
         return { status: outcome.status, body: outcome.body, replayed: false };
       } catch (error) {
         // Best effort, and never in place of the request's own error: when the database is

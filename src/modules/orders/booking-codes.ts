@@ -9,6 +9,8 @@ import { randomBytes, randomInt } from 'node:crypto';
 
 export const SHORT_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 export const SHORT_CODE_LENGTH = 8;
+/** Bookings made again with a new short code before giving up (a collision is about one in 10^11). */
+export const SHORT_CODE_TRIES = 5;
 
 export function newShortCode(): string {
   let code = '';

@@ -1,6 +1,7 @@
 /** All SQL on orders and order items. */
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { listSource } from '../../db/list-source.js';
+import { write } from '../../db/write-batch.js';
 import type { DB } from '../../db/types.js';
 import { fold, foldSql } from '../../query/fold.js';
 import { likePattern } from '../../query/operators.js';
@@ -39,9 +40,6 @@ function orderSearch(term: string): { where: RawBuilder<SqlBool>; rank: RawBuild
     rank: sql<number>`(case when o.short_code = ${shortCode} or o.id in (select order_id from order_items where ticket_code = ${ticketCode}) then 0 else 1 end)`,
   };
 }
-
-/** Tries of a new short code before giving up (a collision is about one in 10^11 per try). */
-const SHORT_CODE_TRIES = 5;
 
 /** An order row with its items as JSON (item rows with timestamps as strings). */
 export type OrderWithItems = OrderRow & { items: ItemJson[] };
@@ -83,24 +81,16 @@ export function ordersRepository(db: Kysely<DB>) {
     },
 
     /**
-     * Inserts the order under a new short code, drawing another when the seller already has
-     * that one (no error, so the transaction goes on): the code it got.
+     * Inserts a new order as it is, its short code included: with the rest of an open write
+     * batch (db/write-batch.ts). A code the seller already has fails the statement (the
+     * unique index `orders_short_code`); the booking is then made again with another.
      */
-    async insertWithShortCode(order: OrderRow, newCode: () => string): Promise<string> {
-      for (let attempt = 0; attempt < SHORT_CODE_TRIES; attempt++) {
-        const code = newCode();
-        const { numInsertedOrUpdatedRows } = await db
-          .insertInto('orders')
-          .values(orderValues({ ...order, short_code: code }))
-          .onConflict((oc) => oc.columns(['short_code', 'seller_id']).doNothing())
-          .executeTakeFirstOrThrow();
-        if (numInsertedOrUpdatedRows === 1n) return code;
-      }
-      throw new Error(`No free short code after ${SHORT_CODE_TRIES} tries`);
+    async insert(order: OrderRow): Promise<void> {
+      await write(db, db.insertInto('orders').values(orderValues(order)));
     },
 
     async insertItems(items: readonly OrderItemRow[]): Promise<void> {
-      await db.insertInto('order_items').values(items.map(itemValues)).execute();
+      await write(db, db.insertInto('order_items').values(items.map(itemValues)));
     },
 
     /** Writes an order's changed fields (all but its identity). */

@@ -18,6 +18,7 @@ const invalid = () =>
 function toCaller(row: CallerRow): Caller {
   return {
     id: row.id,
+    name: row.name,
     email: row.email,
     roles: row.roles,
     apiVersion: row.api_version,

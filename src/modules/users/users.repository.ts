@@ -7,7 +7,7 @@ import type { DB, UsersTable } from '../../db/types.js';
 export type UserRow = Selectable<UsersTable>;
 export type CallerRow = Pick<
   UserRow,
-  'id' | 'email' | 'roles' | 'api_version' | 'api_key_digest'
+  'id' | 'name' | 'email' | 'roles' | 'api_version' | 'api_key_digest'
 > & {
   delegations: { sellerId: string; roles: string[] }[];
 };
@@ -22,7 +22,7 @@ export function usersRepository(db: Kysely<DB>) {
   const callers = () =>
     db
       .selectFrom('users as u')
-      .select(['u.id', 'u.email', 'u.roles', 'u.api_version', 'u.api_key_digest'])
+      .select(['u.id', 'u.name', 'u.email', 'u.roles', 'u.api_version', 'u.api_key_digest'])
       .select(
         sql<
           { sellerId: string; roles: string[] }[]

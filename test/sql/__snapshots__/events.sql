@@ -10,6 +10,9 @@ select "e".*, "x"."name" as "title", "x"."timezone" as "timezone" from "events" 
 -- upsert
 insert into "events" ("id", "experience_id", "seller_id", "starts_at", "ends_at", "max") values ($1, $2, $3, $4, $5, $6) on conflict on constraint "events_experience_start" do update set "ends_at" = "excluded"."ends_at", "max" = "excluded"."max", "updated_at" = $7 returning "id", xmax = 0 as "inserted";
 
+-- takeSeatsAt
+with "made" as (insert into "events" ("id", "experience_id", "seller_id", "starts_at", "ends_at", "max", "reserved") select $1 as "id", $2 as "experience_id", $3 as "seller_id", $4::timestamptz as "starts_at", $5::timestamptz as "ends_at", $6::int as "max", $7::int as "reserved" where $8::int is null or $9::int <= $10::int on conflict on constraint "events_experience_start" do nothing returning *), "taken" as (update "events" set "reserved" = reserved + $11, "updated_at" = $12 where "experience_id" = $13 and "starts_at" = $14 and not exists (select from made) and "manual" is not false and ("max" is null or reserved + $15 <= "max") returning *) select *, true as "created" from "made" union all select *, false as "created" from "taken";
+
 -- findOrCreate
 insert into "events" ("id", "experience_id", "seller_id", "starts_at", "ends_at", "max") values ($1, $2, $3, $4, $5, $6) on conflict on constraint "events_experience_start" do nothing returning "id";
 select "id" from "events" where "experience_id" = $1 and "starts_at" = $2;

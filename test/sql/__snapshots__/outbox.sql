@@ -20,6 +20,9 @@ select * from "outbox" where "status" not in ($1, $2) order by "created_at", "id
 insert into "outbox" ("id", "kind", "order_id", "hook_id", "recipient", "sender_id") values ($1, $2, $3, $4, $5, $6) on conflict ("order_id", "kind") do nothing returning "id";
 select "id" from "outbox" where "order_id" = $1 and "kind" = $2;
 
+-- queue
+insert into "outbox" ("id", "kind", "order_id", "hook_id", "recipient", "sender_id") values ($1, $2, $3, $4, $5, $6) on conflict ("order_id", "kind") do nothing;
+
 -- settleConfirmation
 update "outbox" set "status" = $1 where "order_id" = $2 and "kind" = $3 and "status" = $4 and ("locked_until" is null or "locked_until" <= now());
 select "status" from "outbox" where "order_id" = $1 and "kind" = $2;

@@ -8,10 +8,10 @@ select * from "users" where "id" = $1;
 select * from "users" where lower("email") = $1;
 
 -- findCallerByApiKeyDigest
-select "u"."id", "u"."email", "u"."roles", "u"."api_version", "u"."api_key_digest", coalesce((select json_agg(json_build_object('sellerId', d.seller_id, 'roles', d.roles)) from delegates d where d.user_id = u.id and (d.email is null or d.accepted_at is not null)), '[]'::json) as "delegations" from "users" as "u" where "u"."api_key_digest" = $1;
+select "u"."id", "u"."name", "u"."email", "u"."roles", "u"."api_version", "u"."api_key_digest", coalesce((select json_agg(json_build_object('sellerId', d.seller_id, 'roles', d.roles)) from delegates d where d.user_id = u.id and (d.email is null or d.accepted_at is not null)), '[]'::json) as "delegations" from "users" as "u" where "u"."api_key_digest" = $1;
 
 -- findCallerByEmail
-select "u"."id", "u"."email", "u"."roles", "u"."api_version", "u"."api_key_digest", coalesce((select json_agg(json_build_object('sellerId', d.seller_id, 'roles', d.roles)) from delegates d where d.user_id = u.id and (d.email is null or d.accepted_at is not null)), '[]'::json) as "delegations", "u"."password_hash" from "users" as "u" where lower("u"."email") = $1;
+select "u"."id", "u"."name", "u"."email", "u"."roles", "u"."api_version", "u"."api_key_digest", coalesce((select json_agg(json_build_object('sellerId', d.seller_id, 'roles', d.roles)) from delegates d where d.user_id = u.id and (d.email is null or d.accepted_at is not null)), '[]'::json) as "delegations", "u"."password_hash" from "users" as "u" where lower("u"."email") = $1;
 
 -- notify
 select pg_notify($1, $2);

@@ -28,6 +28,7 @@ const db = new Kysely<DB>({
 });
 
 const SELLER = '5e1f3c9a2b4d6e8f0a1b2c3d';
+const OTHER = '6e1f3c9a2b4d6e8f0a1b2c3e';
 
 function ordersSql(query: Record<string, string>, scope: Scope = 'all') {
   const compiled = compile(orderList, plan(parse(query), orderList), scope);
@@ -88,15 +89,31 @@ describe('compile', () => {
       expect(compiled!.sql.match(/exists/g)).toHaveLength(1);
   });
 
-  it('repeats the seller filter and the seller scope inside the items EXISTS', () => {
+  it('repeats the seller filter inside the items EXISTS, and not the scope it implies', () => {
     const { sql, parameters } = ordersSql(
       { seller: SELLER, 'items.arrival[range]': '2019-11-08,2019-11-10' },
-      { anyOf: [{ field: 'seller', in: [SELLER] }] },
+      { anyOf: [{ field: 'seller', in: [SELLER, OTHER] }] },
     );
     expect(sql).toBe(
-      'select "o".* from "orders" as "o" where ("o"."seller_id" = $1 and ("o"."seller_id" in ($2)) and exists (select 1 from "order_items" as "i" where "i"."order_id" = "o"."id" and ("i"."arrival" between $3 and $4 and "i"."seller_id" = $5 and ("i"."seller_id" in ($6))))) order by "o"."id" desc limit $7 offset $8',
+      'select "o".* from "orders" as "o" where ("o"."seller_id" = $1 and ("o"."seller_id" in ($2, $3)) and exists (select 1 from "order_items" as "i" where "i"."order_id" = "o"."id" and ("i"."arrival" between $4 and $5 and "i"."seller_id" = $6))) order by "o"."id" desc limit $7 offset $8',
     );
-    expect(parameters).toEqual([SELLER, SELLER, '2019-11-08', '2019-11-10', SELLER, SELLER, 21, 0]);
+    expect(parameters).toEqual([SELLER, SELLER, OTHER, '2019-11-08', '2019-11-10', SELLER, 21, 0]);
+  });
+
+  it('repeats the scope inside the items EXISTS when the filters do not imply it', () => {
+    const scope = {
+      anyOf: [
+        { field: 'seller', in: [OTHER] },
+        { field: 'customer', in: [SELLER] },
+      ],
+    };
+    const inner = (query: Record<string, string>) =>
+      ordersSql({ ...query, 'items.arrival[gte]': '2019-11-08' }, scope).sql.split('exists')[1];
+    // Another seller's orders are in scope only where the caller is their customer.
+    expect(inner({ seller: SELLER })).toContain('("i"."seller_id" in (');
+    expect(inner({ 'seller[in]': `${OTHER},${SELLER}` })).toContain('"i"."customer_id" in (');
+    expect(inner({ 'seller[notEqual]': SELLER })).toContain('"i"."customer_id" in (');
+    expect(inner({ 'seller[in]': OTHER })).not.toContain('customer_id');
   });
 
   it('pushes a seller-or-customer scope into items through the copied columns', () => {
