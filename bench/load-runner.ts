@@ -26,6 +26,7 @@ function run(job: LoadJob): Promise<LoadResult> {
         url: job.url,
         connections: job.connections,
         duration: job.durationSec,
+        ...(job.amount ? { amount: job.amount } : {}),
         headers: job.headers,
         requests,
         timeout: 30,

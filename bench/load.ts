@@ -14,6 +14,8 @@ export interface LoadJob {
   paths: string[];
   /** Request bodies handed out in turn across all connections (POST). */
   bodies?: string[];
+  /** Stop after this many requests instead of after `durationSec`. */
+  amount?: number;
 }
 
 export interface LoadResult {

@@ -5,7 +5,7 @@
  * satisfies all of them, and appears once.
  */
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { operators } from './operators.js';
+import { containsRowCheck, operators } from './operators.js';
 import type { FieldSpec, PlannedFilter, QueryPlan, ResourceSpec, Scope } from './types.js';
 
 export interface CompiledList {
@@ -20,7 +20,9 @@ function column(field: FieldSpec, alias: string): RawBuilder<unknown> {
   return typeof field.sql === 'string' ? sql.ref(`${alias}.${field.sql}`) : field.sql(alias);
 }
 
-function condition(filter: PlannedFilter, alias: string): RawBuilder<SqlBool> {
+function condition(filter: PlannedFilter, alias: string, narrowed = false): RawBuilder<SqlBool> {
+  if (narrowed && filter.operator === 'contains')
+    return containsRowCheck(column(filter.field, alias), filter.values[0] as string);
   return operators[filter.operator].compile(
     column(filter.field, alias),
     filter.values,
@@ -61,8 +63,11 @@ function scopeCondition(
 
 /**
  * Whether the filters alone keep rows inside the scope: one of them asks a field for
- * values (equals or in) that a scope alternative allows. Rows it keeps are then in scope
- * already (the scope is still applied to the row, for the record).
+ * values (equals or in) that a scope alternative allows, so every row they keep is in
+ * scope. The scope is then not written at all: repeated, its `or` makes PostgreSQL
+ * misjudge how many rows match (350 estimated for 18,390 of a seller's orders) and sort
+ * them all instead of walking the seller's index newest first (32 ms against 3.4 ms for a
+ * page of 100 at 1,000,000 orders).
  */
 function impliesScope(filters: readonly PlannedFilter[], scope: Scope): boolean {
   if (scope === 'all') return true;
@@ -82,8 +87,15 @@ export function compileWhere(
   plan: QueryPlan,
   scope: Scope,
 ): RawBuilder<SqlBool> {
-  const parts = plan.filters.map((f) => condition(f, spec.alias));
-  const scoped = scopeCondition(spec, scope, spec.alias, false);
+  // A seller's orders walked newest first find a page of `contains` matches after a few
+  // hundred rows at most; the trigram index fetches every match of every seller first
+  // (1,000,000 orders: 2.9 ms against 10 ms for "mart", 39 against 456 for "zq").
+  const narrowed = plan.filters.some(
+    (f) => f.operator === 'equals' && spec.narrowedBy?.includes(f.field.name),
+  );
+  const parts = plan.filters.map((f) => condition(f, spec.alias, narrowed));
+  const implied = impliesScope(plan.filters, scope);
+  const scoped = implied ? undefined : scopeCondition(spec, scope, spec.alias, false);
   if (scoped) parts.push(scoped);
   if (plan.itemFilters.length > 0 && spec.items) {
     const items = spec.items;
@@ -95,11 +107,9 @@ export function compileWhere(
       if (f.field.itemSql)
         inner.push(condition({ ...f, field: { ...f.field, sql: f.field.itemSql } }, items.alias));
     }
-    // The scope is repeated too, for the same reason, unless a filter repeated there already
-    // implies it: then it only stops an index-only read of the items (seller, arrival, order).
-    const itemScope = impliesScope(plan.filters, scope)
-      ? undefined
-      : scopeCondition(spec, scope, items.alias, true);
+    // The scope is repeated too, for the same reason, unless the filters imply it: then it
+    // would only stop an index-only read of the items (seller, arrival, order).
+    const itemScope = implied ? undefined : scopeCondition(spec, scope, items.alias, true);
     if (itemScope) inner.push(itemScope);
     parts.push(
       sql<SqlBool>`exists (select 1 from ${sql.table(items.table)} as ${sql.id(items.alias)} where ${sql.ref(`${items.alias}.${items.parentColumn}`)} = ${sql.ref(`${spec.alias}.id`)} and ${and(inner)})`,

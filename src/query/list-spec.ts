@@ -55,6 +55,12 @@ export interface ListSpecDefinition {
   readonly fields: Readonly<Record<string, string | ColumnOptions>>;
   /** The item group (`items.*` fields), evaluated per item. */
   readonly items?: Omit<ItemGroupSpec, 'read'>;
+  /**
+   * Fields whose equality filter narrows the list to rows an index walks newest first (a
+   * seller's orders): beside one, `contains` is checked on each row walked instead of being
+   * offered to the trigram index, which PostgreSQL would take and regret (docs/performance.md).
+   */
+  readonly narrowedBy?: readonly string[];
 }
 
 /** The 24-hex id pattern, as the shared `Id` schema declares it. */
@@ -182,6 +188,7 @@ export function defineListSpec(schema: object, definition: ListSpecDefinition): 
     table: definition.table,
     alias: definition.alias,
     fields,
+    ...(definition.narrowedBy ? { narrowedBy: definition.narrowedBy } : {}),
     ...(items
       ? {
           items: {

@@ -53,6 +53,13 @@ const list = (values: readonly Value[], type: FieldType) =>
   sql.join(values.map((v) => sql.val(bind(v, type))));
 const idArray = (values: readonly Value[]) => sql`${sql.val(values)}::text[]`;
 
+/**
+ * `contains` written so that no index serves it (`strpos` instead of LIKE, the same fold
+ * on both sides, so the same rows): for rows that another index already narrows.
+ */
+export const containsRowCheck = (column: RawBuilder<unknown>, value: string) =>
+  sql<SqlBool>`strpos(${foldSql(column)}, ${fold(value)}) > 0`;
+
 /** LIKE pattern with `%`, `_` and `\` taken literally. */
 export function likePattern(value: string, where: 'start' | 'end' | 'anywhere'): string {
   const escaped = value.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -74,6 +74,8 @@ export interface ResourceSpec {
   readonly alias: string;
   readonly fields: readonly FieldSpec[];
   readonly items?: ItemGroupSpec;
+  /** See ListSpecDefinition.narrowedBy. */
+  readonly narrowedBy?: readonly string[];
 }
 
 // ---- parse ----

@@ -30,4 +30,5 @@ export const orderList = defineListSpec(Order, {
     'items.ticketCode': { sql: 'ticket_code', operators: EXACT },
   },
   items: { prefix: 'items', table: 'order_items', alias: 'i', parentColumn: 'order_id' },
+  narrowedBy: ['seller', 'customer'],
 });
