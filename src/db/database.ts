@@ -6,6 +6,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
+import { prepareMarkedStatements } from './prepared.js';
 import type { DB } from './types.js';
 
 export type Db = Kysely<DB>;
@@ -73,6 +74,15 @@ function keepErrorsFromCrashing(pool: pg.Pool): void {
     client.on('error', () => undefined);
   });
 }
+
+/**
+ * The embedded server's memory. PGlite starts PostgreSQL with its stock 128 MB of shared
+ * buffers, and the WebAssembly memory that holds them is touched at start and never given
+ * back: the server started at 378 MB of RSS, at 216 MB with 8 MB of buffers, serving as
+ * fast (bench/embedded.ts; docs/performance.md). The newcomer's database is small and the
+ * operating system caches its files anyway; production runs PostgreSQL's own server.
+ */
+const EMBEDDED_SETTINGS = ['-c', 'shared_buffers=8MB', '-c', 'wal_buffers=1MB'];
 
 /** The name listening connections carry in pg_stat_activity (tests find them by it). */
 export const LISTENER_APPLICATION_NAME = 'booking-listener';
@@ -148,6 +158,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connectionTimeoutMillis: 10_000,
     });
     keepErrorsFromCrashing(pool);
+    prepareMarkedStatements(pool);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     const listeners = new Set<() => Promise<void>>();
     return {
@@ -181,6 +192,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let pglite: InstanceType<typeof PGlite>;
   try {
     pglite = new PGlite({
+      startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS],
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
       extensions: { pg_trgm },

@@ -1,6 +1,7 @@
 /** All SQL on orders and order items. */
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { listSource } from '../../db/list-source.js';
+import { prepared } from '../../db/prepared.js';
 import { write } from '../../db/write-batch.js';
 import type { DB } from '../../db/types.js';
 import { fold, foldSql } from '../../query/fold.js';
@@ -72,12 +73,10 @@ export function ordersRepository(db: Kysely<DB>) {
     },
 
     async findWithItems(id: string): Promise<OrderWithItems | undefined> {
-      return db
-        .selectFrom('orders as o')
-        .selectAll('o')
-        .select(itemsJson)
-        .where('o.id', '=', id)
-        .executeTakeFirst();
+      // A primary key's lookup: one plan whatever the id (db/prepared.ts).
+      return prepared(
+        db.selectFrom('orders as o').selectAll('o').select(itemsJson).where('o.id', '=', id),
+      ).executeTakeFirst();
     },
 
     /**

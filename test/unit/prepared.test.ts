@@ -1,0 +1,57 @@
+/**
+ * Prepared statements chosen per query (db/prepared.ts): a marked query's SQL goes out as
+ * a named statement (one name per text), anything else exactly as it was sent.
+ */
+import { EventEmitter } from 'node:events';
+import type pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { createQueryRecorder } from '../../src/db/query-recorder.js';
+import { prepareMarkedStatements, prepared } from '../../src/db/prepared.js';
+
+class FakeClient {
+  sent: unknown[][] = [];
+  query(...args: unknown[]) {
+    this.sent.push(args);
+    return Promise.resolve({ rows: [] });
+  }
+}
+
+function connectedClient(): FakeClient {
+  const pool = new EventEmitter();
+  prepareMarkedStatements(pool as unknown as pg.Pool);
+  const client = new FakeClient();
+  pool.emit('connect', client);
+  return client;
+}
+
+describe('prepared statements', () => {
+  const { db } = createQueryRecorder();
+  const byId = (id: string) => db.selectFrom('orders').selectAll().where('id', '=', id);
+
+  it('sends a marked query by name, the same name for the same text, values bound', async () => {
+    const client = connectedClient();
+    const marked = prepared(byId('a')).compile();
+    prepared(byId('b'));
+    await client.query(marked.sql, ['a']);
+    await client.query(marked.sql, ['b']);
+    const [first, second] = client.sent.map((args) => args[0] as pg.QueryConfig);
+    expect(first).toEqual({
+      name: expect.stringMatching(/^booking_\d+$/),
+      text: marked.sql,
+      values: ['a'],
+    });
+    expect(second!.name).toBe(first!.name);
+    expect(second!.values).toEqual(['b']);
+  });
+
+  it('leaves unmarked queries, and calls of another shape, as they were', async () => {
+    const client = connectedClient();
+    const unmarked = db.selectFrom('users').selectAll().where('id', '=', 'x').compile();
+    await client.query(unmarked.sql, ['x']);
+    await client.query('begin');
+    const marked = prepared(byId('c')).compile();
+    const config = { text: marked.sql, values: ['c'] };
+    await client.query(config);
+    expect(client.sent).toEqual([[unmarked.sql, ['x']], ['begin'], [config]]);
+  });
+});
