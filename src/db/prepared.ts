@@ -2,9 +2,10 @@
  * Prepared statements, chosen per query. A repository marks a query with `prepared`; on
  * PostgreSQL its SQL text is then sent as a named statement, parsed and planned once per
  * connection, and PostgreSQL may keep a generic plan for it. Only queries whose best plan
- * does not depend on their values are marked (a key lookup, an insert): pgbench showed
- * one order by id 3x faster prepared, while a generic plan made a skewed date range 2-3x
- * and a substring search 10x slower (docs/performance.md). Lists are never marked.
+ * does not depend on their values are marked (a key lookup): pgbench showed one order by
+ * id 3x faster prepared, while a generic plan made a skewed date range 2-3x and a
+ * substring search 10x slower (docs/performance.md). Lists are never marked, nor
+ * statements inside transactions (an outdated statement could not be retried there).
  */
 import type { Compilable } from 'kysely';
 import type pg from 'pg';
@@ -19,8 +20,19 @@ export function prepared<T extends Compilable>(query: T): T {
 }
 
 /**
+ * PostgreSQL refuses to run a prepared statement whose result columns changed under it (a
+ * migration added a column to a table it reads with `*`): "cached plan must not change
+ * result type".
+ */
+const outdated = (error: unknown) =>
+  (error as { code?: string }).code === '0A000' &&
+  /cached plan must not change result type/.test((error as Error).message);
+
+/**
  * Makes a pool's clients send marked SQL as named statements (node-postgres parses a name
- * once per connection, then only binds and executes it).
+ * once per connection, then only binds and executes it). A statement a migration made
+ * outdated is sent again unnamed, and unnamed on that connection from then on; marked
+ * queries run outside transactions, so the retry is allowed.
  */
 export function prepareMarkedStatements(pool: Pick<pg.Pool, 'on'>): void {
   pool.on('connect', (client) => {
@@ -29,15 +41,20 @@ export function prepareMarkedStatements(pool: Pick<pg.Pool, 'on'>): void {
       (Object.getPrototypeOf(client) as { query: (...a: unknown[]) => unknown }).query.apply(
         client,
         args,
-      );
+      ) as Promise<unknown>;
+    const stale = new Set<string>();
     Object.defineProperty(client, 'query', {
       configurable: true,
       value: (...args: unknown[]) => {
         const [text, values] = args;
         const name = typeof text === 'string' ? names.get(text) : undefined;
-        if (name === undefined || args.length !== 2 || !Array.isArray(values))
+        if (name === undefined || stale.has(name) || args.length !== 2 || !Array.isArray(values))
           return query(...args);
-        return query({ name, text, values });
+        return query({ name, text, values }).catch((error: unknown) => {
+          if (!outdated(error)) throw error;
+          stale.add(name);
+          return query(text, values);
+        });
       },
     });
   });

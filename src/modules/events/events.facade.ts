@@ -7,7 +7,7 @@
 import type { Executor, Tx } from '../../db/unit-of-work.js';
 import { auditOf } from '../../outbox/index.js';
 import { eventsRepository, type NewEventRow } from './events.repository.js';
-import { toEventView, type EventView } from './events.schemas.js';
+import { seatsOpen, toEventView, type EventView } from './events.schemas.js';
 import { experienceMustExist } from './events.rules.js';
 import { autoAssign } from './assignment.js';
 import type { GuidesFacade } from '../guides/index.js';
@@ -83,6 +83,15 @@ export const eventsFacade = {
     const events = eventsRepository(tx);
     await events.release(id, quantity);
     return seatChange(toEventView((await events.findById(id))!), -quantity);
+  },
+
+  /**
+   * A departure's event read afresh: its id and the seats it has left (null: no limit; 0
+   * when closed by hand), or undefined when the departure has no event.
+   */
+  seatsAtDeparture: async (db: Executor, experienceId: string, start: Date) => {
+    const row = await eventsRepository(db).findAt(experienceId, start);
+    return row && { id: row.id, seatsLeft: seatsOpen(row) };
   },
 
   seatsLeft: (db: Executor, id: string): Promise<number | null> =>

@@ -1,6 +1,5 @@
 /** All SQL on events. */
 import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
-import { prepared } from '../../db/prepared.js';
 import type { DB, EventsTable, GuideStatus } from '../../db/types.js';
 import type { CompiledList } from '../../query/compile.js';
 import type { ListSource } from '../../query/run.js';
@@ -200,21 +199,19 @@ export function eventsRepository(db: Kysely<DB>) {
           eb.or([eb('max', 'is', null), eb(sql`reserved + ${quantity}`, '<=', eb.ref('max'))]),
         )
         .returningAll();
-      // A unique key's lookup and insert: one plan whatever the values (db/prepared.ts).
-      return prepared(
-        db
-          .with('made', () => made)
-          .with('taken', () => taken)
-          .selectFrom('made')
-          .selectAll()
-          .select(sql<boolean>`true`.as('created'))
-          .unionAll((eb) =>
-            eb
-              .selectFrom('taken')
-              .selectAll()
-              .select(sql<boolean>`false`.as('created')),
-          ),
-      ).executeTakeFirst();
+      return db
+        .with('made', () => made)
+        .with('taken', () => taken)
+        .selectFrom('made')
+        .selectAll()
+        .select(sql<boolean>`true`.as('created'))
+        .unionAll((eb) =>
+          eb
+            .selectFrom('taken')
+            .selectAll()
+            .select(sql<boolean>`false`.as('created')),
+        )
+        .executeTakeFirst();
     },
 
     async release(id: string, quantity: number): Promise<void> {

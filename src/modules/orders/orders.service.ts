@@ -214,10 +214,11 @@ export function ordersService({
    * A new booking's seats: for each departure its items ask (in one fixed order,
    * experience then start, so two bookings never wait on each other in a cycle), the event
    * found or made and the seats taken, in one statement in the usual case. When that
-   * statement could not do it (no room, or an event made by a concurrent booking), or the
-   * experience staffs its new events (their guides must be on them before the seats'
-   * `event.update`), the longer way decides: find or make, then reserve. A departure
-   * without room answers 409 capacity_exceeded, naming the first item asking for it.
+   * statement took nothing, or was not tried because the experience staffs its new events
+   * (their guides must be on them before the seats' `event.update`), the departure is read
+   * afresh: one without room is refused at once (409 capacity_exceeded, naming the first
+   * item asking for it); one with room was made or freed by a concurrent booking the
+   * statement could not see, and is reserved; a missing one is made, then reserved.
    */
   async function takeSeats(trx: Tx, sellerId: string, items: readonly PlannedItem[]) {
     const departures = new Map<string, { first: PlannedItem; quantity: number }>();
@@ -251,8 +252,15 @@ export function ordersService({
         changes.push(taken.change);
         continue;
       }
-      const { id, created } = await events.findOrCreate(trx, event);
-      if (created) await events.staffNewEvent(trx, id, staffing);
+      const found = await events.seatsAtDeparture(trx, first.experience.id, first.start);
+      if (found && found.seatsLeft !== null && found.seatsLeft < quantity)
+        throw capacityExceeded(first.index, found.seatsLeft, quantity, { id: found.id });
+      let id = found?.id;
+      if (!id) {
+        const made = await events.findOrCreate(trx, event);
+        id = made.id;
+        if (made.created) await events.staffNewEvent(trx, id, staffing);
+      }
       const change = await events.reserve(trx, id, quantity, first.experience);
       if (!change) {
         const seatsLeft = await events.seatsLeft(trx, id);
