@@ -7,15 +7,17 @@
  * substring search 10x slower (docs/performance.md). Lists are never marked, nor
  * statements inside transactions (an outdated statement could not be retried there).
  */
-import type { Compilable } from 'kysely';
+import type { CompiledQuery } from 'kysely';
 import type pg from 'pg';
 
 const names = new Map<string, string>();
 
-/** Marks the query's SQL as one to prepare; returns the query, to run as usual. */
-export function prepared<T extends Compilable>(query: T): T {
-  const text = query.compile().sql;
-  if (!names.has(text)) names.set(text, `booking_${names.size + 1}`);
+/**
+ * Marks a compiled query's SQL as one to prepare; returns it, to run with `executeQuery`
+ * (compiled once: this is on the hot path of the reads it serves).
+ */
+export function prepared<T extends CompiledQuery>(query: T): T {
+  if (!names.has(query.sql)) names.set(query.sql, `booking_${names.size + 1}`);
   return query;
 }
 

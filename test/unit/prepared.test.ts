@@ -30,8 +30,8 @@ describe('prepared statements', () => {
 
   it('sends a marked query by name, the same name for the same text, values bound', async () => {
     const client = connectedClient();
-    const marked = prepared(byId('a')).compile();
-    prepared(byId('b'));
+    const marked = prepared(byId('a').compile());
+    prepared(byId('b').compile());
     await client.query(marked.sql, ['a']);
     await client.query(marked.sql, ['b']);
     const [first, second] = client.sent.map((args) => args[0] as pg.QueryConfig);
@@ -49,7 +49,7 @@ describe('prepared statements', () => {
     const unmarked = db.selectFrom('users').selectAll().where('id', '=', 'x').compile();
     await client.query(unmarked.sql, ['x']);
     await client.query('begin');
-    const marked = prepared(byId('c')).compile();
+    const marked = prepared(byId('c').compile());
     const config = { text: marked.sql, values: ['c'] };
     await client.query(config);
     expect(client.sent).toEqual([[unmarked.sql, ['x']], ['begin'], [config]]);

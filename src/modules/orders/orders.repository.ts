@@ -74,9 +74,13 @@ export function ordersRepository(db: Kysely<DB>) {
 
     async findWithItems(id: string): Promise<OrderWithItems | undefined> {
       // A primary key's lookup: one plan whatever the id (db/prepared.ts).
-      return prepared(
-        db.selectFrom('orders as o').selectAll('o').select(itemsJson).where('o.id', '=', id),
-      ).executeTakeFirst();
+      const query = db
+        .selectFrom('orders as o')
+        .selectAll('o')
+        .select(itemsJson)
+        .where('o.id', '=', id)
+        .compile();
+      return (await db.executeQuery(prepared(query))).rows[0];
     },
 
     /**
