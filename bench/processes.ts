@@ -92,10 +92,13 @@ export function startArgs(): string[] {
   return words.slice(1);
 }
 
-/** Starts the built service; resolves when /readyz answers. */
-export async function startService(env: Record<string, string>): Promise<Running> {
+/** Starts the built service (node's arguments: `npm start`'s unless given); resolves when /readyz answers. */
+export async function startService(
+  env: Record<string, string>,
+  args: string[] = startArgs(),
+): Promise<Running> {
   const port = await freePort();
-  const child = spawn(process.execPath, startArgs(), {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'inherit', 'inherit'],

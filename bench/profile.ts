@@ -1,0 +1,224 @@
+/**
+ * `npx tsx bench/profile.ts [bench flags]`: where the CPU of a request goes. For each
+ * scenario of `npm run bench` (same data, same callers; `--only` picks some) at the first
+ * of `--connections` (default 8): a fresh service started with `npm start`'s flags plus
+ * `--cpu-prof`, a warm-up, then the load; meanwhile the CPU time of the service, of every
+ * PostgreSQL process and of the whole machine is read from /proc, so each request's cost
+ * is split between Node, PostgreSQL and the rest (the load generator). The service runs the
+ * unbundled build (dist/server.js, the same code as the bundle) so each function's package
+ * shows in the profile. Writes bench/results/profile-<time>.md (and the .cpuprofile files,
+ * which Chrome's DevTools open) and prints the Markdown.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openDatabase } from '../src/db/database.js';
+import { createCredentials } from './accounts.js';
+import { bookingScenarios } from './bookings.js';
+import { summarize, type CpuProfile, type ProfileSummary } from './cpu-profile.js';
+import { BENCH_SECRET, prepareDatabase, recordCreatedEvents } from './database.js';
+import { runLoad } from './load.js';
+import { benchOptions } from './options.js';
+import { build, startArgs, startService } from './processes.js';
+import { readScenarios } from './scenarios.js';
+
+const options = benchOptions(process.argv.slice(2), process.env);
+const log = (line: string) => process.stderr.write(`[profile] ${line}\n`);
+const wanted = (name: string) =>
+  !options.only || options.only.split(',').some((part) => name.includes(part));
+const TICK_MS = 1000 / 100; // USER_HZ: /proc counts CPU time in 1/100 s on Linux
+
+/** utime + stime of one process, ms (0 once it is gone). */
+function processCpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU ms of all PostgreSQL server processes on this machine. */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
+        total += processCpuMs(Number(entry));
+    } catch {
+      // the process ended while we read
+    }
+  }
+  return total;
+}
+
+/** Busy CPU ms of the whole machine (all cores; idle and iowait excluded). */
+function machineBusyMs(): number {
+  const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1);
+  const ticks = fields.map(Number);
+  const idle = ticks[3]! + ticks[4]!;
+  return (ticks.reduce((a, b) => a + b, 0) - idle) * TICK_MS;
+}
+
+interface Profiled {
+  name: string;
+  connections: number;
+  rps: number;
+  /** CPU ms per request. */
+  perRequest: { service: number; postgres: number; rest: number };
+  summary: ProfileSummary;
+}
+
+if (options.build) build();
+const record = await prepareDatabase(
+  options.databaseUrl,
+  { orders: options.orders, sellers: options.sellers, seed: options.seed },
+  log,
+);
+const env: Record<string, string> = {
+  DATABASE_URL: options.databaseUrl,
+  BOOKING_SECRET: BENCH_SECRET,
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_MAX: '0',
+  SHUTDOWN_DRAIN_MS: '0',
+};
+const outDir = path.resolve(
+  options.outDir,
+  `profile-${new Date().toISOString().replace(/[:.]/g, '-')}`,
+);
+fs.mkdirSync(outDir, { recursive: true });
+const connections = options.connections[0]!;
+
+const database = await openDatabase({ kind: 'postgres', url: options.databaseUrl, poolSize: 2 });
+const setup = await startService(env);
+let jobs: {
+  name: string;
+  method: 'GET' | 'POST';
+  paths: string[];
+  bodies?: string[];
+  apiKey: string;
+}[];
+try {
+  const credentials = await createCredentials(setup.baseUrl, env, record.biggestSeller);
+  const reads = await readScenarios(database.db, setup.baseUrl, credentials, 500);
+  const bookings = await bookingScenarios(database.db, setup.baseUrl, credentials, 1, (ids) =>
+    recordCreatedEvents(options.databaseUrl, ids),
+  );
+  jobs = [
+    ...reads.map((r) => ({
+      name: r.name,
+      method: 'GET' as const,
+      paths: r.paths,
+      apiKey: r.apiKey,
+    })),
+    ...bookings.map((b) => ({
+      name: b.name,
+      method: 'POST' as const,
+      paths: ['/api/orders'],
+      bodies: b.runs[0]!.bodies,
+      apiKey: b.apiKey,
+    })),
+  ].filter((job) => wanted(job.name));
+} finally {
+  await setup.stop();
+  await database.close();
+}
+
+const flags = startArgs().slice(0, -1);
+const results: Profiled[] = [];
+let measured = { fromUs: 0, toUs: 0 };
+for (const [i, job] of jobs.entries()) {
+  const file = `${String(i + 1).padStart(2, '0')}-${job.name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`;
+  const service = await startService(env, [
+    ...flags,
+    '--cpu-prof',
+    '--cpu-prof-dir',
+    outDir,
+    '--cpu-prof-name',
+    file,
+    'dist/server.js',
+  ]);
+  const load = (durationSec: number) =>
+    runLoad({
+      url: service.baseUrl,
+      connections,
+      durationSec,
+      method: job.method,
+      headers: {
+        'x-api-key': job.apiKey,
+        ...(job.bodies ? { 'content-type': 'application/json' } : {}),
+      },
+      paths: job.paths,
+      ...(job.bodies ? { bodies: job.bodies } : {}),
+    });
+  try {
+    await load(options.warmupSec);
+    const before = {
+      service: processCpuMs(service.pid),
+      pg: postgresCpuMs(),
+      all: machineBusyMs(),
+    };
+    const fromUs = Number(process.hrtime.bigint() / 1000n);
+    const result = await load(options.durationSec);
+    measured = { fromUs, toUs: Number(process.hrtime.bigint() / 1000n) };
+    const spent = {
+      service: processCpuMs(service.pid) - before.service,
+      pg: postgresCpuMs() - before.pg,
+      all: machineBusyMs() - before.all,
+    };
+    const n = result.requests;
+    const per = (ms: number) => Math.round((ms / n) * 1000) / 1000;
+    results.push({
+      name: job.name,
+      connections,
+      rps: Math.round(n / result.durationSec),
+      perRequest: {
+        service: per(spent.service),
+        postgres: per(spent.pg),
+        rest: per(spent.all - spent.service - spent.pg),
+      },
+      summary: { totalMs: 0, busyMs: 0, groups: [], functions: [] },
+    });
+  } finally {
+    await service.stop();
+  }
+  const profile = JSON.parse(fs.readFileSync(path.join(outDir, file), 'utf8')) as CpuProfile;
+  results.at(-1)!.summary = summarize(profile, 15, measured);
+  log(`${job.name}: ${results.at(-1)!.rps} req/s, ${JSON.stringify(results.at(-1)!.perRequest)}`);
+}
+
+const lines: string[] = [
+  `Profile ${new Date().toISOString()}: ${record.orders.toLocaleString('en')} orders, ${connections} connections, ` +
+    `${options.durationSec} s per scenario; ${os.availableParallelism()} × ${os.cpus()[0]?.model.trim()}, Node ${process.version}.`,
+  '',
+  '| scenario | req/s | service CPU ms/req | PostgreSQL CPU ms/req | rest (load generator) ms/req |',
+  '| --- | ---: | ---: | ---: | ---: |',
+  ...results.map(
+    (r) =>
+      `| ${r.name} | ${r.rps.toLocaleString('en')} | ${r.perRequest.service} | ${r.perRequest.postgres} | ${r.perRequest.rest} |`,
+  ),
+];
+for (const r of results) {
+  lines.push(
+    '',
+    `### ${r.name}`,
+    '',
+    `Service main thread during the load: ${r.summary.busyMs} ms busy of ${r.summary.totalMs} ms.`,
+    '',
+    '| where (self time) | ms | % of busy |',
+    '| --- | ---: | ---: |',
+    ...r.summary.groups.map((g) => `| ${g.name} | ${g.ms} | ${g.percent} |`),
+    '',
+    '| hottest functions (self time) | ms | % of busy |',
+    '| --- | ---: | ---: |',
+    ...r.summary.functions.map(
+      (f) => `| \`${f.name.replace(/\|/g, '\\|')}\` | ${f.ms} | ${f.percent} |`,
+    ),
+  );
+}
+const text = `${lines.join('\n')}\n`;
+fs.writeFileSync(path.join(outDir, 'profile.md'), text);
+process.stdout.write(text);
+log(`profiles in ${outDir}`);
