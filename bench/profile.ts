@@ -22,7 +22,13 @@ import { benchOptions } from './options.js';
 import { build, startArgs, startService } from './processes.js';
 import { readScenarios } from './scenarios.js';
 
-const options = benchOptions(process.argv.slice(2), process.env);
+// --no-cpu-prof: the same runs and CPU split without the profiler (and on the bundle, as
+// `npm start` runs it), to see what profiling itself costs.
+const profiling = !process.argv.includes('--no-cpu-prof');
+const options = benchOptions(
+  process.argv.slice(2).filter((arg) => arg !== '--no-cpu-prof'),
+  process.env,
+);
 const log = (line: string) => process.stderr.write(`[profile] ${line}\n`);
 const wanted = (name: string) =>
   !options.only || options.only.split(',').some((part) => name.includes(part));
@@ -131,15 +137,20 @@ const results: Profiled[] = [];
 let measured = { fromUs: 0, toUs: 0 };
 for (const [i, job] of jobs.entries()) {
   const file = `${String(i + 1).padStart(2, '0')}-${job.name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`;
-  const service = await startService(env, [
-    ...flags,
-    '--cpu-prof',
-    '--cpu-prof-dir',
-    outDir,
-    '--cpu-prof-name',
-    file,
-    'dist/server.js',
-  ]);
+  const service = await startService(
+    env,
+    profiling
+      ? [
+          ...flags,
+          '--cpu-prof',
+          '--cpu-prof-dir',
+          outDir,
+          '--cpu-prof-name',
+          file,
+          'dist/server.js',
+        ]
+      : startArgs(),
+  );
   const load = (durationSec: number) =>
     runLoad({
       url: service.baseUrl,
@@ -184,8 +195,10 @@ for (const [i, job] of jobs.entries()) {
   } finally {
     await service.stop();
   }
-  const profile = JSON.parse(fs.readFileSync(path.join(outDir, file), 'utf8')) as CpuProfile;
-  results.at(-1)!.summary = summarize(profile, 15, measured);
+  if (profiling) {
+    const profile = JSON.parse(fs.readFileSync(path.join(outDir, file), 'utf8')) as CpuProfile;
+    results.at(-1)!.summary = summarize(profile, 15, measured);
+  }
   log(`${job.name}: ${results.at(-1)!.rps} req/s, ${JSON.stringify(results.at(-1)!.perRequest)}`);
 }
 
@@ -200,7 +213,7 @@ const lines: string[] = [
       `| ${r.name} | ${r.rps.toLocaleString('en')} | ${r.perRequest.service} | ${r.perRequest.postgres} | ${r.perRequest.rest} |`,
   ),
 ];
-for (const r of results) {
+for (const r of profiling ? results : []) {
   lines.push(
     '',
     `### ${r.name}`,
