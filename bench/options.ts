@@ -12,6 +12,7 @@
  *   --pool N          DATABASE_POOL_SIZE of the server (default: the service's own)
  *   --no-build        use dist/ as it is
  *   --out DIR         where reports go (default bench/results)
+ *   --peer directus   also ask Directus the three shared questions (bench/peer-directus.ts)
  *
  * The database: BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/booking_bench
  * (booking_bench_quick with --quick). It is created when missing and seeded when it does not
@@ -33,6 +34,7 @@ export interface BenchOptions {
   build: boolean;
   outDir: string;
   databaseUrl: string;
+  peer: 'directus' | undefined;
 }
 
 /** Quick runs keep their smaller data set in a database of their own: no re-seeding back and forth. */
@@ -62,9 +64,12 @@ export function benchOptions(args: string[], env: NodeJS.ProcessEnv): BenchOptio
       pool: { type: 'string' },
       'no-build': { type: 'boolean', default: false },
       out: { type: 'string', default: 'bench/results' },
+      peer: { type: 'string' },
     },
   });
   const quick = values.quick;
+  if (values.peer !== undefined && values.peer !== 'directus')
+    throw new Error('--peer: the only peer is directus');
   const durationSec = positive('duration', values.duration) ?? (quick ? 3 : 10);
   return {
     quick,
@@ -85,5 +90,6 @@ export function benchOptions(args: string[], env: NodeJS.ProcessEnv): BenchOptio
     build: !values['no-build'],
     outDir: values.out,
     databaseUrl: env.BENCH_DATABASE_URL || defaultUrl(quick),
+    peer: values.peer === 'directus' ? 'directus' : undefined,
   };
 }

@@ -68,7 +68,32 @@ export interface Report {
   scenarios: ScenarioResult[];
   /** bench/webhooks.ts's answer, as it printed it. */
   webhooks?: unknown;
+  /** `--peer directus`: the shared questions asked of both, at 8 connections. */
+  peer?: PeerResult;
   budget: BudgetLine[];
+}
+
+export interface PeerResult {
+  name: string;
+  queries: {
+    name: string;
+    oursRps: number;
+    peerRps: number;
+    peerP99Ms: number;
+    peerRssMb: number;
+  }[];
+}
+
+/** Issue 15: at least this many times the peer's throughput on each shared question. */
+export const PEER_MIN_FACTOR = 20;
+
+export function peerBudgetLine(peer: PeerResult): BudgetLine {
+  const factors = peer.queries.map((q) => ({ name: q.name, factor: q.oursRps / q.peerRps }));
+  return {
+    line: `>= ${PEER_MIN_FACTOR}x ${peer.name} on the shared questions at 8 connections`,
+    met: factors.length > 0 && factors.every((f) => f.factor >= PEER_MIN_FACTOR),
+    detail: factors.map((f) => `${f.name} ${f.factor.toFixed(1)}x`).join('; '),
+  };
 }
 
 const LIST_MIN_RATIO = 0.7;
@@ -164,6 +189,17 @@ export function markdown(report: Report): string {
           : '';
     lines.push(
       `| ${s.name} | ${s.connections} | ${s.statements ?? ''} | ${num(s.rps)} | ${num(s.p50Ms, 1)} | ${num(s.p99Ms, 1)} | ${s.errors} | ${s.limit ?? ''} | ${num(s.limitRps)} | ${s.ratio === undefined ? '' : `${(s.ratio * 100).toFixed(0)}%`} | ${num(s.limitPreparedRps)} | ${num(s.rssMb)} | ${notes} |`,
+    );
+  }
+  if (report.peer) {
+    lines.push(
+      '',
+      `| question, 8 connections | ours req/s | ${report.peer.name} req/s | ${report.peer.name} p99 ms | ${report.peer.name} RSS MB | ours / peer |`,
+      '| --- | ---: | ---: | ---: | ---: | ---: |',
+      ...report.peer.queries.map(
+        (q) =>
+          `| ${q.name} | ${num(q.oursRps)} | ${num(q.peerRps)} | ${num(q.peerP99Ms, 1)} | ${num(q.peerRssMb)} | ${(q.oursRps / q.peerRps).toFixed(1)}x |`,
+      ),
     );
   }
   if (report.webhooks) {

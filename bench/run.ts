@@ -21,7 +21,15 @@ import { runLoad, type LoadResult } from './load.js';
 import { benchOptions } from './options.js';
 import { initTpcb, runPgbench } from './pgbench.js';
 import { build, sampleRss, startBareServer, startService, type Running } from './processes.js';
-import { checkBudget, markdown, type Report, type ScenarioResult } from './report.js';
+import { peerQueries, startDirectus } from './peer-directus.js';
+import {
+  checkBudget,
+  markdown,
+  peerBudgetLine,
+  type PeerResult,
+  type Report,
+  type ScenarioResult,
+} from './report.js';
 import { readScenarios, type ReadScenario } from './scenarios.js';
 import { measureStartup } from './startup-time.js';
 import { statementsPerRequest, type CountedRequest } from './statements.js';
@@ -54,6 +62,8 @@ const startup = await measureStartup(options.quick ? 3 : 5, env);
 const database = await openDatabase({ kind: 'postgres', url: options.databaseUrl, poolSize: 2 });
 const server = await startService(env);
 const results: ScenarioResult[] = [];
+/** Our read scenarios' paths by name (the peer is asked the same questions). */
+const scenarioPaths: Record<string, string> = {};
 
 /** The URL of `<bench database>_<suffix>` on the same server. */
 function scratchUrl(suffix: string): string {
@@ -253,6 +263,7 @@ try {
   const credentials = await createCredentials(server.baseUrl, env, record.biggestSeller);
   log('preparing scenarios');
   const reads = await readScenarios(database.db, server.baseUrl, credentials, 500);
+  for (const read of reads) scenarioPaths[read.name] = read.paths[0]!;
   const bookings = await bookingScenarios(
     database.db,
     server.baseUrl,
@@ -307,6 +318,47 @@ if (webhooks) log(`webhooks: ${JSON.stringify(webhooks)}`);
 
 const { rows } = await sql<{ version: string }>`select version()`.execute(database.db);
 await database.close();
+
+/**
+ * `--peer directus`: the three questions both APIs answer, asked of Directus over a copy of
+ * the bench database (after ours: the copy needs the source database without sessions).
+ */
+async function peerScenario(): Promise<PeerResult> {
+  const peer = await startDirectus(options.databaseUrl, peerQueries(scenarioPaths), log);
+  try {
+    const queries: PeerResult['queries'] = [];
+    for (const [name, peerPath] of Object.entries(peer.paths)) {
+      const check = await fetch(`${peer.baseUrl}${peerPath}`, { headers: peer.headers });
+      if (!check.ok) throw new Error(`Directus ${peerPath}: ${check.status} ${await check.text()}`);
+      const job = {
+        url: peer.baseUrl,
+        connections: 8,
+        method: 'GET' as const,
+        headers: peer.headers,
+        paths: [peerPath],
+      };
+      await runLoad({ ...job, durationSec: options.warmupSec });
+      const stopSampling = sampleRss(peer.pid);
+      const load = await runLoad({ ...job, durationSec: options.durationSec });
+      const ours = results.find((r) => r.name === name && r.connections === 8);
+      const errors = errorsOf(load, ['200']);
+      if (errors > 0)
+        throw new Error(`Directus ${name}: ${errors} errors ${JSON.stringify(load.statuses)}`);
+      queries.push({
+        name,
+        oursRps: ours?.rps ?? Number.NaN,
+        peerRps: load.requests / load.durationSec,
+        peerP99Ms: load.p99Ms,
+        peerRssMb: stopSampling(),
+      });
+      log(`directus ${name} @8: ${queries.at(-1)!.peerRps.toFixed(0)} req/s`);
+    }
+    return { name: 'Directus 12.4', queries };
+  } finally {
+    await peer.stop();
+  }
+}
+const peer = options.peer ? await peerScenario() : undefined;
 const report: Report = {
   generatedAt: new Date().toISOString(),
   machine: {
@@ -334,7 +386,8 @@ const report: Report = {
   startup,
   scenarios: results,
   ...(webhooks ? { webhooks } : {}),
-  budget: checkBudget(results, startup),
+  ...(peer ? { peer } : {}),
+  budget: [...checkBudget(results, startup), ...(peer ? [peerBudgetLine(peer)] : [])],
 };
 const text = markdown(report);
 fs.mkdirSync(options.outDir, { recursive: true });
