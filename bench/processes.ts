@@ -6,6 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 const ROOT = path.join(import.meta.dirname, '..');
@@ -108,21 +109,33 @@ export async function startService(
   return { child, pid: child.pid!, baseUrl, stop: stopper(child) };
 }
 
-/** Starts the bare node:http baseline answering every request with `bodyBytes` of JSON. */
-export async function startBareServer(bodyBytes: number): Promise<Running> {
+/** Runs a bench server script (TypeScript, through tsx) as a child; resolves when it answers. */
+async function startScript(script: string, args: string[], what: string): Promise<Running> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(import.meta.dirname, 'bare-server.ts'),
-      String(port),
-      String(bodyBytes),
-    ],
+    ['--import', 'tsx', path.join(import.meta.dirname, script), String(port), ...args],
     { stdio: ['ignore', 'inherit', 'inherit'] },
   );
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitUntilReady(baseUrl, child, 'the bare node:http server');
+  await waitUntilReady(baseUrl, child, what);
   return { child, pid: child.pid!, baseUrl, stop: stopper(child) };
+}
+
+/** Starts the bare node:http baseline answering every request with `bodyBytes` of JSON. */
+export function startBareServer(bodyBytes: number): Promise<Running> {
+  return startScript('bare-server.ts', [String(bodyBytes)], 'the bare node:http server');
+}
+
+/** Starts node:http + pg running `queries` in turn, one per request (bare-sql-server.ts). */
+export function startBareSqlServer(
+  databaseUrl: string,
+  queries: { sql: string; parameters: readonly unknown[] }[],
+): Promise<Running> {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-sql-')), 'queries.json');
+  fs.writeFileSync(
+    file,
+    JSON.stringify(queries.map((q) => ({ sql: q.sql, parameters: q.parameters }))),
+  );
+  return startScript('bare-sql-server.ts', [databaseUrl, file], 'the bare node:http + pg server');
 }

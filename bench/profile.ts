@@ -4,7 +4,9 @@
  * of `--connections` (default 8): a fresh service started with `npm start`'s flags plus
  * `--cpu-prof`, a warm-up, then the load; meanwhile the CPU time of the service, of every
  * PostgreSQL process and of the whole machine is read from /proc, so each request's cost
- * is split between Node, PostgreSQL and the rest (the load generator). The service runs the
+ * is split between Node, PostgreSQL and the rest (the load generator). Beside each read, the
+ * same SQL through node:http + pg with nothing else (bare-sql-server.ts) and through
+ * pgbench: what the machine leaves any Node server, and what ours takes. The service runs the
  * unbundled build (dist/server.js, the same code as the bundle) so each function's package
  * shows in the profile. Writes bench/results/profile-<time>.md (and the .cpuprofile files,
  * which Chrome's DevTools open) and prints the Markdown.
@@ -12,14 +14,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { CompiledQuery } from 'kysely';
 import { openDatabase } from '../src/db/database.js';
 import { createCredentials } from './accounts.js';
 import { bookingScenarios } from './bookings.js';
 import { summarize, type CpuProfile, type ProfileSummary } from './cpu-profile.js';
 import { BENCH_SECRET, prepareDatabase, recordCreatedEvents } from './database.js';
-import { runLoad } from './load.js';
+import { runLoad, type LoadResult } from './load.js';
 import { benchOptions } from './options.js';
-import { build, startArgs, startService } from './processes.js';
+import { build, startArgs, startBareSqlServer, startService } from './processes.js';
+import { runPgbench } from './pgbench.js';
 import { readScenarios } from './scenarios.js';
 
 // --no-cpu-prof: the same runs and CPU split without the profiler (and on the bundle, as
@@ -75,6 +79,11 @@ interface Profiled {
   /** CPU ms per request. */
   perRequest: { service: number; postgres: number; rest: number };
   summary: ProfileSummary;
+  baseline?: {
+    bareSqlRps: number;
+    bareSqlPerRequest: { service: number; postgres: number; rest: number };
+    pgbenchTps: number;
+  };
 }
 
 if (options.build) build();
@@ -105,6 +114,8 @@ let jobs: {
   paths: string[];
   bodies?: string[];
   apiKey: string;
+  /** Reads: the SQL the request runs (the baselines run it too). */
+  sql?: CompiledQuery[];
 }[];
 try {
   const credentials = await createCredentials(setup.baseUrl, env, record.biggestSeller);
@@ -118,6 +129,7 @@ try {
       method: 'GET' as const,
       paths: r.paths,
       apiKey: r.apiKey,
+      sql: r.sql,
     })),
     ...bookings.map((b) => ({
       name: b.name,
@@ -130,6 +142,65 @@ try {
 } finally {
   await setup.stop();
   await database.close();
+}
+
+type Split = Profiled['perRequest'];
+
+/** Runs a load against the process `pid` and splits the machine's CPU per request. */
+async function cpuSplit(
+  pid: number,
+  load: () => Promise<LoadResult>,
+): Promise<{ rps: number; perRequest: Split; fromUs: number; toUs: number }> {
+  const before = { own: processCpuMs(pid), pg: postgresCpuMs(), all: machineBusyMs() };
+  const fromUs = Number(process.hrtime.bigint() / 1000n);
+  const result = await load();
+  const toUs = Number(process.hrtime.bigint() / 1000n);
+  const spent = {
+    own: processCpuMs(pid) - before.own,
+    pg: postgresCpuMs() - before.pg,
+    all: machineBusyMs() - before.all,
+  };
+  const n = result.requests;
+  const per = (ms: number) => Math.round((ms / n) * 1000) / 1000;
+  return {
+    rps: Math.round(n / result.durationSec),
+    perRequest: {
+      service: per(spent.own),
+      postgres: per(spent.pg),
+      rest: per(spent.all - spent.own - spent.pg),
+    },
+    fromUs,
+    toUs,
+  };
+}
+
+/**
+ * Beside a read: node:http + pg running the same SQL (the least a Node API can do), and
+ * pgbench on it, at the same connection count.
+ */
+async function baselines(sqlOf: CompiledQuery[]): Promise<NonNullable<Profiled['baseline']>> {
+  const bare = await startBareSqlServer(options.databaseUrl, sqlOf);
+  try {
+    const load = (durationSec: number) =>
+      runLoad({
+        url: bare.baseUrl,
+        connections,
+        durationSec,
+        method: 'GET',
+        headers: {},
+        paths: ['/'],
+      });
+    await load(options.warmupSec);
+    const split = await cpuSplit(bare.pid, () => load(options.durationSec));
+    const pgbench = await runPgbench(options.databaseUrl, sqlOf, connections, options.durationSec);
+    return {
+      bareSqlRps: split.rps,
+      bareSqlPerRequest: split.perRequest,
+      pgbenchTps: Math.round(pgbench.tps),
+    };
+  } finally {
+    await bare.stop();
+  }
 }
 
 const flags = startArgs().slice(0, -1);
@@ -166,35 +237,19 @@ for (const [i, job] of jobs.entries()) {
     });
   try {
     await load(options.warmupSec);
-    const before = {
-      service: processCpuMs(service.pid),
-      pg: postgresCpuMs(),
-      all: machineBusyMs(),
-    };
-    const fromUs = Number(process.hrtime.bigint() / 1000n);
-    const result = await load(options.durationSec);
-    measured = { fromUs, toUs: Number(process.hrtime.bigint() / 1000n) };
-    const spent = {
-      service: processCpuMs(service.pid) - before.service,
-      pg: postgresCpuMs() - before.pg,
-      all: machineBusyMs() - before.all,
-    };
-    const n = result.requests;
-    const per = (ms: number) => Math.round((ms / n) * 1000) / 1000;
+    const split = await cpuSplit(service.pid, () => load(options.durationSec));
+    measured = { fromUs: split.fromUs, toUs: split.toUs };
     results.push({
       name: job.name,
       connections,
-      rps: Math.round(n / result.durationSec),
-      perRequest: {
-        service: per(spent.service),
-        postgres: per(spent.pg),
-        rest: per(spent.all - spent.service - spent.pg),
-      },
+      rps: split.rps,
+      perRequest: split.perRequest,
       summary: { totalMs: 0, busyMs: 0, groups: [], functions: [] },
     });
   } finally {
     await service.stop();
   }
+  if (job.sql) results.at(-1)!.baseline = await baselines(job.sql);
   if (profiling) {
     const profile = JSON.parse(fs.readFileSync(path.join(outDir, file), 'utf8')) as CpuProfile;
     results.at(-1)!.summary = summarize(profile, 15, measured);
@@ -206,12 +261,23 @@ const lines: string[] = [
   `Profile ${new Date().toISOString()}: ${record.orders.toLocaleString('en')} orders, ${connections} connections, ` +
     `${options.durationSec} s per scenario; ${os.availableParallelism()} × ${os.cpus()[0]?.model.trim()}, Node ${process.version}.`,
   '',
-  '| scenario | req/s | service CPU ms/req | PostgreSQL CPU ms/req | rest (load generator) ms/req |',
-  '| --- | ---: | ---: | ---: | ---: |',
-  ...results.map(
-    (r) =>
-      `| ${r.name} | ${r.rps.toLocaleString('en')} | ${r.perRequest.service} | ${r.perRequest.postgres} | ${r.perRequest.rest} |`,
-  ),
+  '| scenario | server | req/s | of pgbench | server CPU ms/req | PostgreSQL CPU ms/req | rest (load generator) ms/req |',
+  '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
+  ...results.flatMap((r) => {
+    const ofPgbench = (rps: number) =>
+      r.baseline ? `${Math.round((rps / r.baseline.pgbenchTps) * 100)} %` : '';
+    const row = (server: string, rps: number, split: Split) =>
+      `| ${r.name} | ${server} | ${rps.toLocaleString('en')} | ${ofPgbench(rps)} | ${split.service} | ${split.postgres} | ${split.rest} |`;
+    return [
+      row('the service', r.rps, r.perRequest),
+      ...(r.baseline
+        ? [
+            row('node:http + pg, same SQL', r.baseline.bareSqlRps, r.baseline.bareSqlPerRequest),
+            `| ${r.name} | pgbench, same SQL | ${r.baseline.pgbenchTps.toLocaleString('en')} | 100 % | | | |`,
+          ]
+        : []),
+    ];
+  }),
 ];
 for (const r of profiling ? results : []) {
   lines.push(
