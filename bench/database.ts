@@ -27,6 +27,21 @@ export interface SeedWanted {
   seed: number;
 }
 
+/**
+ * The environment of the service under test: the bench database, rate limit off (the load
+ * comes from one address), no drain on SIGTERM (each run stops it), the pool size of --pool.
+ */
+export function serviceEnv(databaseUrl: string, poolSize?: number): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    BOOKING_SECRET: BENCH_SECRET,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_MAX: '0',
+    SHUTDOWN_DRAIN_MS: '0',
+    ...(poolSize ? { DATABASE_POOL_SIZE: String(poolSize) } : {}),
+  };
+}
+
 export function benchConfig(databaseUrl: string): Config {
   return loadConfig({ DATABASE_URL: databaseUrl, BOOKING_SECRET: BENCH_SECRET, LOG_LEVEL: 'warn' });
 }

@@ -128,14 +128,23 @@ export function startBareServer(bodyBytes: number): Promise<Running> {
 }
 
 /** Starts node:http + pg running `queries` in turn, one per request (bare-sql-server.ts). */
-export function startBareSqlServer(
+export async function startBareSqlServer(
   databaseUrl: string,
   queries: { sql: string; parameters: readonly unknown[] }[],
 ): Promise<Running> {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-sql-')), 'queries.json');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-sql-'));
+  const file = path.join(dir, 'queries.json');
   fs.writeFileSync(
     file,
     JSON.stringify(queries.map((q) => ({ sql: q.sql, parameters: q.parameters }))),
   );
-  return startScript('bare-sql-server.ts', [databaseUrl, file], 'the bare node:http + pg server');
+  const server = await startScript(
+    'bare-sql-server.ts',
+    [databaseUrl, file],
+    'the bare node:http + pg server',
+  );
+  return {
+    ...server,
+    stop: () => server.stop().finally(() => fs.rmSync(dir, { recursive: true })),
+  };
 }

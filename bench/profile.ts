@@ -19,7 +19,7 @@ import { openDatabase } from '../src/db/database.js';
 import { createCredentials } from './accounts.js';
 import { bookingScenarios } from './bookings.js';
 import { summarize, type CpuProfile, type ProfileSummary } from './cpu-profile.js';
-import { BENCH_SECRET, prepareDatabase, recordCreatedEvents } from './database.js';
+import { prepareDatabase, recordCreatedEvents, serviceEnv } from './database.js';
 import { runLoad, type LoadResult } from './load.js';
 import { benchOptions } from './options.js';
 import { build, startArgs, startBareSqlServer, startService } from './processes.js';
@@ -92,13 +92,7 @@ const record = await prepareDatabase(
   { orders: options.orders, sellers: options.sellers, seed: options.seed },
   log,
 );
-const env: Record<string, string> = {
-  DATABASE_URL: options.databaseUrl,
-  BOOKING_SECRET: BENCH_SECRET,
-  LOG_LEVEL: 'warn',
-  RATE_LIMIT_MAX: '0',
-  SHUTDOWN_DRAIN_MS: '0',
-};
+const env = serviceEnv(options.databaseUrl, options.poolSize);
 const outDir = path.resolve(
   options.outDir,
   `profile-${new Date().toISOString().replace(/[:.]/g, '-')}`,

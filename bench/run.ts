@@ -16,7 +16,7 @@ import pg from 'pg';
 import { openDatabase } from '../src/db/database.js';
 import { createCredentials } from './accounts.js';
 import { bookingScenarios, checkOversell, type BookingScenario } from './bookings.js';
-import { BENCH_SECRET, prepareDatabase, recordCreatedEvents } from './database.js';
+import { prepareDatabase, recordCreatedEvents, serviceEnv } from './database.js';
 import { runLoad, type LoadResult } from './load.js';
 import { benchOptions } from './options.js';
 import { initTpcb, runPgbench } from './pgbench.js';
@@ -49,13 +49,7 @@ const record = await prepareDatabase(
   { orders: options.orders, sellers: options.sellers, seed: options.seed },
   log,
 );
-const env: Record<string, string> = {
-  DATABASE_URL: options.databaseUrl,
-  BOOKING_SECRET: BENCH_SECRET,
-  LOG_LEVEL: 'warn',
-  RATE_LIMIT_MAX: '0',
-  ...(options.poolSize ? { DATABASE_POOL_SIZE: String(options.poolSize) } : {}),
-};
+const env = serviceEnv(options.databaseUrl, options.poolSize);
 log('measuring start-up');
 const startup = await measureStartup(options.quick ? 3 : 5, env);
 
