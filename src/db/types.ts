@@ -149,6 +149,14 @@ export interface DelegatesTable {
   email: string | null;
   /** When the invited user accepted: from then on the seller sees who it is. */
   accepted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** SHA-256 of the live invitation token (migrations/0017); null once accepted. */
+  invitation_digest: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
+  /** When the live invitation token stops accepting. */
+  invitation_expires_at: ColumnType<
+    Date | null,
+    Date | string | null | undefined,
+    Date | string | null
+  >;
   roles: string[];
   created_at: Created;
   updated_at: Updated;
@@ -169,13 +177,17 @@ export interface IdempotencyKeysTable {
 /** Emails waiting to be sent, sent, or given up on (see migrations/0004_outbox.ts). */
 export interface OutboxTable {
   id: string;
-  kind: 'order_confirmation' | 'order_cancellation' | 'hook_disabled';
+  kind: 'order_confirmation' | 'order_cancellation' | 'hook_disabled' | 'delegate_invitation';
   order_id: string | null;
   /** For `hook_disabled`: the hook whose owner is told. */
   hook_id: ColumnType<string | null, string | null | undefined, string | null>;
   recipient: string;
   /** The account whose booking caused the email (the relay cap counts by it). */
   sender_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** For `delegate_invitation`: the invitation (delegation by email) it carries the token of. */
+  delegate_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** For `delegate_invitation`: the token, sealed under the server secret; cleared once settled. */
+  secret: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
   status: Generated<'pending' | 'sent' | 'failed' | 'skipped'>;
   attempts: Generated<number>;
   next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;

@@ -17,6 +17,7 @@ import * as m0013 from './0013_domain_events_webhooks.js';
 import * as m0014 from './0014_order_flow.js';
 import * as m0015 from './0015_event_operations.js';
 import * as m0016 from './0016_publishable_keys.js';
+import * as m0017 from './0017_invitation_tokens.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': m0001,
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0014_order_flow': m0014,
   '0015_event_operations': m0015,
   '0016_publishable_keys': m0016,
+  '0017_invitation_tokens': m0017,
 };
