@@ -1,5 +1,10 @@
-/** A seller with a bookable experience, made through the public API, for booking tests. */
+/**
+ * A seller with a bookable experience, made through the public API, and the seats an event
+ * holds, for booking tests.
+ */
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../src/db/types.js';
 import { as, signUp, type Account } from './app.js';
 
 export interface Shop {
@@ -54,3 +59,13 @@ export function book(
 ) {
   return as(app, account, { method: 'POST', url: '/api/orders', payload, headers });
 }
+
+/** The seats an event has reserved, read from the database. */
+export const seatsReserved = async (db: Kysely<DB>, eventId: string): Promise<number> =>
+  (
+    await db
+      .selectFrom('events')
+      .select('reserved')
+      .where('id', '=', eventId)
+      .executeTakeFirstOrThrow()
+  ).reserved;

@@ -14,7 +14,7 @@ import {
   type Account,
   type TestApp,
 } from '../helpers/app.js';
-import { book, item, openShop, type Shop } from '../helpers/booking.js';
+import { book, item, openShop, seatsReserved, type Shop } from '../helpers/booking.js';
 import { onPostgres } from '../helpers/database.js';
 
 let t: TestApp;
@@ -78,6 +78,69 @@ describe('group limits hold per departure, across the items of an order', () => 
       ],
     });
     expect(together.statusCode, together.body).toBe(201);
+  });
+});
+
+describe('a change of an order counts every seat the order keeps on a departure', () => {
+  const change = (id: string, items: object[]) =>
+    as(t.app, customer, { method: 'PATCH', url: `/api/orders/${id}`, payload: { items } });
+  const kept = (order: { items: { id: string }[] }, i: number, quantity: number) => ({
+    ...item(shop.experienceId, '2030-07-10', 900, quantity),
+    id: order.items[i]!.id,
+  });
+  const seatsOn = (eventId: string) => seatsReserved(t.database.db, eventId);
+
+  it('refuses adding seats to a departure the order already holds at orderMax', async () => {
+    const order = (
+      await book(t.app, customer, { items: [item(shop.experienceId, '2030-07-10', 900, 4)] })
+    ).json();
+    const eventId = order.items[0].event.id;
+    const added = await change(order.id, [
+      kept(order, 0, 4),
+      item(shop.experienceId, '2030-07-10', 900, 4),
+    ]);
+    expect(expectProblem(added, 400, 'validation_failed').detail).toMatch(
+      /at most 4 seats .*per departure \(this order asks 8\)/,
+    );
+    expect(expectProblem(added, 400, 'validation_failed').errors?.[0]?.name).toBe(
+      'items.1.quantity',
+    );
+    expect(await seatsOn(eventId)).toBe(4);
+    // Another departure is another group; a dropped item's seats no longer count.
+    const elsewhere = await change(order.id, [
+      kept(order, 0, 4),
+      item(shop.experienceId, '2030-07-10', 1400, 4),
+    ]);
+    expect(elsewhere.statusCode, elsewhere.body).toBe(200);
+    const replaced = await change(order.id, [item(shop.experienceId, '2030-07-10', 900, 4)]);
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    expect(await seatsOn(eventId)).toBe(4);
+  });
+
+  it('refuses resizing one item past orderMax beside another kept as it is', async () => {
+    const order = (
+      await book(t.app, customer, {
+        items: [1, 2].map(() => item(shop.experienceId, '2030-07-11', 900, 2)),
+      })
+    ).json();
+    const resized = await change(order.id, [
+      { ...item(shop.experienceId, '2030-07-11', 900, 2), id: order.items[0].id },
+      { ...item(shop.experienceId, '2030-07-11', 900, 3), id: order.items[1].id },
+    ]);
+    expectProblem(resized, 400, 'validation_failed');
+    expect(await seatsOn(order.items[0].event.id)).toBe(4);
+  });
+
+  it('counts kept seats towards orderMin as a booking does', async () => {
+    const order = (
+      await book(t.app, customer, { items: [item(shop.experienceId, '2030-07-12', 900, 2)] })
+    ).json();
+    const added = await change(order.id, [
+      { ...item(shop.experienceId, '2030-07-12', 900, 2), id: order.items[0].id },
+      item(shop.experienceId, '2030-07-12', 900, 1),
+    ]);
+    expect(added.statusCode, added.body).toBe(200);
+    expect(await seatsOn(order.items[0].event.id)).toBe(3);
   });
 });
 

@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, type Account, type TestApp } from '../helpers/app.js';
-import { book, item, openShop, type Shop } from '../helpers/booking.js';
+import { book, item, openShop, seatsReserved, type Shop } from '../helpers/booking.js';
 import { delegate } from '../helpers/guides.js';
 
 let t: TestApp;
@@ -24,14 +24,7 @@ afterAll(async () => t.close());
 
 const read = async (id: string) =>
   (await as(t.app, desk, { method: 'GET', url: `/api/orders/${id}` })).json();
-const seats = async (eventId: string) =>
-  (
-    await t.database.db
-      .selectFrom('events')
-      .select('reserved')
-      .where('id', '=', eventId)
-      .executeTakeFirstOrThrow()
-  ).reserved;
+const seats = (eventId: string) => seatsReserved(t.database.db, eventId);
 
 /** Polls until `check` passes (the sweeper runs every 50 ms once the hold is 1 s old). */
 async function eventually(check: () => Promise<void>, ms = 10_000): Promise<void> {

@@ -109,6 +109,13 @@ export function unscheduled(
   });
 }
 
+/** One departure of an experience, as the group-size rules group items. */
+export const departureOf = (i: {
+  experience: { id: string };
+  arrival: string;
+  arrivalTime: number;
+}): string => `${i.experience.id} ${i.arrival} ${i.arrivalTime}`;
+
 const itemError = (index: number, field: string, detail: string) =>
   invalid('body', `items.${index}.${field}`, detail);
 
@@ -150,7 +157,9 @@ export function sellerOf(
  * group size the experience takes (per departure, over every item booking it), a status the
  * caller may set (`defaultStatus` otherwise). A change plans only the items it moves or
  * adds: `at` gives their positions in the request (for errors), `statusKept` those whose
- * status is the one they already had (not a status the caller sets).
+ * status is the one they already had (not a status the caller sets), and `keptSeats` the
+ * live seats of the items it keeps as they are, per `departureOf`, which count towards the
+ * group size of a departure as much as the planned ones.
  */
 export function planItems(
   items: readonly BookingItemInput[],
@@ -159,13 +168,13 @@ export function planItems(
   defaultStatus: number,
   at: readonly number[] = items.map((_, i) => i),
   statusKept: readonly boolean[] = [],
+  keptSeats: ReadonlyMap<string, number> = new Map(),
 ): PlannedItem[] {
   const priced = items.map((item, i) => {
     const experience = ctx.experiences.get(item.experience.id)!;
     const delta = priceDeltaOf(ctx.schedulesOf(experience), item.arrival, item.arrivalTime);
     return priceItem(experience, item, `items.${at[i]}`, delta);
   });
-  const departureOf = (i: BookingItemInput) => `${i.experience.id} ${i.arrival} ${i.arrivalTime}`;
   return items.map((item, i): PlannedItem => {
     const index = at[i]!;
     const experience = ctx.experiences.get(item.experience.id)!;
@@ -180,7 +189,7 @@ export function planItems(
     const seats = items.reduce(
       (sum, other, j) =>
         departureOf(other) === departureOf(item) ? sum + priced[j]!.quantity : sum,
-      0,
+      keptSeats.get(departureOf(item)) ?? 0,
     );
     const sizeError = groupSizeError(experience, seats);
     if (sizeError) {

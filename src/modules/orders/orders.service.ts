@@ -30,6 +30,7 @@ import type { Account, UsersFacade } from '../users/index.js';
 import {
   checkAmount,
   customerEmailOf,
+  departureOf,
   planBooking,
   planItems,
   sellerOf,
@@ -627,6 +628,8 @@ export function ordersService({
       order.payment_method === 'later' ? ITEM_STATUS.payLater : ITEM_STATUS.confirmed;
     const rowsAfter = new Map<string, OrderItemRow>();
     const toPlan: { input: BookingItemInput; index: number; current?: OrderItemRow }[] = [];
+    // Seats of items kept as they are count towards each departure's group size too.
+    const keptSeats = new Map<string, number>();
     for (const [index, input] of inputs.entries()) {
       const current = input.id === undefined ? undefined : existing.get(input.id)!;
       const lines = current?.demographics as unknown as DemographicLine[] | undefined;
@@ -647,6 +650,10 @@ export function ordersService({
           rowsAfter.set(current.id, { ...current, status });
         } else {
           rowsAfter.set(current.id, current);
+        }
+        if (holdsSeats(rowsAfter.get(current.id)!.status)) {
+          const departure = departureOf(input);
+          keptSeats.set(departure, (keptSeats.get(departure) ?? 0) + current.quantity);
         }
         continue;
       }
@@ -681,6 +688,7 @@ export function ordersService({
       defaultStatus,
       toPlan.map((p) => p.index),
       toPlan.map((p) => p.input.status === p.current?.status),
+      keptSeats,
     );
     const eventOf = await eventsOf(tx, order.seller_id, planned);
     const added: OrderItemRow[] = [];
