@@ -91,6 +91,7 @@ export const ListQuery = Type.Object(
   {
     limit: Type.Optional(Type.Unsafe({ description: 'Page size, 1..100 (default 20)' })),
     skip: Type.Optional(Type.Unsafe({ description: 'Rows to skip (default 0)' })),
+    offset: Type.Optional(Type.Unsafe({ description: 'Another name for skip' })),
     sort: Type.Optional(Type.Unsafe({ description: 'field or -field (default -id)' })),
     count: Type.Optional(Type.Unsafe({ description: 'true adds paging.total' })),
   },

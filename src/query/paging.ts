@@ -27,7 +27,7 @@ export function nextLink(
   if (!hasMore || lastId === undefined) return null;
   const params: [string, string][] = [];
   for (const [key, value] of Object.entries(query)) {
-    if (NOT_REPEATED.has(key) || key === 'limit' || key === 'skip') continue;
+    if (NOT_REPEATED.has(key) || key === 'limit' || key === 'skip' || key === 'offset') continue;
     if (plan.keyset && key === 'id[lt]') continue;
     if (typeof value === 'string') params.push([key, value]);
   }

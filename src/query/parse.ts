@@ -7,8 +7,19 @@ import { operators } from './operators.js';
 import { OPERATOR_NAMES, type FilterNode, type OperatorName, type ParsedQuery } from './types.js';
 import { clip } from './values.js';
 
-/** Query parameters that are never filters. */
-export const RESERVED_PARAMETERS = ['limit', 'skip', 'sort', 'count', 'apiKey', 'private'] as const;
+/**
+ * Query parameters that are never filters. `offset` is `skip` by the name integrations
+ * page with (`limit`/`offset`); both at once must agree.
+ */
+export const RESERVED_PARAMETERS = [
+  'limit',
+  'skip',
+  'offset',
+  'sort',
+  'count',
+  'apiKey',
+  'private',
+] as const;
 type Reserved = (typeof RESERVED_PARAMETERS)[number];
 
 const KEY = /^([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)*)(?:\[([^\]]*)\])?$/;
@@ -65,6 +76,18 @@ export function parse(query: Record<string, unknown>): ParsedQuery {
       );
     }
     filters.push({ parameter: key, field, operator: operator as OperatorName, raw: value });
+  }
+  const offset = query.offset as string | undefined;
+  if (offset !== undefined) {
+    if (paging.skip !== undefined && paging.skip !== offset) {
+      throw new QueryError(
+        'invalid_paging',
+        'offset',
+        'offset is another name for skip; give one of them, or both with the same value.',
+      );
+    }
+    if (paging.skip === undefined)
+      return { filters, ...paging, skip: offset, skipParameter: 'offset' };
   }
   return { filters, ...paging };
 }

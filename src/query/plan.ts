@@ -125,7 +125,10 @@ export function plan(parsed: ParsedQuery, spec: ResourceSpec): QueryPlan {
       parsed.limit === undefined
         ? PAGING.defaultLimit
         : integerParameter('limit', parsed.limit, 1, PAGING.maxLimit),
-    skip: parsed.skip === undefined ? 0 : integerParameter('skip', parsed.skip, 0, PAGING.maxSkip),
+    skip:
+      parsed.skip === undefined
+        ? 0
+        : integerParameter(parsed.skipParameter ?? 'skip', parsed.skip, 0, PAGING.maxSkip),
     count: parsed.count === 'true',
     keyset,
   };

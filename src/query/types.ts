@@ -92,6 +92,8 @@ export interface ParsedQuery {
   readonly filters: readonly FilterNode[];
   readonly limit?: string;
   readonly skip?: string;
+  /** The name `skip` was given by (`offset` is its synonym), for errors. */
+  readonly skipParameter?: 'skip' | 'offset';
   readonly sort?: string;
   readonly count?: string;
 }

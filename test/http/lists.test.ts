@@ -301,6 +301,33 @@ describe('paging and sorting', () => {
     expect(ties).toEqual([ids.o1, ids.o6]);
   });
 
+  it('takes offset as skip on every list (integrations page with limit/offset)', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const lists = Object.entries(doc.paths as Record<string, { get?: { responses: object } }>)
+      .filter(
+        ([path, item]) =>
+          item.get && !path.includes('{') && /List"/.test(JSON.stringify(item.get.responses)),
+      )
+      .map(([path]) => path);
+    expect(lists).toEqual(
+      expect.arrayContaining(['/api/orders', '/api/sellers', '/api/experiences']),
+    );
+    for (const path of lists) {
+      const res = await list(admin, `${path}?limit=20&offset=0`);
+      expect(res.statusCode, path).toBe(200);
+    }
+    const bySkip = await idsOf(admin, '/api/orders?sort=customerName&limit=2&skip=2');
+    expect(await idsOf(admin, '/api/orders?sort=customerName&limit=2&offset=2')).toEqual(bySkip);
+    expect(await idsOf(admin, '/api/orders?sort=customerName&limit=2&offset=2&skip=2')).toEqual(
+      bySkip,
+    );
+    const both = await list(admin, '/api/orders?limit=2&offset=2&skip=4');
+    expect(expectProblem(both, 400, 'invalid_paging').errors?.[0]).toMatchObject({
+      in: 'query',
+      name: 'offset',
+    });
+  });
+
   it('has no next link on the last page and no total unless asked', async () => {
     const body = (await list(admin, '/api/orders?limit=100')).json();
     expect(body.paging).toEqual({ next: null });

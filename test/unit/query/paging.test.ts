@@ -33,6 +33,13 @@ describe('paging', () => {
     );
   });
 
+  it('advances offset as skip (an integration pages with limit/offset)', () => {
+    const q = { sort: 'amount', limit: '10', offset: '30' };
+    expect(nextLink('/api/orders', q, planOf(q), LAST, true)).toBe(
+      '/api/orders?sort=amount&limit=10&skip=40',
+    );
+  });
+
   it('has no link without more rows', () => {
     expect(nextLink('/api/orders', {}, planOf({}), LAST, false)).toBeNull();
     expect(nextLink('/api/orders', {}, planOf({}), undefined, true)).toBeNull();

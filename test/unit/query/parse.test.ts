@@ -34,6 +34,16 @@ describe('parse', () => {
     ]);
   });
 
+  it('reads offset as skip, and refuses both with different values', () => {
+    expect(parse({ limit: '20', offset: '40' })).toMatchObject({ skip: '40', limit: '20' });
+    expect(parse({ offset: '0', skip: '0' }).skip).toBe('0');
+    expect(parse({ offset: '5' }).filters).toEqual([]);
+    expect(error({ skip: '0', offset: '20' })).toMatchObject({
+      code: 'invalid_paging',
+      parameter: 'offset',
+    });
+  });
+
   it('takes paging parameters and ignores apiKey and private', () => {
     const parsed = parse({
       limit: '5',

@@ -213,6 +213,8 @@ describe('plan: fields, items, paging and sort', () => {
     ['skip', '-1'],
     ['skip', '1.5'],
     ['skip', '100001'],
+    ['offset', '-1'],
+    ['offset', 'ten'],
   ])('refuses %s=%s', (name, value) => {
     const e = error({ [name]: value });
     expect(e.code).toBe('invalid_paging');
@@ -222,6 +224,7 @@ describe('plan: fields, items, paging and sort', () => {
   it('accepts the limits of paging', () => {
     expect(planOf({ limit: '1', skip: '0' })).toMatchObject({ limit: 1, skip: 0 });
     expect(planOf({ limit: '100', skip: '100000' })).toMatchObject({ limit: 100, skip: 100000 });
+    expect(planOf({ limit: '20', offset: '40' })).toMatchObject({ limit: 20, skip: 40 });
   });
 
   it('refuses an unsortable sort, listing the sortable fields', () => {
