@@ -1,9 +1,10 @@
 /**
  * A real HTTP server on a loopback port that records every webhook it receives; how it
- * answers is up to the test (a status per request, or a delay past the sender's timeout).
+ * answers is up to the test (a status per request, or a delay past the sender's timeout);
+ * and a trap: a loopback port that counts every connection, for deliveries that must not go.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
 export interface Received {
@@ -94,4 +95,26 @@ export function verify(secret: string, delivery: Received): unknown {
     'webhook-timestamp': delivery.headers['webhook-timestamp']!,
     'webhook-signature': delivery.headers['webhook-signature']!,
   });
+}
+
+export interface Trap {
+  port: number;
+  /** How many connections reached the port. */
+  connections: () => number;
+  close: () => Promise<void>;
+}
+
+/** A TCP port on 127.0.0.1 that counts connections (and closes each at once). */
+export async function startTrap(): Promise<Trap> {
+  let connections = 0;
+  const server = net.createServer((socket) => {
+    connections += 1;
+    socket.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    connections: () => connections,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

@@ -18,6 +18,7 @@ import { book, item, openShop, type Shop } from '../helpers/booking.js';
 import { assign, createEvent, createGuide, delegate } from '../helpers/guides.js';
 import {
   startReceiver,
+  startTrap,
   verify,
   type Receiver,
   type Received,
@@ -523,7 +524,7 @@ describe('deliveries', () => {
 describe('in production', () => {
   let prod: TestApp;
   beforeAll(async () => {
-    prod = await createTestApp({ BOOKING_ENV: 'production' });
+    prod = await createTestApp({ ...FAST, BOOKING_ENV: 'production' });
   });
   afterAll(async () => prod.close());
 
@@ -538,6 +539,13 @@ describe('in production', () => {
       'https://10.0.0.8/hook',
       'https://[::ffff:192.168.0.1]/hook',
       'https://localhost/hook',
+      // IPv6 forms that carry a private IPv4 address (compatible, NAT64, 6to4, Teredo, ISATAP).
+      'https://[::7f00:1]/hook',
+      'https://[::a9fe:a9fe]/latest/meta-data/',
+      'https://[64:ff9b::a9fe:a9fe]/hook',
+      'https://[2002:a9fe:a9fe::1]/hook',
+      'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook',
+      'https://[2606:4700::5efe:a9fe:a9fe]/hook',
     ]) {
       const response = await as(prod.app, seller, {
         method: 'POST',
@@ -552,5 +560,51 @@ describe('in production', () => {
       url: `/api/users/${seller.id}/hooks`,
     });
     expect(list.json().data).toEqual([]);
+  });
+
+  it('refuses to deliver to a private address literal a stored hook still names', async () => {
+    // A hook stored before its address was refused: the delivery must not connect to it.
+    const trap = await startTrap();
+    try {
+      const seller = await openShop(prod.app);
+      const created = await as(prod.app, seller.seller, {
+        method: 'POST',
+        url: hooksUrl(seller.seller),
+        payload: { eventName: 'experience.update', url: 'https://93.184.216.34/hook' },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const hook = created.json();
+      for (const host of ['[::ffff:127.0.0.1]', '[::7f00:1]']) {
+        await prod.database.db
+          .updateTable('hooks')
+          .set({ url: `https://${host}:${trap.port}/hook` })
+          .where('id', '=', hook.id)
+          .execute();
+        await as(prod.app, seller.seller, {
+          method: 'PUT',
+          url: `/api/experiences/${seller.experienceId}`,
+          payload: { desc: `to ${host}` },
+        });
+        const attempts = async () => {
+          const list = await as(prod.app, seller.seller, {
+            method: 'GET',
+            url: hooksUrl(seller.seller, `/${hook.id}/deliveries`),
+          });
+          return list
+            .json()
+            .data.flatMap((d: { attempts: { error: string | null }[] }) => d.attempts)
+            .map((a: { error: string | null }) => a.error);
+        };
+        await expect
+          .poll(async () => (await attempts()).join('|'), { timeout: 5000 })
+          .toMatch(/is not a public address/);
+        expect((await attempts()).every((e: string) => /is not a public address/.test(e))).toBe(
+          true,
+        );
+      }
+      expect(trap.connections()).toBe(0);
+    } finally {
+      await trap.close();
+    }
   });
 });

@@ -1,12 +1,13 @@
 /**
  * One webhook POST: the signed JSON body to the hook's URL, through the guarded resolver
- * (destination.ts), within a time limit, following no redirect, reading at most 1 KiB of
- * the answer. Never throws: every ending is an outcome the dispatcher records.
+ * (destination.ts; an address literal is checked before connecting), within a time limit,
+ * following no redirect, reading at most 1 KiB of the answer. Never throws: every ending is
+ * an outcome the dispatcher records.
  */
 import http from 'node:http';
 import https from 'node:https';
 import type { BookingEnv } from '../../config.js';
-import { DestinationError, guardedLookup } from './destination.js';
+import { DestinationError, guardedLookup, literalRefusal } from './destination.js';
 import type { AttemptOutcome } from './deliveries.repository.js';
 
 const RESPONSE_BYTES = 1024;
@@ -21,6 +22,22 @@ export function webhookSender(env: BookingEnv, timeoutMs: number) {
   const lookup = guardedLookup(env);
   return function send(request: Outgoing): Promise<AttemptOutcome & { ok: boolean }> {
     const started = performance.now();
+    const refuse = (error: string) =>
+      Promise.resolve({
+        statusCode: null,
+        error,
+        response: null,
+        ok: false,
+        durationMs: performance.now() - started,
+      });
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return refuse('invalid URL');
+    }
+    const refused = literalRefusal(url, env);
+    if (refused) return refuse(refused);
     return new Promise((resolve) => {
       let settled = false;
       const finish = (outcome: Omit<AttemptOutcome, 'durationMs'>) => {
@@ -31,12 +48,6 @@ export function webhookSender(env: BookingEnv, timeoutMs: number) {
           outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
         resolve({ ...outcome, ok, durationMs: performance.now() - started });
       };
-      let url: URL;
-      try {
-        url = new URL(request.url);
-      } catch {
-        return finish({ statusCode: null, error: 'invalid URL', response: null });
-      }
       const client = url.protocol === 'https:' ? https : http;
       const req = client.request(
         url,
