@@ -35,8 +35,14 @@ import { buildSerializer } from './http/serialization.js';
 import { buildValidator } from './http/validation.js';
 import { versionHooks } from './http/versioning.js';
 import { relaxBodyForOlderVersions } from './http/lenient-bodies.js';
-import { createDispatcher, enqueue, mailConsumer, sentToOthersLastHour } from './mail/index.js';
-import { delegatesFacade, delegatesModule } from './modules/delegates/index.js';
+import {
+  createDispatcher,
+  enqueue,
+  enqueueInvitation,
+  mailConsumer,
+  sentToOthersLastHour,
+} from './mail/index.js';
+import { delegatesModule } from './modules/delegates/index.js';
 import { eventsFacade, eventsModule } from './modules/events/index.js';
 import { experiencesModule } from './modules/experiences/index.js';
 import { guidesModule } from './modules/guides/index.js';
@@ -166,7 +172,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     idempotency,
     cipher,
     latestVersion: LATEST_VERSION,
-    onSignUp: (tx, account) => delegatesFacade.linkInvitations(tx, account.id, account.email),
   });
   const experiences = experiencesModule({ db, users: users.facade, idempotency, domainEvents });
   const guides = guidesModule({
@@ -208,6 +213,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       db,
       idempotency,
       users: users.facade,
+      // The invitation email, with its token sealed, in the invitation's transaction.
+      sendInvitation: (tx, invitation) => enqueueInvitation(tx, cipher, invitation),
       hasBookedWith: orders.facade.hasBookedWith,
       callersChanged: (userId) => callers.invalidate(userId),
     }),
@@ -316,6 +323,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       db,
       smtpUrl: config.smtpUrl,
       from: config.mailFrom,
+      cipher,
       logger: app.log.child({ component: 'mail' }),
       ...config.outbox,
     });

@@ -40,6 +40,7 @@ export const errorCodes = {
   hook_exists: { status: 409, title: 'A hook for this event and URL exists' },
   too_many_hooks: { status: 409, title: 'The user has as many hooks as it may' },
   guide_preferences_exist: { status: 409, title: 'The experience already has guide preferences' },
+  already_delegate: { status: 409, title: 'The account is already a delegate of the seller' },
   idempotency_in_progress: {
     status: 409,
     title: 'The first request with this key is still running',

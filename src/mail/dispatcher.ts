@@ -21,6 +21,8 @@ import { hooksFacade } from '../modules/hooks/index.js';
 import { pollLoop } from '../outbox/index.js';
 import { renderConfirmation, type RenderedEmail } from './confirmation.template.js';
 import { renderHookDisabled } from './hook-disabled.template.js';
+import { composeInvitation } from './invitation.js';
+import type { ApiKeyCipher } from '../security/api-keys.js';
 import { outboxRepository, type ClaimedMessage } from './outbox.repository.js';
 
 /** The subset of pino (Fastify's logger) the dispatcher uses. */
@@ -49,6 +51,8 @@ export interface DispatcherOptions {
   leaseMs?: number;
   /** Messages claimed (and sent concurrently) per poll. */
   batchSize?: number;
+  /** Opens the sealed tokens of invitation emails (the server secret's). */
+  cipher?: ApiKeyCipher;
 }
 
 export interface Dispatcher {
@@ -113,6 +117,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     leaseMs = 30_000,
     batchSize = 10,
     loadConfirmation = defaultLoader,
+    cipher,
   } = options;
   const repo = outboxRepository(db);
   const sendTimeoutMs = Math.floor(leaseMs * SEND_SHARE_OF_LEASE);
@@ -153,6 +158,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    * goes only to a customer who was sent the confirmation).
    */
   async function compose(message: ClaimedMessage): Promise<RenderedEmail | 'skip' | 'later'> {
+    if (message.kind === 'delegate_invitation') return composeInvitation(db, cipher, message);
     if (message.kind === 'hook_disabled') {
       const hook = message.hook_id && (await hooksFacade.find(db, message.hook_id));
       if (!hook) return 'skip'; // deleted since: nothing to tell
@@ -188,7 +194,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       const email = await compose(message);
       if (email === 'skip') {
         await repo.markSkipped(message.id);
-        logger.info(context, 'email skipped: the customer was never sent the confirmation');
+        logger.info(context, 'email skipped: no longer due');
         return false;
       }
       if (email === 'later') {

@@ -1,9 +1,10 @@
 /**
  * Email: the transactional outbox (enqueue inside the booking's transaction), the order
  * confirmation (loaded through the modules' facades, rendered by the template) and the SMTP
- * dispatcher. What other code imports from mail/.
+ * dispatcher; invitation emails with their sealed tokens. What other code imports from mail/.
  */
 export { enqueue, sentToOthersLastHour } from './outbox.repository.js';
+export { composeInvitation, enqueueInvitation, sealedInvitations } from './invitation.js';
 export { mailConsumer } from './mail.consumer.js';
 export { createDispatcher, type Dispatcher, type DispatcherOptions } from './dispatcher.js';
 export { loadConfirmation } from './confirmation.sources.js';

@@ -1,6 +1,7 @@
 /**
  * All SQL on the outbox table: enqueueing (inside the caller's transaction), claiming due
- * messages with a lease, recording the outcome, and listing what has not been sent.
+ * messages with a lease, recording the outcome, and listing what has not been sent. An
+ * invitation's sealed token (`secret`) is cleared once its message is settled.
  *
  * Every time comparison uses the database's clock (`now()`), never the process's: it is the
  * one clock that all instances sharing the database agree on.
@@ -71,6 +72,66 @@ export async function enqueue(
     .where('kind', '=', kind)
     .executeTakeFirstOrThrow();
   return existing.id;
+}
+
+/**
+ * Queues an invitation email with its token sealed (`secret`), after skipping the earlier
+ * invitation emails of the same invitation not being sent: their tokens are void.
+ */
+export async function queueInvitation(
+  db: Kysely<DB>,
+  message: { id: string; delegateId: string; recipient: string; senderId: string; secret: Buffer },
+): Promise<void> {
+  await db
+    .updateTable('outbox')
+    .set({ status: 'skipped', secret: null })
+    .where('delegate_id', '=', message.delegateId)
+    .where('kind', '=', 'delegate_invitation')
+    .where('status', '=', 'pending')
+    .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<=', sql<Date>`now()`)]))
+    .execute();
+  await db
+    .insertInto('outbox')
+    .values({
+      id: message.id,
+      kind: 'delegate_invitation',
+      delegate_id: message.delegateId,
+      recipient: message.recipient,
+      sender_id: message.senderId,
+      secret: message.secret,
+    })
+    .execute();
+}
+
+/** The sealed invitation tokens still waiting to be sent, in id order (`cli rotate-secret`). */
+export async function sealedInvitationTokens(
+  db: Kysely<DB>,
+  afterId: string,
+  limit: number,
+): Promise<{ id: string; sealed: Buffer }[]> {
+  const rows = await db
+    .selectFrom('outbox')
+    .select(['id', 'secret'])
+    .where('secret', 'is not', null)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ id: row.id, sealed: row.secret! }));
+}
+
+/** A resealed invitation token written back, unless its message has been settled meanwhile. */
+export async function writeSealedInvitationToken(
+  db: Kysely<DB>,
+  id: string,
+  sealed: Buffer,
+): Promise<void> {
+  await db
+    .updateTable('outbox')
+    .set({ secret: sealed })
+    .where('id', '=', id)
+    .where('secret', 'is not', null)
+    .execute();
 }
 
 /**
@@ -162,6 +223,7 @@ export function outboxRepository(db: Kysely<DB>) {
           sent_at: sql<Date>`now()`,
           locked_until: null,
           last_error: null,
+          secret: null,
         })
         .where('id', '=', id)
         .where('status', '<>', 'sent')
@@ -185,7 +247,7 @@ export function outboxRepository(db: Kysely<DB>) {
           status: retryInMs === 'give-up' ? 'failed' : 'pending',
           last_error: error.slice(0, MAX_ERROR_LENGTH),
           locked_until: null,
-          ...(retryInMs === 'give-up' ? {} : { next_attempt_at: fromNow(retryInMs) }),
+          ...(retryInMs === 'give-up' ? { secret: null } : { next_attempt_at: fromNow(retryInMs) }),
         })
         .where('id', '=', claim.id)
         .where('attempts', '=', claim.attempts)
@@ -198,7 +260,7 @@ export function outboxRepository(db: Kysely<DB>) {
     async markSkipped(id: string): Promise<void> {
       await db
         .updateTable('outbox')
-        .set({ status: 'skipped', locked_until: null })
+        .set({ status: 'skipped', locked_until: null, secret: null })
         .where('id', '=', id)
         .where('status', '=', 'pending')
         .execute();

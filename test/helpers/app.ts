@@ -55,7 +55,7 @@ export async function createTestApp(
   );
   const app = await buildApp(config, { database, logStream, ...deps });
   await app.ready();
-  return {
+  const testApp: TestApp = {
     app,
     database,
     config,
@@ -65,6 +65,22 @@ export async function createTestApp(
       await database.close();
     },
   };
+  rememberTestApp(app, database, config);
+  return testApp;
+}
+
+type BuiltWith = Pick<TestApp, 'database' | 'config'>;
+const builtWith = new WeakMap<FastifyInstance, BuiltWith>();
+
+/** Notes what a test app was built with, for helpers given only the app (createTestApp does). */
+export function rememberTestApp(app: FastifyInstance, database: Database, config: Config): void {
+  builtWith.set(app, { database, config });
+}
+
+export function testAppOf(app: FastifyInstance): BuiltWith {
+  const found = builtWith.get(app);
+  if (!found) throw new Error('unknown app: build it with createTestApp or rememberTestApp');
+  return found;
 }
 
 let sequence = 0;

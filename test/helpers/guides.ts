@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { as, signUp, type Account } from './app.js';
+import { invitationEmail } from './invitations.js';
 
 type Body = Record<string, unknown>;
 
@@ -84,7 +85,10 @@ export async function delegate(
   return makeDelegate(app, seller, await signUp(app, { name }), roles);
 }
 
-/** An existing user invited as a delegate of `seller` by email, and accepting. */
+/**
+ * An existing user invited as a delegate of `seller` by email, and accepting with the token of
+ * the invitation email.
+ */
 export async function makeDelegate(
   app: FastifyInstance,
   seller: Account,
@@ -97,10 +101,8 @@ export async function makeDelegate(
     payload: { email: user.email, roles },
   });
   if (response.statusCode !== 201) throw new Error(`delegate not added: ${response.body}`);
-  const accepted = await as(app, user, {
-    method: 'POST',
-    url: `/api/users/${seller.id}/delegates/${response.json().id}/accept`,
-  });
+  const { token, acceptUrl } = await invitationEmail(app, response.json().id);
+  const accepted = await as(app, user, { method: 'POST', url: acceptUrl, payload: { token } });
   if (accepted.statusCode !== 200) throw new Error(`delegation not accepted: ${accepted.body}`);
   return user;
 }

@@ -10,6 +10,7 @@ import {
   type TestApp,
 } from '../helpers/app.js';
 import { delegate } from '../helpers/guides.js';
+import { invitationEmail } from '../helpers/invitations.js';
 
 let t: TestApp;
 let seller: Account;
@@ -38,10 +39,12 @@ describe('delegates', () => {
       user: { id: null, name: null, email: ann.email.toLowerCase() },
       roles: ['ROLE_RESERVATION'],
     });
-    // Once Ann accepts, the seller sees who she is.
+    // Once Ann accepts with the token of the invitation email, the seller sees who she is.
+    const { token } = await invitationEmail(t.app, byEmail.json().id);
     const accepted = await as(t.app, ann, {
       method: 'POST',
       url: `/api/users/${seller.id}/delegates/${byEmail.json().id}/accept`,
+      payload: { token },
     });
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect(accepted.json().user).toEqual({ id: ann.id, name: 'Ann Clerk', email: ann.email });

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { LISTENER_APPLICATION_NAME, openDatabase, type Database } from '../../src/db/database.js';
-import { as, signUp, testConfig, type Account } from '../helpers/app.js';
+import { as, rememberTestApp, signUp, testConfig, type Account } from '../helpers/app.js';
 import { book, item, openShop } from '../helpers/booking.js';
 import { createTestDatabaseUrl } from '../helpers/database.js';
 import { delegate } from '../helpers/guides.js';
@@ -28,6 +28,7 @@ beforeAll(async () => {
     const database = await openDatabase({ kind: 'postgres', url: created.url, poolSize: 4 });
     const app = await buildApp(testConfig(), { database });
     await app.ready();
+    rememberTestApp(app, database, testConfig());
     instances.push({ app, database });
   }
 });

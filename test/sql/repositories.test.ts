@@ -11,8 +11,11 @@ import {
   enqueue,
   queue,
   outboxRepository,
+  queueInvitation,
+  sealedInvitationTokens,
   sentToOthersLastHour,
   settleConfirmation,
+  writeSealedInvitationToken,
 } from '../../src/mail/outbox.repository.js';
 import { deliveriesRepository } from '../../src/modules/hooks/deliveries.repository.js';
 import { hooksRepository } from '../../src/modules/hooks/hooks.repository.js';
@@ -122,7 +125,10 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
         email: 'a@example.com',
         roles: ['ROLE_GUIDE'],
       }),
-    linkInvitations: (db) => delegatesRepository(db).linkInvitations(A, 'A@example.com'),
+    issueToken: (db) => delegatesRepository(db).issueToken(A, Buffer.alloc(32), 604_800_000),
+    lockPendingInvitation: (db) => delegatesRepository(db).lockPendingInvitation(B, A),
+    accept: (db) => delegatesRepository(db).accept(B, A, A),
+    pendingInvitation: (db) => delegatesRepository(db).pendingInvitation(A),
     find: (db) => delegatesRepository(db).find(B, A),
     findByUser: (db) => delegatesRepository(db).findByUser(B, A),
     remove: (db) => delegatesRepository(db).remove(B, A),
@@ -290,6 +296,8 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     claimDue: (db) => outboxRepository(db).claimDue(10, 30_000),
     markSent: (db) => outboxRepository(db).markSent(A),
     markFailed: (db) => outboxRepository(db).markFailed({ id: A, attempts: 1 }, 'e', 5000),
+    markFailedGiveUp: (db) =>
+      outboxRepository(db).markFailed({ id: A, attempts: 1 }, 'e', 'give-up'),
     markSkipped: (db) => outboxRepository(db).markSkipped(A),
     statusOf: (db) => outboxRepository(db).statusOf(A, 'order_confirmation'),
     listUnsent: (db) => outboxRepository(db).listUnsent(),
@@ -297,6 +305,16 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     queue: (db) => queue(db, { orderId: A, recipient: 'c@example.com', senderId: B }),
     settleConfirmation: (db) => settleConfirmation(db, A),
     sentToOthersLastHour: (db) => sentToOthersLastHour(db, A, 'a@example.com'),
+    queueInvitation: (db) =>
+      queueInvitation(db, {
+        id: A,
+        delegateId: B,
+        recipient: 'c@example.com',
+        senderId: B,
+        secret: Buffer.alloc(16),
+      }),
+    sealedInvitationTokens: (db) => sealedInvitationTokens(db, A, 500),
+    writeSealedInvitationToken: (db) => writeSealedInvitationToken(db, A, Buffer.alloc(16)),
   },
   domainEvents: {
     insert: (db) =>

@@ -1,8 +1,8 @@
 /**
- * What other modules may ask of delegations: whether a user is a delegate of a seller that
- * the seller added by id (so knows), and linking invitations by email to a new account.
+ * What other code may ask of delegations: whether a user is a delegate the seller knows, and
+ * (for the invitation email) what a pending invitation shows.
  */
-import type { Executor, Tx } from '../../db/unit-of-work.js';
+import type { Executor } from '../../db/unit-of-work.js';
 import { delegatesRepository } from './delegates.repository.js';
 import { isDisclosed } from './delegates.schemas.js';
 
@@ -17,9 +17,12 @@ export const delegatesFacade = {
     return row !== undefined && isDisclosed(row);
   },
 
-  /** At sign-up: invitations to the new account's address take effect. */
-  linkInvitations: (tx: Tx, userId: string, email: string): Promise<void> =>
-    delegatesRepository(tx).linkInvitations(userId, email),
+  /**
+   * What the invitation email shows (the seller's name, the roles, the expiry) and the digest
+   * of the live token, while the invitation may still be accepted.
+   */
+  pendingInvitation: (db: Executor, delegateId: string) =>
+    delegatesRepository(db).pendingInvitation(delegateId),
 };
 
 export type DelegatesFacade = typeof delegatesFacade;

@@ -1,6 +1,6 @@
 /** All SQL on delegates. */
-import type { Kysely, Selectable } from 'kysely';
-import { isUniqueViolation } from '../../db/errors.js';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { fromNow } from '../../db/db-clock.js';
 import { listSource } from '../../db/list-source.js';
 import type { DB, DelegatesTable } from '../../db/types.js';
 import type { ListSource } from '../../query/run.js';
@@ -19,30 +19,10 @@ export function delegatesRepository(db: Kysely<DB>) {
       .selectAll('d')
       .select(['u.name as user_name', 'u.email as user_email']);
 
-  /** The roles of an existing delegation, replaced; its id. */
-  const replaceRoles = async (
-    match: { seller_id: string; user_id?: string; email?: string },
-    roles: string[],
-    email: string | null,
-  ) => {
-    let update = db
-      .updateTable('delegates')
-      .set((eb) => ({
-        roles,
-        updated_at: new Date(),
-        email: email === null ? eb.ref('email') : eb.fn.coalesce('email', eb.val(email)),
-      }))
-      .where('seller_id', '=', match.seller_id);
-    if (match.user_id) update = update.where('user_id', '=', match.user_id);
-    if (match.email) update = update.where('email', '=', match.email);
-    return (await update.returning('id').executeTakeFirstOrThrow()).id;
-  };
-
   return {
     /**
      * Creates the delegation, or replaces the roles of the seller's existing one for the same
-     * user or address; says which. An invitation for the address of an existing delegate
-     * updates that delegate.
+     * user (by id) or address (by email); says which.
      */
     async upsert(row: {
       id: string;
@@ -51,38 +31,17 @@ export function delegatesRepository(db: Kysely<DB>) {
       email: string | null;
       roles: string[];
     }): Promise<{ id: string; created: boolean }> {
-      try {
-        const inserted = await db
-          .insertInto('delegates')
-          .values(row)
-          .onConflict((oc) =>
-            oc
-              .constraint(row.email === null ? 'delegates_seller_user' : 'delegates_seller_email')
-              .doUpdateSet({ roles: row.roles, updated_at: new Date() }),
-          )
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        return { id: inserted.id, created: inserted.id === row.id };
-      } catch (error) {
-        // The other unique key: the user is a delegate already, under the other name.
-        if (isUniqueViolation(error, 'delegates_seller_user') && row.user_id !== null) {
-          const id = await replaceRoles(
-            { seller_id: row.seller_id, user_id: row.user_id },
-            row.roles,
-            row.email,
-          );
-          return { id, created: false };
-        }
-        if (isUniqueViolation(error, 'delegates_seller_email') && row.email !== null) {
-          const id = await replaceRoles(
-            { seller_id: row.seller_id, email: row.email },
-            row.roles,
-            null,
-          );
-          return { id, created: false };
-        }
-        throw error;
-      }
+      const inserted = await db
+        .insertInto('delegates')
+        .values(row)
+        .onConflict((oc) =>
+          oc
+            .constraint(row.email === null ? 'delegates_seller_user' : 'delegates_seller_email')
+            .doUpdateSet({ roles: row.roles, updated_at: new Date() }),
+        )
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { id: inserted.id, created: inserted.id === row.id };
     },
 
     async find(sellerId: string, id: string): Promise<DelegateRow | undefined> {
@@ -99,29 +58,102 @@ export function delegatesRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
-    /** Links the invitations to `email` to the account that now has it (at sign-up). */
-    async linkInvitations(userId: string, email: string): Promise<void> {
-      await db
+    /**
+     * A new token for an invitation not accepted yet: its digest replaces any earlier one (so
+     * that token is void), valid for `lifetimeMs` by the database's clock. False when the
+     * invitation is accepted (or gone).
+     */
+    async issueToken(id: string, digest: Buffer, lifetimeMs: number): Promise<boolean> {
+      const result = await db
         .updateTable('delegates')
-        .set({ user_id: userId, updated_at: new Date() })
-        .where('user_id', 'is', null)
-        .where('email', '=', email.toLowerCase())
-        .execute();
+        .set({
+          invitation_digest: digest,
+          invitation_expires_at: fromNow(lifetimeMs),
+          updated_at: new Date(),
+        })
+        .where('id', '=', id)
+        .where('email', 'is not', null)
+        .where('accepted_at', 'is', null)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
     },
 
-    /** The invited user accepts: the seller may see who it is from now on. */
+    /**
+     * An invitation that a token may still accept, locked until the transaction ends (so two
+     * acceptances with one token take turns, and the second finds it accepted); `live` is
+     * false once its token has expired.
+     */
+    async lockPendingInvitation(
+      sellerId: string,
+      id: string,
+    ): Promise<{ digest: Buffer; live: boolean } | undefined> {
+      const row = await db
+        .selectFrom('delegates')
+        .select((eb) => [
+          'invitation_digest as digest',
+          eb('invitation_expires_at', '>', sql<Date>`now()`).as('live'),
+        ])
+        .where('seller_id', '=', sellerId)
+        .where('id', '=', id)
+        .where('accepted_at', 'is', null)
+        .where('invitation_digest', 'is not', null)
+        .forUpdate()
+        .executeTakeFirst();
+      return row && { digest: row.digest!, live: row.live === true };
+    },
+
+    /**
+     * The invitation is accepted by `userId`: it becomes the delegate, the seller sees who it
+     * is from now on, and the token is spent.
+     */
     async accept(sellerId: string, id: string, userId: string): Promise<boolean> {
       const result = await db
         .updateTable('delegates')
-        .set((eb) => ({
-          accepted_at: eb.fn.coalesce('accepted_at', eb.val(new Date())),
+        .set({
+          user_id: userId,
+          accepted_at: sql<Date>`now()`,
+          invitation_digest: null,
+          invitation_expires_at: null,
           updated_at: new Date(),
-        }))
+        })
         .where('seller_id', '=', sellerId)
         .where('id', '=', id)
-        .where('user_id', '=', userId)
+        .where('accepted_at', 'is', null)
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
+    },
+
+    /**
+     * What an invitation email shows, read when it is sent, with the digest of the live
+     * token; undefined once the invitation is accepted, gone or expired.
+     */
+    async pendingInvitation(id: string): Promise<
+      | {
+          seller_id: string;
+          seller_name: string;
+          email: string;
+          roles: string[];
+          digest: Buffer;
+          expires_at: Date;
+        }
+      | undefined
+    > {
+      const row = await db
+        .selectFrom('delegates as d')
+        .innerJoin('users as s', 's.id', 'd.seller_id')
+        .select([
+          'd.seller_id',
+          's.name as seller_name',
+          'd.email',
+          'd.roles',
+          'd.invitation_digest as digest',
+          'd.invitation_expires_at as expires_at',
+        ])
+        .where('d.id', '=', id)
+        .where('d.accepted_at', 'is', null)
+        .where('d.invitation_expires_at', '>', sql<Date>`now()`)
+        .executeTakeFirst();
+      return row && { ...row, email: row.email!, digest: row.digest!, expires_at: row.expires_at! };
     },
 
     /** A page of delegates with their users' names and emails (the list query adds the rest). */

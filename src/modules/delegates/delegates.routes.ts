@@ -7,6 +7,7 @@ import { describeList } from '../../query/describe.js';
 import { idempotencyKey, sendOutcome, type IdempotencyService } from '../idempotency/index.js';
 import { delegateList } from './delegates.list.js';
 import {
+  AcceptDelegationBody,
   CreateDelegateBody,
   Delegate,
   DelegateList,
@@ -102,14 +103,26 @@ export const delegatesRoutes: FastifyPluginAsyncTypebox<{
         tags,
         operationId: 'acceptDelegation',
         summary:
-          'The invited user accepts a delegation made by email; the seller sees who it is from then on',
+          'Accept an invitation with the token its email carries: the signed-in account becomes the delegate, and the seller sees who it is',
+        description:
+          'A wrong, spent or expired token is the same 404 as an unknown invitation. docs/security.md, "Invitations".',
         security: authenticated,
         params: DelegateParams,
-        response: { 200: DelegateRef, ...errors },
+        body: AcceptDelegationBody,
+        response: {
+          200: DelegateRef,
+          ...errors,
+          ...errorResponses('validation_failed', 'already_delegate'),
+        },
       },
     },
     async (request) =>
-      delegates.accept(requireCaller(request), request.params.id, request.params.delegateId),
+      delegates.accept(
+        requireCaller(request),
+        request.params.id,
+        request.params.delegateId,
+        request.body.token,
+      ),
   );
 
   app.delete(

@@ -27,7 +27,7 @@ export const Delegate = Type.Object(
       },
       {
         description:
-          'Added by user id, or invited by email and accepted: who the user is. Invited and not accepted: the address as given only (id and name null), whether or not an account has it',
+          'Added by user id, or invited by email and accepted: who the user is (the account that accepted, whose address may differ from the one invited). Invited and not accepted: the address as given only (id and name null)',
       },
     ),
     roles: Type.Array(Type.String()),
@@ -46,7 +46,7 @@ export const CreateDelegateBody = Type.Object(
         format: 'email',
         maxLength: 254,
         description:
-          'Invite by address: it takes effect for the account with this address, now or when it signs up',
+          'Invite by address: an email with a secret token goes to it, and the account that accepts with that token becomes the delegate. Inviting the address again sends a new token; the earlier one stops working',
       }),
     ),
     user: Type.Optional(
@@ -61,6 +61,18 @@ export const CreateDelegateBody = Type.Object(
     roles: DelegateRoles,
   },
   { additionalProperties: false, description: 'Give exactly one of email or user' },
+);
+
+export const AcceptDelegationBody = Type.Object(
+  {
+    token: Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description:
+        'The token of the invitation email: it works once, for this invitation only, for 7 days from the (latest) invitation',
+    }),
+  },
+  { additionalProperties: false },
 );
 
 export const SellerParams = Type.Object({ id: Id });

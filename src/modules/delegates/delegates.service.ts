@@ -1,6 +1,8 @@
 /**
  * Delegates: users a seller lets act for it within roles. Managed by the seller, its
  * ROLE_SELLER_ADMIN delegates and admins. Adding an existing delegate replaces its roles.
+ * A delegation by email is an invitation: it names no account until someone accepts it with
+ * the secret token its email carries (docs/security.md, "Invitations").
  */
 import type { Db } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
@@ -9,7 +11,14 @@ import type { Recorder } from '../idempotency/index.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { DomainError, invalid, notFound } from '../../domain/errors.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { runList } from '../../query/run.js';
+import {
+  INVITATION_LIFETIME_MS,
+  generateInvitationToken,
+  invitationDigest,
+  invitationTokenMatches,
+} from '../../security/invitation-tokens.js';
 import { announceCallerChange, type UsersFacade } from '../users/index.js';
 import { delegatesFacade } from './delegates.facade.js';
 import { delegateList } from './delegates.list.js';
@@ -22,9 +31,20 @@ export interface NewDelegate {
   roles: string[];
 }
 
+/** What the invitation email needs: mail/ seals the token into the outbox row. */
+export interface InvitationToSend {
+  delegateId: string;
+  recipient: string;
+  /** The account that invited (the seller or its seller-admin). */
+  senderId: string;
+  token: string;
+}
+
 export interface DelegatesServiceDeps {
   db: Db;
   users: UsersFacade;
+  /** Queues the invitation email in the invitation's transaction (app.ts passes mail/'s). */
+  sendInvitation: (tx: Tx, invitation: InvitationToSend) => Promise<void>;
   /** Whether a user booked with a seller (the orders module's; app.ts passes it in). */
   hasBookedWith: (db: Executor, userId: string, sellerId: string) => Promise<boolean>;
   /** After a user's delegations changed: this instance forgets its cached key (others are notified). */
@@ -34,6 +54,7 @@ export interface DelegatesServiceDeps {
 export function delegatesService({
   db,
   users,
+  sendInvitation,
   hasBookedWith,
   callersChanged = () => undefined,
 }: DelegatesServiceDeps) {
@@ -59,10 +80,30 @@ export function delegatesService({
     accessOf(caller).require('delegates', sellerId, `the delegates of seller ${sellerId}`);
   }
 
+  const ownDelegate = (name: string) =>
+    new DomainError('validation_failed', 'A seller cannot be its own delegate.', {
+      errors: [{ in: 'body', name, detail: 'is the seller itself' }],
+    });
+
+  /**
+   * A fresh token for an invitation not accepted yet (any earlier one is void from now on),
+   * and the email that carries it, both in `tx`. An accepted invitation gets none.
+   */
+  async function invite(tx: Tx, delegateId: string, email: string, senderId: string) {
+    const token = generateInvitationToken();
+    const issued = await delegatesRepository(tx).issueToken(
+      delegateId,
+      invitationDigest(token),
+      INVITATION_LIFETIME_MS,
+    );
+    if (issued) await sendInvitation(tx, { delegateId, recipient: email, senderId, token });
+  }
+
   return {
     /**
      * By email: an invitation to that address, answered the same whether or not an account
-     * has it. By user id: only a user the seller already knows (one that booked with it, or
+     * has it (no account is looked up for it); its email carries a new token, and any token
+     * sent before for the same invitation stops working. By user id: only a user the seller already knows (one that booked with it, or
      * its delegate by id); anyone else is the same 404 as an unknown id.
      */
     async add(
@@ -75,21 +116,16 @@ export function delegatesService({
         throw invalid('body', 'email', 'give exactly one of email or user');
       }
       await managedSeller(caller, sellerId);
-      const ownDelegate = () =>
-        new DomainError('validation_failed', 'A seller cannot be its own delegate.', {
-          errors: [
-            { in: 'body', name: input.email ? 'email' : 'user.id', detail: 'is the seller itself' },
-          ],
-        });
       let row: { user_id: string | null; email: string | null };
       if (input.email !== undefined) {
         const email = input.email.trim().toLowerCase();
-        const account = await users.findByEmail(db, email);
-        if (account?.id === sellerId) throw ownDelegate();
-        row = { user_id: account?.id ?? null, email };
+        if ((await users.find(db, sellerId))?.email.toLowerCase() === email) {
+          throw ownDelegate('email');
+        }
+        row = { user_id: null, email };
       } else {
         const userId = input.user!.id;
-        if (userId === sellerId) throw ownDelegate();
+        if (userId === sellerId) throw ownDelegate('user.id');
         const known =
           (await delegatesFacade.isKnownDelegate(db, sellerId, userId)) ||
           (await hasBookedWith(db, userId, sellerId));
@@ -104,6 +140,7 @@ export function delegatesService({
           roles: input.roles,
           ...row,
         });
+        if (row.email !== null) await invite(tx, id, row.email, caller.id);
         const stored = (await delegates.find(sellerId, id))!;
         const outcome = {
           status: created ? (201 as const) : (200 as const),
@@ -142,11 +179,33 @@ export function delegatesService({
       return toDelegateView(row);
     },
 
-    /** The invited user accepts the delegation: the seller may see who it is from now on. */
-    async accept(caller: Caller, sellerId: string, id: string): Promise<DelegateView> {
+    /**
+     * Whoever holds the invitation's token (so controls the invited mailbox) accepts it with
+     * the account it is signed in with, whatever that account's own address: the account
+     * becomes the delegate and the seller sees who it is. A wrong, spent or expired token is
+     * the same 404 as an unknown invitation.
+     */
+    async accept(
+      caller: Caller,
+      sellerId: string,
+      id: string,
+      token: string,
+    ): Promise<DelegateView> {
       return changing(async (tx) => {
         const delegates = delegatesRepository(tx);
-        if (!(await delegates.accept(sellerId, id, caller.id))) throw notFound(`Delegate ${id}`);
+        const pending = await delegates.lockPendingInvitation(sellerId, id);
+        const matches = pending !== undefined && invitationTokenMatches(token, pending.digest);
+        if (!matches || !pending.live) throw notFound(`Delegate ${id}`);
+        if (caller.id === sellerId) throw ownDelegate('token');
+        try {
+          await delegates.accept(sellerId, id, caller.id);
+        } catch (error) {
+          if (!isUniqueViolation(error, 'delegates_seller_user')) throw error;
+          throw new DomainError(
+            'already_delegate',
+            `Your account is already a delegate of seller ${sellerId}; the seller may change its roles instead.`,
+          );
+        }
         return { userId: caller.id, result: toDelegateView((await delegates.find(sellerId, id))!) };
       });
     },

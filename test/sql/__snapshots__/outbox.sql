@@ -2,13 +2,16 @@
 update "outbox" set "attempts" = "attempts" + $1, "locked_until" = now() + cast($2 as double precision) * interval '1 millisecond' where "id" in (select "id" from "outbox" where "status" = $3 and "next_attempt_at" <= now() and ("locked_until" is null or "locked_until" <= now()) order by "next_attempt_at", "id" limit $4 for update skip locked) returning *;
 
 -- markSent
-update "outbox" set "status" = $1, "sent_at" = now(), "locked_until" = $2, "last_error" = $3 where "id" = $4 and "status" <> $5;
+update "outbox" set "status" = $1, "sent_at" = now(), "locked_until" = $2, "last_error" = $3, "secret" = $4 where "id" = $5 and "status" <> $6;
 
 -- markFailed
 update "outbox" set "status" = $1, "last_error" = $2, "locked_until" = $3, "next_attempt_at" = now() + cast($4 as double precision) * interval '1 millisecond' where "id" = $5 and "attempts" = $6 and "status" = $7;
 
+-- markFailedGiveUp
+update "outbox" set "status" = $1, "last_error" = $2, "locked_until" = $3, "secret" = $4 where "id" = $5 and "attempts" = $6 and "status" = $7;
+
 -- markSkipped
-update "outbox" set "status" = $1, "locked_until" = $2 where "id" = $3 and "status" = $4;
+update "outbox" set "status" = $1, "locked_until" = $2, "secret" = $3 where "id" = $4 and "status" = $5;
 
 -- statusOf
 select "status" from "outbox" where "order_id" = $1 and "kind" = $2;
@@ -29,3 +32,13 @@ select "status" from "outbox" where "order_id" = $1 and "kind" = $2;
 
 -- sentToOthersLastHour
 select count(*) as "n" from "outbox" where "sender_id" = $1 and lower("recipient") <> $2 and "created_at" > now() - interval '1 hour';
+
+-- queueInvitation
+update "outbox" set "status" = $1, "secret" = $2 where "delegate_id" = $3 and "kind" = $4 and "status" = $5 and ("locked_until" is null or "locked_until" <= now());
+insert into "outbox" ("id", "kind", "delegate_id", "recipient", "sender_id", "secret") values ($1, $2, $3, $4, $5, $6);
+
+-- sealedInvitationTokens
+select "id", "secret" from "outbox" where "secret" is not null and "id" > $1 order by "id" limit $2;
+
+-- writeSealedInvitationToken
+update "outbox" set "secret" = $1 where "id" = $2 and "secret" is not null;
