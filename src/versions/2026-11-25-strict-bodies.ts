@@ -14,5 +14,6 @@ export const strictBodies: ApiVersion = {
     'Callers on earlier versions keep the lenient reading: unknown fields are ignored and named, comma-separated, in the `X-Ignored-Fields` response header, and numbers sent as numeric strings (`"arrivalTime": "900"`) are read as numbers.',
     'New accounts are pinned to this version.',
     'Also new on every version: the order flow (guest types, quotes with `POST /api/orders/prepare`, booking codes and `search=`, item statuses 100/103/200/202/203/700, `PUT`/`PATCH /api/orders/{id}`; see docs/booking.md).',
+    'Changed on every version (a security fix): an invitation by email is accepted only with the secret token its email carries, `POST /api/users/{id}/delegates/{delegateId}/accept` with `{"token"}` (without it: 400; a wrong, spent or expired token: 404), by whichever account is signed in; signing up with an invited address no longer links the invitation, and invitations linked that way and not accepted must be sent again (`POST /api/users/{id}/delegates` with the same `email`, which also sends a new token; see docs/security.md, "Invitations").',
   ].join(' '),
 };

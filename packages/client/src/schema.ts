@@ -41,7 +41,7 @@ export interface paths {
      *     On a list of ids (`guides`), equals and in mean "contains".
      *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
      *     In the default order (newest first) `paging.next` pages by `id[lt]`, so deep pages cost what the first costs.
-     *     Reserved parameters, never filters: limit, skip, sort, count, apiKey, private.
+     *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
      *
      *     Fields of demographics:
@@ -83,7 +83,7 @@ export interface paths {
      *     On a list of ids (`guides`), equals and in mean "contains".
      *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
      *     In the default order (newest first) `paging.next` pages by `id[lt]`, so deep pages cost what the first costs.
-     *     Reserved parameters, never filters: limit, skip, sort, count, apiKey, private.
+     *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
      *
      *     Fields of events:
@@ -192,7 +192,7 @@ export interface paths {
      *     On a list of ids (`guides`), equals and in mean "contains".
      *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
      *     In the default order (newest first) `paging.next` pages by `id[lt]`, so deep pages cost what the first costs.
-     *     Reserved parameters, never filters: limit, skip, sort, count, apiKey, private.
+     *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
      *
      *     Fields of experiences:
@@ -330,7 +330,7 @@ export interface paths {
      *     On a list of ids (`guides`), equals and in mean "contains".
      *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
      *     In the default order (newest first) `paging.next` pages by `id[lt]`, so deep pages cost what the first costs.
-     *     Reserved parameters, never filters: limit, skip, sort, count, apiKey, private.
+     *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
      *
      *     Fields of orders:
@@ -449,7 +449,7 @@ export interface paths {
      *     On a list of ids (`guides`), equals and in mean "contains".
      *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
      *     In the default order (newest first) `paging.next` pages by `id[lt]`, so deep pages cost what the first costs.
-     *     Reserved parameters, never filters: limit, skip, sort, count, apiKey, private.
+     *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
      *
      *     Fields of sellers:
@@ -503,7 +503,7 @@ export interface paths {
      *     On a list of ids (`guides`), equals and in mean "contains".
      *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
      *     In the default order (newest first) `paging.next` pages by `id[lt]`, so deep pages cost what the first costs.
-     *     Reserved parameters, never filters: limit, skip, sort, count, apiKey, private.
+     *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
      *
      *     Fields of guides:
@@ -599,7 +599,7 @@ export interface paths {
      *     On a list of ids (`guides`), equals and in mean "contains".
      *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
      *     In the default order (newest first) `paging.next` pages by `id[lt]`, so deep pages cost what the first costs.
-     *     Reserved parameters, never filters: limit, skip, sort, count, apiKey, private.
+     *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
      *
      *     Fields of publishable keys:
@@ -712,7 +712,7 @@ export interface paths {
      *     On a list of ids (`guides`), equals and in mean "contains".
      *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
      *     In the default order (newest first) `paging.next` pages by `id[lt]`, so deep pages cost what the first costs.
-     *     Reserved parameters, never filters: limit, skip, sort, count, apiKey, private.
+     *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
      *
      *     Fields of delegates:
@@ -761,7 +761,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** The invited user accepts a delegation made by email; the seller sees who it is from then on */
+    /**
+     * Accept an invitation with the token its email carries: the signed-in account becomes the delegate, and the seller sees who it is
+     * @description A wrong, spent or expired token is the same 404 as an unknown invitation. docs/security.md, "Invitations".
+     */
     post: operations['acceptDelegation'];
     delete?: never;
     options?: never;
@@ -787,7 +790,7 @@ export interface paths {
      *     On a list of ids (`guides`), equals and in mean "contains".
      *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
      *     In the default order (newest first) `paging.next` pages by `id[lt]`, so deep pages cost what the first costs.
-     *     Reserved parameters, never filters: limit, skip, sort, count, apiKey, private.
+     *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
      *
      *     Fields of hooks:
@@ -850,7 +853,7 @@ export interface paths {
      *     On a list of ids (`guides`), equals and in mean "contains".
      *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
      *     In the default order (newest first) `paging.next` pages by `id[lt]`, so deep pages cost what the first costs.
-     *     Reserved parameters, never filters: limit, skip, sort, count, apiKey, private.
+     *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
      *
      *     Fields of deliveries:
@@ -1026,6 +1029,27 @@ export interface components {
       /** @enum {number} */
       status: 409;
       /** @example The order is already canceled */
+      title: string;
+      type: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description The account is already a delegate of the seller */
+    AlreadyDelegateProblem: {
+      /** @enum {string} */
+      code: 'already_delegate';
+      detail: string;
+      /** @description One entry per field at fault */
+      errors?: {
+        detail: string;
+        /** @enum {unknown} */
+        in: 'body' | 'query' | 'path' | 'header';
+        name: string;
+      }[];
+      requestId?: string;
+      /** @enum {number} */
+      status: 409;
+      /** @example The account is already a delegate of the seller */
       title: string;
       type: string;
     } & {
@@ -1224,7 +1248,7 @@ export interface components {
       };
       /** Format: date-time */
       updatedAt: string;
-      /** @description Added by user id, or invited by email and accepted: who the user is. Invited and not accepted: the address as given only (id and name null), whether or not an account has it */
+      /** @description Added by user id, or invited by email and accepted: who the user is (the account that accepted, whose address may differ from the one invited). Invited and not accepted: the address as given only (id and name null) */
       user: {
         email: string;
         /**
@@ -2852,6 +2876,8 @@ export interface operations {
         count?: unknown;
         /** @description Page size, 1..100 (default 20) */
         limit?: unknown;
+        /** @description Another name for skip */
+        offset?: unknown;
         /** @description Rows to skip (default 0) */
         skip?: unknown;
         /** @description field or -field (default -id) */
@@ -2928,6 +2954,8 @@ export interface operations {
         expand?: string;
         /** @description Page size, 1..100 (default 20) */
         limit?: unknown;
+        /** @description Another name for skip */
+        offset?: unknown;
         /** @description Rows to skip (default 0) */
         skip?: unknown;
         /** @description field or -field (default -id) */
@@ -3692,6 +3720,8 @@ export interface operations {
         expand?: string;
         /** @description Page size, 1..100 (default 20) */
         limit?: unknown;
+        /** @description Another name for skip */
+        offset?: unknown;
         /** @description Rows to skip (default 0) */
         skip?: unknown;
         /** @description field or -field (default -id) */
@@ -4974,6 +5004,8 @@ export interface operations {
         expand?: string;
         /** @description Page size, 1..100 (default 20) */
         limit?: unknown;
+        /** @description Another name for skip */
+        offset?: unknown;
         /** @description Rows to skip (default 0) */
         skip?: unknown;
         /** @description field or -field (default -id) */
@@ -5839,6 +5871,8 @@ export interface operations {
         count?: unknown;
         /** @description Page size, 1..100 (default 20) */
         limit?: unknown;
+        /** @description Another name for skip */
+        offset?: unknown;
         /** @description Rows to skip (default 0) */
         skip?: unknown;
         /** @description field or -field (default -id) */
@@ -5977,6 +6011,8 @@ export interface operations {
         expand?: string;
         /** @description Page size, 1..100 (default 20) */
         limit?: unknown;
+        /** @description Another name for skip */
+        offset?: unknown;
         /** @description Rows to skip (default 0) */
         skip?: unknown;
         /** @description field or -field (default -id) */
@@ -6823,6 +6859,8 @@ export interface operations {
         count?: unknown;
         /** @description Page size, 1..100 (default 20) */
         limit?: unknown;
+        /** @description Another name for skip */
+        offset?: unknown;
         /** @description Rows to skip (default 0) */
         skip?: unknown;
         /** @description field or -field (default -id) */
@@ -7500,6 +7538,8 @@ export interface operations {
         count?: unknown;
         /** @description Page size, 1..100 (default 20) */
         limit?: unknown;
+        /** @description Another name for skip */
+        offset?: unknown;
         /** @description Rows to skip (default 0) */
         skip?: unknown;
         /** @description field or -field (default -id) */
@@ -7610,7 +7650,7 @@ export interface operations {
         'application/json': {
           /**
            * Format: email
-           * @description Invite by address: it takes effect for the account with this address, now or when it signs up
+           * @description Invite by address: an email with a secret token goes to it, and the account that accepts with that token becomes the delegate. Inviting the address again sends a new token; the earlier one stops working
            */
           email?: string;
           roles: (
@@ -7880,7 +7920,14 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The token of the invitation email: it works once, for this invitation only, for 7 days from the (latest) invitation */
+          token: string;
+        };
+      };
+    };
     responses: {
       /** @description Default Response */
       200: {
@@ -7889,6 +7936,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Delegate'];
+        };
+      };
+      /** @description Problem: validation_failed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ValidationFailedProblem'];
         };
       };
       /** @description Problem: authentication_required, invalid_credentials */
@@ -7920,6 +7976,15 @@ export interface operations {
           'application/problem+json': components['schemas']['NotFoundProblem'];
         };
       };
+      /** @description Problem: already_delegate */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['AlreadyDelegateProblem'];
+        };
+      };
       /** @description Problem: rate_limited */
       429: {
         headers: {
@@ -7947,6 +8012,8 @@ export interface operations {
         count?: unknown;
         /** @description Page size, 1..100 (default 20) */
         limit?: unknown;
+        /** @description Another name for skip */
+        offset?: unknown;
         /** @description Rows to skip (default 0) */
         skip?: unknown;
         /** @description field or -field (default -id) */
@@ -8315,6 +8382,8 @@ export interface operations {
         count?: unknown;
         /** @description Page size, 1..100 (default 20) */
         limit?: unknown;
+        /** @description Another name for skip */
+        offset?: unknown;
         /** @description Rows to skip (default 0) */
         skip?: unknown;
         /** @description field or -field (default -id) */
