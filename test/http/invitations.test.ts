@@ -6,12 +6,16 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDispatcher, type Dispatcher } from '../../src/mail/dispatcher.js';
+import { composeInvitation, sealedInvitations } from '../../src/mail/index.js';
+import { createApiKeyCipher } from '../../src/security/api-keys.js';
 import { configuredCipher } from '../../src/security/secret.js';
+import { resealAll } from '../../src/security/secret-rotation.js';
 import {
   as,
   createTestApp,
   expectProblem,
   signUp,
+  TEST_SECRET,
   uniqueEmail,
   type Account,
   type TestApp,
@@ -421,5 +425,28 @@ describe('guides linked through delegates', () => {
     const { token } = await onlyInvitation(invitee.email);
     expect((await accept(invitee, shop.seller.id, id, token)).statusCode).toBe(200);
     expect((await link()).statusCode).toBe(201);
+  });
+});
+
+// Last: the rotation reseals every token waiting, which the app's own secret then cannot open.
+describe('the sealed token of an email waiting in the outbox', () => {
+  it('is resealed by a secret rotation and still sent', async () => {
+    const address = uniqueEmail('rotated');
+    const id = (await invite(address)).json().id as string;
+    const newSecret = 'the-new-secret-that-is-long-enough-0123456789';
+    const rotated = createApiKeyCipher(newSecret, TEST_SECRET);
+    const { resealed } = await resealAll(sealedInvitations(t.database.db), rotated);
+    expect(resealed).toBeGreaterThanOrEqual(1);
+    const [message] = await t.database.db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('delegate_id', '=', id)
+      .execute();
+    // Opened under the new secret alone: the rotation is over.
+    const email = await composeInvitation(t.database.db, createApiKeyCipher(newSecret), message!);
+    expect(email).not.toBe('skip');
+    const { token } = readInvitation((email as { text: string }).text);
+    const invitee = await signUp(t.app);
+    expect((await accept(invitee, shop.seller.id, id, token)).statusCode).toBe(200);
   });
 });
