@@ -35,8 +35,8 @@ export interface UsersServiceDeps {
   /** The version new accounts are pinned to. */
   latestVersion: string;
   /**
-   * Runs in the sign-up's transaction (app.ts passes the delegates module's: invitations to
-   * the new account's address take effect).
+   * Runs in the sign-up's transaction. Nothing uses it since invitations stopped following
+   * the address at sign-up (an unproven address must grant nothing: docs/security.md).
    */
   onSignUp?: (tx: Tx, account: { id: string; email: string }) => Promise<void>;
   /** Where `user.update` goes (its metadata changed), in the change's transaction. */
