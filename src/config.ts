@@ -122,6 +122,20 @@ const EnvSchema = Type.Object({
       'Requests per window with one publishable key from one client address; 0 turns it off',
   }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  REDIS_TIMEOUT_MS: Type.Integer({
+    minimum: 1,
+    maximum: 10_000,
+    default: 50,
+    description:
+      'A Redis command not answered by then fails, and the request counts in this instance instead',
+  }),
+  REDIS_RETRY_MS: Type.Integer({
+    minimum: 100,
+    maximum: 600_000,
+    default: 5000,
+    description:
+      'After a Redis failure, how long limits count only in this instance before Redis is tried again',
+  }),
   AUTH_FAILURES_PER_ADDRESS: Type.Integer({
     minimum: 0,
     maximum: 1_000_000,
@@ -235,7 +249,12 @@ export interface Config {
     readonly checkoutPerKey: number;
     readonly checkoutPerAddress: number;
   };
-  readonly redisUrl: string | undefined;
+  readonly redis: {
+    /** Unset: every limit counts in this process. */
+    readonly url: string | undefined;
+    readonly timeoutMs: number;
+    readonly retryMs: number;
+  };
   readonly authThrottle: {
     readonly perAddress: number;
     readonly perAccount: number;
@@ -316,7 +335,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       checkoutPerKey: converted.CHECKOUT_RATE_PER_KEY,
       checkoutPerAddress: converted.CHECKOUT_RATE_PER_ADDRESS,
     }),
-    redisUrl: converted.REDIS_URL,
+    redis: Object.freeze({
+      url: converted.REDIS_URL,
+      timeoutMs: converted.REDIS_TIMEOUT_MS,
+      retryMs: converted.REDIS_RETRY_MS,
+    }),
     authThrottle: Object.freeze({
       perAddress: converted.AUTH_FAILURES_PER_ADDRESS,
       perAccount: converted.AUTH_FAILURES_PER_ACCOUNT,

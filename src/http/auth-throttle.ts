@@ -15,11 +15,12 @@
  *
  * Accounts are keyed by a hash of the email whether or not it is registered, so throttling
  * tells nothing about which emails exist. Counters live in Redis when it is configured (every
- * instance shares them), else in this process.
+ * instance shares them), else, or while Redis is away, in this process (counters.ts).
  */
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { DomainError } from '../domain/errors.js';
+import { expiringCounters } from './counters.js';
+import type { SharedRedis } from './redis.js';
 
 export interface ThrottleOptions {
   /** Failures per client address per window; 0 turns the throttle off. */
@@ -27,97 +28,6 @@ export interface ThrottleOptions {
   /** Failures per account per hour, from addresses that never signed in to it. */
   perAccount: number;
   windowMs: number;
-}
-
-/** Counters that expire: in Redis (shared by instances) or in this process. */
-export interface Counters {
-  /** Adds one; the count expires `ttlMs` after the first hit. Returns count and ms left. */
-  hit(key: string, ttlMs: number): Promise<{ count: number; ttlMs: number }>;
-  get(key: string): Promise<{ count: number; ttlMs: number } | undefined>;
-  set(key: string, value: number, ttlMs: number): Promise<void>;
-  remove(key: string): Promise<void>;
-}
-
-const MAX_LOCAL_KEYS = 100_000;
-
-function localCounters(): Counters {
-  const entries = new Map<string, { count: number; expires: number }>();
-  const live = (key: string) => {
-    const entry = entries.get(key);
-    if (entry && entry.expires <= Date.now()) entries.delete(key);
-    return entries.get(key);
-  };
-  const store = (key: string, count: number, ttlMs: number) => {
-    // Bounded: the oldest keys go first (Maps iterate in insertion order).
-    if (entries.size >= MAX_LOCAL_KEYS) entries.delete(entries.keys().next().value as string);
-    entries.set(key, { count, expires: Date.now() + ttlMs });
-  };
-  return {
-    async hit(key, ttlMs) {
-      const entry = live(key);
-      if (!entry) store(key, 1, ttlMs);
-      else entry.count += 1;
-      const now = live(key)!;
-      return { count: now.count, ttlMs: now.expires - Date.now() };
-    },
-    async get(key) {
-      const entry = live(key);
-      return entry && { count: entry.count, ttlMs: entry.expires - Date.now() };
-    },
-    async set(key, value, ttlMs) {
-      store(key, value, ttlMs);
-    },
-    async remove(key) {
-      entries.delete(key);
-    },
-  };
-}
-
-function redisCounters(redis: Redis, prefix: string): Counters {
-  return {
-    async hit(key, ttlMs) {
-      const replies = (await redis
-        .multi()
-        .incr(prefix + key)
-        .pexpire(prefix + key, ttlMs, 'NX')
-        .pttl(prefix + key)
-        .exec()) as [Error | null, number][];
-      return { count: replies[0]![1], ttlMs: Math.max(0, replies[2]![1]) };
-    },
-    async get(key) {
-      const replies = (await redis
-        .multi()
-        .get(prefix + key)
-        .pttl(prefix + key)
-        .exec()) as [Error | null, string | number | null][];
-      const value = replies[0]![1];
-      const ttl = Number(replies[1]![1]);
-      return value === null ? undefined : { count: Number(value), ttlMs: Math.max(0, ttl) };
-    },
-    async set(key, value, ttlMs) {
-      await redis.set(prefix + key, value, 'PX', ttlMs);
-    },
-    async remove(key) {
-      await redis.del(prefix + key);
-    },
-  };
-}
-
-/**
- * Counters in Redis when it is configured, else in this process; a broken Redis must not
- * take the API down, so each failed Redis call falls back to this process's counts.
- */
-export function expiringCounters(redis: Redis | undefined, prefix: string): Counters {
-  const shared = redis ? redisCounters(redis, prefix) : undefined;
-  const local = localCounters();
-  return shared
-    ? {
-        hit: (k, t) => shared.hit(k, t).catch(() => local.hit(k, t)),
-        get: (k) => shared.get(k).catch(() => local.get(k)),
-        set: (k, v, t) => shared.set(k, v, t).catch(() => local.set(k, v, t)),
-        remove: (k) => shared.remove(k).catch(() => local.remove(k)),
-      }
-    : local;
 }
 
 const HOUR = 3_600_000;
@@ -139,7 +49,7 @@ export interface AuthThrottle {
   succeeded(address: string, email: string): Promise<void>;
 }
 
-export function createAuthThrottle(options: ThrottleOptions, redis?: Redis): AuthThrottle {
+export function createAuthThrottle(options: ThrottleOptions, redis?: SharedRedis): AuthThrottle {
   if (options.perAddress === 0) {
     return {
       check: async () => undefined,

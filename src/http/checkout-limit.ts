@@ -2,14 +2,14 @@
  * Rate limits of publishable keys (checkout). A publishable key is public (it sits in web
  * pages), so its traffic is counted per key (all the pages embedding it) and per key and
  * client address (one visitor, or one abuser), in fixed windows, in Redis when configured
- * (shared by every instance). Counted before the key is looked up, like the general limit.
+ * (shared by every instance; counters.ts says what happens while it is away). Counted before the key is looked up, like the general limit.
  * (The general limit, http/rate-limit.ts, still applies per client address on top.)
  */
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { Redis } from 'ioredis';
 import { DomainError } from '../domain/errors.js';
-import { expiringCounters } from './auth-throttle.js';
+import { expiringCounters } from './counters.js';
+import type { SharedRedis } from './redis.js';
 
 export interface CheckoutLimits {
   perKey: number;
@@ -19,7 +19,7 @@ export interface CheckoutLimits {
 
 const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
 
-export function checkoutLimitHook(limits: CheckoutLimits, redis?: Redis) {
+export function checkoutLimitHook(limits: CheckoutLimits, redis?: SharedRedis) {
   const counters = expiringCounters(redis, 'checkout-limit:');
   return async (request: FastifyRequest): Promise<void> => {
     const key = request.headers['x-publishable-key'];

@@ -1,14 +1,15 @@
 /**
  * Rate limiting per credential (per IP for anonymous calls), before authentication so
  * that floods of bad credentials are limited too. With `REDIS_URL` the counters live in
- * Redis and are shared by every instance.
+ * Redis and are shared by every instance; while it is away, in this process (counters.ts).
  */
 import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { DomainError } from '../domain/errors.js';
+import { expiringCounters, rateLimitStore } from './counters.js';
+import type { SharedRedis } from './redis.js';
 
 const EXEMPT = new Set(['/healthz', '/readyz']);
 
@@ -25,26 +26,17 @@ function credentialKey(request: FastifyRequest): string {
   return 'ip:' + request.ip;
 }
 
-/** The Redis client shared by the rate limit and the authentication throttle, if configured. */
-export function openRedis(app: FastifyInstance, config: Config): Redis | undefined {
-  if (!config.redisUrl) return undefined;
-  const redis = new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 });
-  // Errors surface on the commands (and are tolerated there); the client reconnects.
-  redis.on('error', () => undefined);
-  app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
-  return redis;
-}
-
 export async function registerRateLimit(
   app: FastifyInstance,
   config: Config,
-  redis: Redis | undefined,
+  redis: SharedRedis | undefined,
 ): Promise<void> {
   if (config.rateLimit.max === 0) return;
   await app.register(rateLimit, {
     global: false,
-    ...(redis ? { redis } : {}),
-    // A broken Redis must not take the API down with it.
+    // The counters every limit uses: Redis through the breaker, this process's while it is away.
+    store: rateLimitStore(expiringCounters(redis, 'rate-limit:')),
+    // Those counters never fail; were one to, the request goes on rather than fail.
     skipOnError: true,
     enableDraftSpec: true,
   });

@@ -2,6 +2,7 @@
  * A TCP proxy in the test process, between the server under test and PostgreSQL: cutting
  * it makes the database unreachable for that server alone (the shared PostgreSQL server
  * keeps running for everyone else), restoring it brings the database back on the same port.
+ * Stalling it is the worst case: connections stay open and nothing passes either way.
  */
 import net from 'node:net';
 
@@ -11,6 +12,10 @@ export interface TcpProxy {
   cut(): Promise<void>;
   /** Accepts connections again, on the same port. */
   restore(): Promise<void>;
+  /** Keeps every connection open, new ones too, and passes nothing either way (a hung peer). */
+  stall(): void;
+  /** Ends a stall: the stalled connections are dropped; new ones pass again. */
+  unstall(): void;
   close(): Promise<void>;
 }
 
@@ -21,8 +26,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
   };
+  let stalled = false;
   const server = net.createServer((client) => {
     track(client);
+    if (stalled) return;
     const upstream = net.connect(target.port, target.host);
     track(upstream);
     client.pipe(upstream).pipe(client);
@@ -48,6 +55,14 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     port,
     cut: stop,
     restore: () => listen(port),
+    stall: () => {
+      stalled = true;
+      for (const socket of sockets) socket.unpipe().pause();
+    },
+    unstall: () => {
+      stalled = false;
+      for (const socket of sockets) socket.destroy();
+    },
     close: async () => {
       if (server.listening) await stop();
     },
