@@ -125,6 +125,8 @@ export interface OrderItemsTable {
   ticket_code: string;
   /** The guest types booked: `[{demographic: {id}, label, code, quantity, price, amount}]`. */
   demographics: JsonArray;
+  /** Where the item stands among its order's items: booking order, then items a change added. */
+  position: number;
 }
 
 /** The guest types of experiences, one row each (a view over experiences.demographics). */

@@ -5,6 +5,7 @@
  * satisfies all of them, and appears once.
  */
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { CREATION_COMPARISONS, comparesCreation, idSeconds } from './creation-order.js';
 import { containsRowCheck, operators } from './operators.js';
 import type { FieldSpec, PlannedFilter, QueryPlan, ResourceSpec, Scope } from './types.js';
 
@@ -19,6 +20,32 @@ export interface CompiledList {
 function column(field: FieldSpec, alias: string): RawBuilder<unknown> {
   return typeof field.sql === 'string' ? sql.ref(`${alias}.${field.sql}`) : field.sql(alias);
 }
+
+/**
+ * An id compared by creation order: `(created, id)` against the named object's, or, for an
+ * id that names nothing the caller can see, against the second the id holds. So the
+ * keyset link `id[lt]=<last id>` means "made before that object", and a made-up id still
+ * cuts at its second.
+ */
+function creationCondition(
+  spec: ResourceSpec,
+  created: FieldSpec,
+  filter: PlannedFilter,
+  scope: Scope,
+): RawBuilder<SqlBool> {
+  const key = sql`(${column(created, spec.alias)}, ${sql.ref(`${spec.alias}.id`)})`;
+  const anchor = (id: string) => {
+    const visible = scopeCondition(spec, scope, ANCHOR, false);
+    const named = sql`(select ${column(created, ANCHOR)} from ${sql.table(spec.table)} as ${sql.id(ANCHOR)} where ${sql.ref(`${ANCHOR}.id`)} = ${id}${visible ? sql` and ${visible}` : sql``})`;
+    return sql`(coalesce(${named}, cast(${new Date(idSeconds(id) * 1000).toISOString()} as timestamptz)), ${id})`;
+  };
+  const [a, b] = filter.values as string[];
+  if (filter.operator === 'range')
+    return sql<SqlBool>`(${key} >= ${anchor(a!)} and ${key} <= ${anchor(b!)})`;
+  return sql<SqlBool>`${key} ${sql.raw(CREATION_COMPARISONS[filter.operator]!)} ${anchor(a!)}`;
+}
+
+const ANCHOR = 'anchor';
 
 function condition(filter: PlannedFilter, alias: string, narrowed = false): RawBuilder<SqlBool> {
   if (narrowed && filter.operator === 'contains')
@@ -93,7 +120,11 @@ export function compileWhere(
   const narrowed = plan.filters.some(
     (f) => f.operator === 'equals' && spec.narrowedBy?.includes(f.field.name),
   );
-  const parts = plan.filters.map((f) => condition(f, spec.alias, narrowed));
+  const parts = plan.filters.map((f) =>
+    spec.created && comparesCreation(spec, f)
+      ? creationCondition(spec, spec.created, f, scope)
+      : condition(f, spec.alias, narrowed),
+  );
   const implied = impliesScope(plan.filters, scope);
   const scoped = implied ? undefined : scopeCondition(spec, scope, spec.alias, false);
   if (scoped) parts.push(scoped);
@@ -118,9 +149,17 @@ export function compileWhere(
   return and(parts);
 }
 
+/** `field` strictly before `at` (the pollers' horizon, query/run.ts). */
+export function compileBelow(spec: ResourceSpec, field: FieldSpec, at: Date): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${column(field, spec.alias)} < ${at.toISOString()}`;
+}
+
 export function compileOrder(spec: ResourceSpec, plan: QueryPlan): RawBuilder<unknown> {
   return sql.join(
-    plan.sort.map((key) => sql`${column(key.field, spec.alias)} ${sql.raw(key.direction)}`),
+    plan.sort.flatMap((key) => [
+      ...(key.created ? [sql`${column(key.created, spec.alias)} ${sql.raw(key.direction)}`] : []),
+      sql`${column(key.field, spec.alias)} ${sql.raw(key.direction)}`,
+    ]),
   );
 }
 

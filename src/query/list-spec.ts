@@ -9,6 +9,9 @@
  * a union of constants) is `enum`; integer, number, boolean as such; an array of ids is
  * `id-array`; any other string is `string`. A field whose schema says nothing usable is a
  * programming error, thrown when the spec is defined (at import).
+ *
+ * A resource with a `createdAt` field lists in creation order: `(createdAt, id)`
+ * (docs/query-language.md, "Creation order").
  */
 import type {
   FieldSpec,
@@ -183,11 +186,13 @@ export function defineListSpec(schema: object, definition: ListSpecDefinition): 
       ...(options.operators ? { operators: options.operators } : {}),
     };
   });
+  const created = fields.find((f) => f.name === 'createdAt' && f.type === 'datetime');
   return {
     resource: definition.resource,
     table: definition.table,
     alias: definition.alias,
     fields,
+    ...(created ? { created } : {}),
     ...(definition.narrowedBy ? { narrowedBy: definition.narrowedBy } : {}),
     ...(items
       ? {

@@ -81,7 +81,12 @@ function sortKeys(
       `Cannot sort by "${clip(name, 40)}"; sortable: ${sortable.map((f) => f.name).join(', ')} (prefix - for descending).`,
     );
   }
-  const keys: SortKey[] = [{ field: chosen, direction }];
+  // The id's order is creation order: (createdAt, id) where the resource has a createdAt.
+  const keys: SortKey[] = [
+    chosen === id && spec.created
+      ? { field: chosen, direction, created: spec.created }
+      : { field: chosen, direction },
+  ];
   if (chosen !== id) keys.push({ field: id, direction });
   return { keys, keyset: chosen === id && direction === 'desc' };
 }

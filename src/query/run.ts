@@ -4,7 +4,8 @@
  * (authorization) and how to fetch rows; nothing here knows any table.
  */
 import type { RawBuilder, SqlBool } from 'kysely';
-import { compile, type CompiledList } from './compile.js';
+import { sql } from 'kysely';
+import { compile, compileBelow, type CompiledList } from './compile.js';
 import { parse } from './parse.js';
 import { nextLink, trimPage, type Paging } from './paging.js';
 import { plan } from './plan.js';
@@ -22,7 +23,14 @@ export interface ListRequest {
   scope: Scope;
   /** The query `paging.next` repeats, when it holds more than the filters (orders' `search`). */
   linkQuery?: Record<string, unknown>;
+  /**
+   * A stamp pollers read past (orders' `updatedAt`): a request with a lower bound on it
+   * (gt, gte, range) gets only rows stamped before the horizon `at` reads (db/poll-horizon.ts).
+   */
+  horizon?: { field: string; at: () => Promise<Date> };
 }
+
+const LOWER_BOUNDS = new Set(['gt', 'gte', 'range']);
 
 export async function runList<Row extends { id: string }, View>(
   spec: ResourceSpec,
@@ -31,7 +39,15 @@ export async function runList<Row extends { id: string }, View>(
   toViews: (rows: Row[]) => Promise<View[]> | View[],
 ): Promise<{ data: View[]; paging: Paging }> {
   const queryPlan = plan(parse(request.query), spec);
-  const compiled = compile(spec, queryPlan, request.scope);
+  let compiled = compile(spec, queryPlan, request.scope);
+  const { horizon } = request;
+  const polled =
+    horizon &&
+    queryPlan.filters.find((f) => f.field.name === horizon.field && LOWER_BOUNDS.has(f.operator));
+  if (horizon && polled) {
+    const below = compileBelow(spec, polled.field, await horizon.at());
+    compiled = { ...compiled, where: sql<SqlBool>`(${compiled.where} and ${below})` };
+  }
   const [fetched, total] = await Promise.all([
     source.rows(compiled),
     queryPlan.count ? source.count(compiled.where) : Promise.resolve(undefined),

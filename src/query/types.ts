@@ -76,6 +76,11 @@ export interface ResourceSpec {
   readonly items?: ItemGroupSpec;
   /** See ListSpecDefinition.narrowedBy. */
   readonly narrowedBy?: readonly string[];
+  /**
+   * The creation time (the `createdAt` field): with the id, the creation order that the
+   * default order, `sort=id` and comparisons of ids follow. Without it, the id alone.
+   */
+  readonly created?: FieldSpec;
 }
 
 // ---- parse ----
@@ -110,6 +115,8 @@ export interface PlannedFilter {
 export interface SortKey {
   readonly field: FieldSpec;
   readonly direction: 'asc' | 'desc';
+  /** Sort by this creation time first, then by `field` (the id): creation order. */
+  readonly created?: FieldSpec;
 }
 
 export interface QueryPlan {
@@ -117,7 +124,7 @@ export interface QueryPlan {
   readonly filters: readonly PlannedFilter[];
   /** Filters on the item group: one item must satisfy all of them together. */
   readonly itemFilters: readonly PlannedFilter[];
-  /** The requested order, then id in the same direction as the tie-break. */
+  /** The requested order, then id in the same direction as the tie-break (`sort=id`: creation order). */
   readonly sort: readonly SortKey[];
   readonly limit: number;
   readonly skip: number;

@@ -143,7 +143,7 @@ export interface OrderFields {
 /** Inserts an order and its items; `arrival` and `amount` are derived as the service does. */
 export async function insertOrder(db: Db, f: OrderFields): Promise<string> {
   const id = f.id ?? orderedId();
-  const items = f.items.map((item) => {
+  const items = f.items.map((item, position) => {
     const quantity = item.quantity ?? 1;
     const price = item.price ?? 50;
     const time = item.arrivalTime ?? 900;
@@ -166,6 +166,7 @@ export async function insertOrder(db: Db, f: OrderFields): Promise<string> {
       amount: price * quantity,
       status: item.status ?? 200,
       ticket_code: randomBytes(16).toString('hex'),
+      position,
     };
   });
   const arrival = items.map((i) => i.arrival).sort()[0]!;

@@ -66,6 +66,7 @@ const ITEM = {
   status: 200,
   ticket_code: 'f'.repeat(32),
   demographics: [],
+  position: 0,
 };
 
 /** A list source's page and count queries for one representative request. */

@@ -1,5 +1,6 @@
 /** All SQL on publishable keys. */
 import type { Kysely, Selectable } from 'kysely';
+import { creationTime } from '../../db/creation-clock.js';
 import { listSource } from '../../db/list-source.js';
 import type { DB, PublishableKeysTable } from '../../db/types.js';
 import type { ListSource } from '../../query/run.js';
@@ -9,7 +10,11 @@ export type PublishableKeyRow = Selectable<PublishableKeysTable>;
 export function publishableKeysRepository(db: Kysely<DB>) {
   return {
     async insert(row: { id: string; seller_id: string; key: string; label: string }) {
-      return db.insertInto('publishable_keys').values(row).returningAll().executeTakeFirstOrThrow();
+      return db
+        .insertInto('publishable_keys')
+        .values({ created_at: creationTime(), ...row })
+        .returningAll()
+        .executeTakeFirstOrThrow();
     },
 
     /** A live (not revoked) key by its text. */

@@ -1,5 +1,6 @@
 /** All SQL on delegates. */
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { creationStamps } from '../../db/creation-clock.js';
 import { fromNow } from '../../db/db-clock.js';
 import { listSource } from '../../db/list-source.js';
 import type { DB, DelegatesTable } from '../../db/types.js';
@@ -33,7 +34,7 @@ export function delegatesRepository(db: Kysely<DB>) {
     }): Promise<{ id: string; created: boolean }> {
       const inserted = await db
         .insertInto('delegates')
-        .values(row)
+        .values({ ...creationStamps(), ...row })
         .onConflict((oc) =>
           oc
             .constraint(row.email === null ? 'delegates_seller_user' : 'delegates_seller_email')

@@ -1,5 +1,6 @@
 /** All SQL on events. */
 import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
+import { creationStamps, creationTime } from '../../db/creation-clock.js';
 import type { DB, EventsTable, GuideStatus } from '../../db/types.js';
 import type { CompiledList } from '../../query/compile.js';
 import type { ListSource } from '../../query/run.js';
@@ -100,7 +101,7 @@ export function eventsRepository(db: Kysely<DB>) {
     async upsert(row: NewEventRow, changeMax: boolean): Promise<{ id: string; created: boolean }> {
       const result = await db
         .insertInto('events')
-        .values(row)
+        .values({ ...creationStamps(), ...row })
         .onConflict((oc) =>
           oc.constraint('events_experience_start').doUpdateSet((eb) => ({
             ends_at: eb.ref('excluded.ends_at'),
@@ -121,7 +122,7 @@ export function eventsRepository(db: Kysely<DB>) {
     async findOrCreate(row: NewEventRow): Promise<{ id: string; created: boolean }> {
       const inserted = await db
         .insertInto('events')
-        .values(row)
+        .values({ ...creationStamps(), ...row })
         .onConflict((oc) => oc.constraint('events_experience_start').doNothing())
         .returning('id')
         .executeTakeFirst();
@@ -168,10 +169,20 @@ export function eventsRepository(db: Kysely<DB>) {
       row: NewEventRow,
       quantity: number,
     ): Promise<(Selectable<EventsTable> & { created: boolean }) | undefined> {
-      const at = new Date();
+      const at = creationTime();
       const made = db
         .insertInto('events')
-        .columns(['id', 'experience_id', 'seller_id', 'starts_at', 'ends_at', 'max', 'reserved'])
+        .columns([
+          'id',
+          'experience_id',
+          'seller_id',
+          'starts_at',
+          'ends_at',
+          'max',
+          'reserved',
+          'created_at',
+          'updated_at',
+        ])
         .expression(
           db
             .selectNoFrom([
@@ -182,6 +193,8 @@ export function eventsRepository(db: Kysely<DB>) {
               sql<Date>`${row.ends_at}::timestamptz`.as('ends_at'),
               sql<number | null>`${row.max}::int`.as('max'),
               sql<number>`${quantity}::int`.as('reserved'),
+              sql<Date>`${at}::timestamptz`.as('created_at'),
+              sql<Date>`${at}::timestamptz`.as('updated_at'),
             ])
             .where(sql<SqlBool>`${row.max}::int is null or ${quantity}::int <= ${row.max}::int`),
         )

@@ -1,5 +1,6 @@
 /** All SQL on experiences. */
 import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
+import { creationStamps } from '../../db/creation-clock.js';
 import { listSource } from '../../db/list-source.js';
 import type { DB, ExperiencesTable } from '../../db/types.js';
 import type { ListSource } from '../../query/run.js';
@@ -34,7 +35,11 @@ export function experiencesRepository(db: Kysely<DB>) {
     },
 
     async insert(row: Insertable<ExperiencesTable>): Promise<ExperienceRow> {
-      return db.insertInto('experiences').values(row).returningAll().executeTakeFirstOrThrow();
+      return db
+        .insertInto('experiences')
+        .values({ ...creationStamps(), ...row })
+        .returningAll()
+        .executeTakeFirstOrThrow();
     },
 
     async update(id: string, changes: Updateable<ExperiencesTable>): Promise<ExperienceRow> {

@@ -1,5 +1,6 @@
 /** All SQL on guides (deleted guides are invisible here except through findMany, for history). */
 import type { Insertable, Kysely, Updateable } from 'kysely';
+import { creationStamps } from '../../db/creation-clock.js';
 import { listSource } from '../../db/list-source.js';
 import type { DB, GuidesTable } from '../../db/types.js';
 import type { ListSource } from '../../query/run.js';
@@ -77,7 +78,11 @@ export function guidesRepository(db: Kysely<DB>) {
     },
 
     async insert(row: Insertable<GuidesTable>): Promise<GuideRow> {
-      return db.insertInto('guides').values(row).returningAll().executeTakeFirstOrThrow();
+      return db
+        .insertInto('guides')
+        .values({ ...creationStamps(), ...row })
+        .returningAll()
+        .executeTakeFirstOrThrow();
     },
 
     async update(id: string, changes: Updateable<GuidesTable>): Promise<GuideRow> {

@@ -8,6 +8,7 @@
  * it. Every time comparison uses the database's clock.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { creationStamps } from '../../db/creation-clock.js';
 import { fromNow } from '../../db/db-clock.js';
 import { newId } from '../../db/ids.js';
 import type { DB, DomainEventsTable, HooksTable, WebhookDeliveriesTable } from '../../db/types.js';
@@ -72,6 +73,8 @@ export function deliveriesRepository(db: Kysely<DB>) {
             )
             .map((h) => ({
               id: newId(),
+              // In the events' order: one transaction makes many deliveries of a hook.
+              ...creationStamps(),
               hook_id: h.id,
               event_id: event.id,
               event_name: event.name,

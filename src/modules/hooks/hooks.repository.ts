@@ -1,5 +1,6 @@
 /** All SQL on hooks and on reading their delivery log (the API side of webhooks). */
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import { creationStamps } from '../../db/creation-clock.js';
 import { listSource } from '../../db/list-source.js';
 import type {
   DB,
@@ -39,7 +40,7 @@ export function hooksRepository(db: Kysely<DB>) {
     async insert(hook: Insertable<HooksTable>): Promise<HookRow | undefined> {
       return db
         .insertInto('hooks')
-        .values(hook)
+        .values({ ...creationStamps(), ...hook })
         .onConflict((oc) => oc.constraint('hooks_owner_event_url').doNothing())
         .returningAll()
         .executeTakeFirst();

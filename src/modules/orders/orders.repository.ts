@@ -1,5 +1,6 @@
 /** All SQL on orders and order items. */
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { creationTime } from '../../db/creation-clock.js';
 import { listSource } from '../../db/list-source.js';
 import { prepared } from '../../db/prepared.js';
 import { write } from '../../db/write-batch.js';
@@ -45,9 +46,10 @@ function orderSearch(term: string): { where: RawBuilder<SqlBool>; rank: RawBuild
 /** An order row with its items as JSON (item rows with timestamps as strings). */
 export type OrderWithItems = OrderRow & { items: ItemJson[] };
 
+/** Items in booking order (item-order.ts); the id orders items written before positions. */
 const itemsJson = sql<
   ItemJson[]
->`coalesce((select json_agg(i order by i.id) from order_items i where i.order_id = o.id), '[]'::json)`.as(
+>`coalesce((select json_agg(i order by i.position, i.id) from order_items i where i.order_id = o.id), '[]'::json)`.as(
   'items',
 );
 
@@ -102,8 +104,9 @@ export function ordersRepository(db: Kysely<DB>) {
       await db.updateTable('orders').set(changes).where('id', '=', id).execute();
     },
 
+    /** Writes an item's changed fields (all but its identity and its place in the order). */
     async updateItem(item: OrderItemRow): Promise<void> {
-      const { id, order_id: _order, ...changes } = itemValues(item);
+      const { id, order_id: _order, position: _position, ...changes } = itemValues(item);
       await db.updateTable('order_items').set(changes).where('id', '=', id).execute();
     },
 
@@ -147,13 +150,13 @@ export function ordersRepository(db: Kysely<DB>) {
     async markCanceled(id: string): Promise<void> {
       await db
         .updateTable('orders')
-        .set({ status: 'canceled', hold_expires_at: null, updated_at: new Date() })
+        .set({ status: 'canceled', hold_expires_at: null, updated_at: creationTime() })
         .where('id', '=', id)
         .execute();
       await db.updateTable('order_items').set({ status: 700 }).where('order_id', '=', id).execute();
     },
 
-    /** Items of several orders at once, grouped by order id, in a stable order. */
+    /** Items of several orders at once, grouped by order id, in booking order. */
     async itemsOf(orderIds: string[]): Promise<Map<string, OrderItemRow[]>> {
       const byOrder = new Map<string, OrderItemRow[]>(orderIds.map((id) => [id, []]));
       if (orderIds.length === 0) return byOrder;
@@ -161,6 +164,7 @@ export function ordersRepository(db: Kysely<DB>) {
         .selectFrom('order_items')
         .selectAll()
         .where('order_id', 'in', orderIds)
+        .orderBy('position')
         .orderBy('id')
         .execute();
       for (const row of rows) byOrder.get(row.order_id)?.push(row);

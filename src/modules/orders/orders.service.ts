@@ -6,7 +6,9 @@
  */
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import { creationTime } from '../../db/creation-clock.js';
 import { newId } from '../../db/ids.js';
+import { pollHorizon } from '../../db/poll-horizon.js';
 import { inTransaction, type Executor, type Tx } from '../../db/unit-of-work.js';
 import { inOneStatement } from '../../db/write-batch.js';
 import { accessOf, type Access } from '../../domain/access.js';
@@ -42,6 +44,7 @@ import {
   type PlannedItem,
 } from './booking.js';
 import { SHORT_CODE_TRIES, newShortCode, newTicketCode } from './booking-codes.js';
+import { inBookingOrder } from './item-order.js';
 import { ITEM_STATUS, STAFF_STATUSES, holdsSeats, orderStatusOf } from './item-status.js';
 import {
   addSeats,
@@ -92,6 +95,8 @@ export interface OrdersServiceDeps {
   events: BookingEventsFacade;
   /** How long a hold (item status 103) keeps its seats unconfirmed. */
   holdMs?: number;
+  /** The clock skew the pollers' horizon allows for (db/poll-horizon.ts). */
+  pollMarginMs?: number;
   now?: () => Date;
 }
 
@@ -115,6 +120,7 @@ export function ordersService({
   experiences,
   events,
   holdMs = 15 * 60_000,
+  pollMarginMs = 1000,
   now = () => new Date(),
 }: OrdersServiceDeps) {
   const repo = ordersRepository(db);
@@ -299,6 +305,8 @@ export function ordersService({
     status: item.status,
     ticket_code: ticketCode,
     demographics: item.lines as unknown as OrderItemRow['demographics'],
+    // Numbered by inBookingOrder when the order is written.
+    position: 0,
   });
 
   /** The order's fields that follow from its items. */
@@ -324,10 +332,14 @@ export function ordersService({
   async function write(trx: Tx, plan: PlannedBooking, sender: Sender): Promise<OrderView> {
     const { eventOf, changes } = await takeSeats(trx, plan.sellerId, plan.items);
 
-    const stamp = now();
+    // The creation clock, inside the transaction (db/creation-clock.ts).
+    const stamp = creationTime();
     const orderId = newId();
     const owner = { id: orderId, seller_id: plan.sellerId, customer_id: plan.customerId };
-    const items = plan.items.map((item) => itemRow(item, owner, eventOf(item)));
+    const items = inBookingOrder(
+      [],
+      plan.items.map((item) => itemRow(item, owner, eventOf(item))),
+    );
     const facts = derived(items, plan.currency, null, stamp);
     const order: OrderRow = {
       ...owner,
@@ -556,7 +568,8 @@ export function ordersService({
     },
   ): Promise<OrderView> {
     const changes = await moveSeats(trx, work.deltas);
-    const stamp = now();
+    // The creation clock, inside the transaction: pollers of updatedAt rely on it.
+    const stamp = creationTime();
     const facts = derived(after, order.currency, order.hold_expires_at, stamp);
     const digits = minorDigits(order.currency);
     const amount = fromMinor(facts.amountMinor, digits);
@@ -587,11 +600,11 @@ export function ordersService({
     for (const item of work.changed) {
       await orders.updateItem(after.find((i) => i.id === item.id)!);
     }
-    if (work.added.length > 0) await orders.insertItems(work.added);
-    const view = toOrderView(
-      next,
-      [...after].sort((a, b) => a.id.localeCompare(b.id)),
-    );
+    // Kept items where they were, added ones after them (item-order.ts).
+    const ordered = inBookingOrder(before, after);
+    const added = new Set(work.added.map((i) => i.id));
+    if (added.size > 0) await orders.insertItems(ordered.filter((i) => added.has(i.id)));
+    const view = toOrderView(next, ordered);
     await emitChange(domainEvents, trx, {
       name:
         next.status === 'canceled' && order.status !== 'canceled' ? 'order.cancel' : 'order.update',
@@ -729,6 +742,7 @@ export function ordersService({
           query: search === undefined ? query : withoutSearch(query),
           scope: ordersScope(caller),
           linkQuery: query,
+          horizon: { field: 'updatedAt', at: () => pollHorizon(db, pollMarginMs) },
         },
         repo.listSource(search),
         (rows) => rows.map(view),

@@ -1,5 +1,6 @@
 /** All SQL on the `users` table. */
 import { sql, type Insertable, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import { creationStamps } from '../../db/creation-clock.js';
 import { listSource } from '../../db/list-source.js';
 import type { ListSource } from '../../query/run.js';
 import type { DB, UsersTable } from '../../db/types.js';
@@ -75,7 +76,11 @@ export function usersRepository(db: Kysely<DB>) {
     },
 
     async insert(row: NewUserRow): Promise<UserRow> {
-      return db.insertInto('users').values(row).returningAll().executeTakeFirstOrThrow();
+      return db
+        .insertInto('users')
+        .values({ ...creationStamps(), ...row })
+        .returningAll()
+        .executeTakeFirstOrThrow();
     },
 
     async findById(id: string): Promise<UserRow | undefined> {

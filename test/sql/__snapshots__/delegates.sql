@@ -1,5 +1,5 @@
 -- upsert
-insert into "delegates" ("id", "seller_id", "user_id", "email", "roles") values ($1, $2, $3, $4, $5) on conflict on constraint "delegates_seller_email" do update set "roles" = $6, "updated_at" = $7 returning "id";
+insert into "delegates" ("created_at", "updated_at", "id", "seller_id", "user_id", "email", "roles") values ($1, $2, $3, $4, $5, $6, $7) on conflict on constraint "delegates_seller_email" do update set "roles" = $8, "updated_at" = $9 returning "id";
 
 -- issueToken
 update "delegates" set "invitation_digest" = $1, "invitation_expires_at" = now() + cast($2 as double precision) * interval '1 millisecond', "updated_at" = $3 where "id" = $4 and "email" is not null and "accepted_at" is null;
@@ -23,7 +23,7 @@ select "d".*, "u"."name" as "user_name", "u"."email" as "user_email" from "deleg
 delete from "delegates" where "seller_id" = $1 and "id" = $2 returning "user_id";
 
 -- listSource.rows
-select "d".*, "u"."name" as "user_name", "u"."email" as "user_email" from "delegates" as "d" left join "users" as "u" on "u"."id" = "d"."user_id" where (("d"."seller_id" in ($1))) order by "d"."id" desc limit $2 offset $3;
+select "d".*, "u"."name" as "user_name", "u"."email" as "user_email" from "delegates" as "d" left join "users" as "u" on "u"."id" = "d"."user_id" where (("d"."seller_id" in ($1))) order by "d"."created_at" desc, "d"."id" desc limit $2 offset $3;
 
 -- listSource.count
 select count(*) as "n" from "delegates" as "d" left join "users" as "u" on "u"."id" = "d"."user_id" where (("d"."seller_id" in ($1)));

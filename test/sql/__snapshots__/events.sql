@@ -8,13 +8,13 @@ select "e".*, "x"."name" as "title", "x"."timezone" as "timezone" from "events" 
 select "e".*, "x"."name" as "title", "x"."timezone" as "timezone" from "events" as "e" inner join "experiences" as "x" on "x"."id" = "e"."experience_id" where "e"."experience_id" = $1 and "e"."starts_at" = $2;
 
 -- upsert
-insert into "events" ("id", "experience_id", "seller_id", "starts_at", "ends_at", "max") values ($1, $2, $3, $4, $5, $6) on conflict on constraint "events_experience_start" do update set "ends_at" = "excluded"."ends_at", "max" = "excluded"."max", "updated_at" = $7 returning "id", xmax = 0 as "inserted";
+insert into "events" ("created_at", "updated_at", "id", "experience_id", "seller_id", "starts_at", "ends_at", "max") values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict on constraint "events_experience_start" do update set "ends_at" = "excluded"."ends_at", "max" = "excluded"."max", "updated_at" = $9 returning "id", xmax = 0 as "inserted";
 
 -- takeSeatsAt
-with "made" as (insert into "events" ("id", "experience_id", "seller_id", "starts_at", "ends_at", "max", "reserved") select $1 as "id", $2 as "experience_id", $3 as "seller_id", $4::timestamptz as "starts_at", $5::timestamptz as "ends_at", $6::int as "max", $7::int as "reserved" where $8::int is null or $9::int <= $10::int on conflict on constraint "events_experience_start" do nothing returning *), "taken" as (update "events" set "reserved" = reserved + $11, "updated_at" = $12 where "experience_id" = $13 and "starts_at" = $14 and not exists (select from made) and "manual" is not false and ("max" is null or reserved + $15 <= "max") returning *) select *, true as "created" from "made" union all select *, false as "created" from "taken";
+with "made" as (insert into "events" ("id", "experience_id", "seller_id", "starts_at", "ends_at", "max", "reserved", "created_at", "updated_at") select $1 as "id", $2 as "experience_id", $3 as "seller_id", $4::timestamptz as "starts_at", $5::timestamptz as "ends_at", $6::int as "max", $7::int as "reserved", $8::timestamptz as "created_at", $9::timestamptz as "updated_at" where $10::int is null or $11::int <= $12::int on conflict on constraint "events_experience_start" do nothing returning *), "taken" as (update "events" set "reserved" = reserved + $13, "updated_at" = $14 where "experience_id" = $15 and "starts_at" = $16 and not exists (select from made) and "manual" is not false and ("max" is null or reserved + $17 <= "max") returning *) select *, true as "created" from "made" union all select *, false as "created" from "taken";
 
 -- findOrCreate
-insert into "events" ("id", "experience_id", "seller_id", "starts_at", "ends_at", "max") values ($1, $2, $3, $4, $5, $6) on conflict on constraint "events_experience_start" do nothing returning "id";
+insert into "events" ("created_at", "updated_at", "id", "experience_id", "seller_id", "starts_at", "ends_at", "max") values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict on constraint "events_experience_start" do nothing returning "id";
 select "id" from "events" where "experience_id" = $1 and "starts_at" = $2;
 
 -- reserve
@@ -63,7 +63,7 @@ select "id" from "order_items" where "event_id" = $1 limit $2;
 delete from "events" where "id" = $1;
 
 -- listSource.rows
-select "e".*, "x"."name" as "title", "x"."timezone" as "timezone" from (select "e".* from "events" as "e" where ("e"."starts_at" between $1 and $2 and ("e"."seller_id" in ($3))) order by "e"."id" desc limit $4 offset $5) as "e" inner join "experiences" as "x" on "x"."id" = "e"."experience_id" order by "e"."id" desc;
+select "e".*, "x"."name" as "title", "x"."timezone" as "timezone" from (select "e".* from "events" as "e" where ("e"."starts_at" between $1 and $2 and ("e"."seller_id" in ($3))) order by "e"."created_at" desc, "e"."id" desc limit $4 offset $5) as "e" inner join "experiences" as "x" on "x"."id" = "e"."experience_id" order by "e"."created_at" desc, "e"."id" desc;
 
 -- listSource.count
 select count(*) as "n" from "events" as "e" where ("e"."starts_at" between $1 and $2 and ("e"."seller_id" in ($3)));

@@ -1,5 +1,5 @@
 -- insert
-insert into "experiences" ("id", "seller_id", "name", "price", "price_type", "currency", "duration", "order_min", "order_max", "outing_max", "schedules", "guide") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning *;
+insert into "experiences" ("created_at", "updated_at", "id", "seller_id", "name", "price", "price_type", "currency", "duration", "order_min", "order_max", "outing_max", "schedules", "guide") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) returning *;
 
 -- findById
 select * from "experiences" where "id" = $1;
@@ -20,7 +20,7 @@ update "experiences" set "guide" = guide || $1::jsonb, "updated_at" = $2 where "
 delete from "experiences" where "id" = $1;
 
 -- listSource.rows
-select "x".* from "experiences" as "x" where (lower("x"."name" collate "und-x-icu") like $1 and ("x"."seller_id" in ($2))) order by "x"."id" desc limit $3 offset $4;
+select "x".* from "experiences" as "x" where (lower("x"."name" collate "und-x-icu") like $1 and ("x"."seller_id" in ($2))) order by "x"."created_at" desc, "x"."id" desc limit $3 offset $4;
 
 -- listSource.count
 select count(*) as "n" from "experiences" as "x" where (lower("x"."name" collate "und-x-icu") like $1 and ("x"."seller_id" in ($2)));

@@ -1,5 +1,5 @@
 -- insert
-insert into "guides" ("id", "seller_id", "name", "schedules") values ($1, $2, $3, $4) returning *;
+insert into "guides" ("created_at", "updated_at", "id", "seller_id", "name", "schedules") values ($1, $2, $3, $4, $5, $6) returning *;
 
 -- find
 select "g".* from "guides" as "g" where "g"."deleted_at" is null and "g"."seller_id" = $1 and "g"."id" = $2;
@@ -29,7 +29,7 @@ update "guides" set "name" = $1, "updated_at" = $2 where "id" = $3 returning *;
 update "guides" set "deleted_at" = $1, "updated_at" = $2 where "id" = $3;
 
 -- listSource.rows
-select "g".* from "guides" as "g" where "g"."deleted_at" is null and (lower("g"."name" collate "und-x-icu") like $1 and ("g"."seller_id" in ($2))) order by "g"."id" desc limit $3 offset $4;
+select "g".* from "guides" as "g" where "g"."deleted_at" is null and (lower("g"."name" collate "und-x-icu") like $1 and ("g"."seller_id" in ($2))) order by "g"."created_at" desc, "g"."id" desc limit $3 offset $4;
 
 -- listSource.count
 select count(*) as "n" from "guides" as "g" where "g"."deleted_at" is null and (lower("g"."name" collate "und-x-icu") like $1 and ("g"."seller_id" in ($2)));

@@ -1,5 +1,5 @@
 -- insert
-insert into "hooks" ("id", "owner_id", "event_name", "url", "secret_ciphertext", "api_version") values ($1, $2, $3, $4, $5, $6) on conflict on constraint "hooks_owner_event_url" do nothing returning *;
+insert into "hooks" ("created_at", "updated_at", "id", "owner_id", "event_name", "url", "secret_ciphertext", "api_version") values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict on constraint "hooks_owner_event_url" do nothing returning *;
 
 -- lockOwner
 select pg_advisory_xact_lock(hashtext($1));
@@ -29,7 +29,7 @@ select * from "webhook_attempts" where "delivery_id" in ($1, $2) order by "deliv
 update "webhook_deliveries" set "status" = $1, "round_start" = "attempts", "next_attempt_at" = now(), "locked_until" = $2, "updated_at" = now() where "hook_id" = $3 and "id" = $4 returning *;
 
 -- listSource.rows
-select "h".* from "hooks" as "h" where (("h"."owner_id" in ($1))) order by "h"."id" desc limit $2 offset $3;
+select "h".* from "hooks" as "h" where (("h"."owner_id" in ($1))) order by "h"."created_at" desc, "h"."id" desc limit $2 offset $3;
 
 -- listSource.count
 select count(*) as "n" from "hooks" as "h" where (("h"."owner_id" in ($1)));

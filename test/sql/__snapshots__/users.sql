@@ -1,5 +1,5 @@
 -- insert
-insert into "users" ("id", "name", "email", "password_hash", "roles", "api_key_digest", "api_key_ciphertext", "api_version") values ($1, $2, $3, $4, $5, $6, $7, $8) returning *;
+insert into "users" ("created_at", "updated_at", "id", "name", "email", "password_hash", "roles", "api_key_digest", "api_key_ciphertext", "api_version") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning *;
 
 -- findById
 select * from "users" where "id" = $1;

@@ -60,7 +60,7 @@ describe('compile', () => {
       'amount[gte]': '10',
     });
     expect(sql).toBe(
-      'select "o".* from "orders" as "o" where ("o"."seller_id" = $1 and strpos(lower("o"."customer_name" collate "und-x-icu"), $2) > 0 and "o"."amount" >= $3) order by "o"."id" desc limit $4 offset $5',
+      'select "o".* from "orders" as "o" where ("o"."seller_id" = $1 and strpos(lower("o"."customer_name" collate "und-x-icu"), $2) > 0 and "o"."amount" >= $3) order by "o"."created_at" desc, "o"."id" desc limit $4 offset $5',
     );
     expect(parameters).toEqual([SELLER, "o'brien; drop table orders", 10, 21, 0]);
   });
@@ -95,7 +95,7 @@ describe('compile', () => {
       { anyOf: [{ field: 'seller', in: [SELLER, OTHER] }] },
     );
     expect(sql).toBe(
-      'select "o".* from "orders" as "o" where ("o"."seller_id" = $1 and exists (select 1 from "order_items" as "i" where "i"."order_id" = "o"."id" and ("i"."arrival" between $2 and $3 and "i"."seller_id" = $4))) order by "o"."id" desc limit $5 offset $6',
+      'select "o".* from "orders" as "o" where ("o"."seller_id" = $1 and exists (select 1 from "order_items" as "i" where "i"."order_id" = "o"."id" and ("i"."arrival" between $2 and $3 and "i"."seller_id" = $4))) order by "o"."created_at" desc, "o"."id" desc limit $5 offset $6',
     );
     expect(parameters).toEqual([SELLER, '2019-11-08', '2019-11-10', SELLER, 21, 0]);
   });

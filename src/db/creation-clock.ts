@@ -1,0 +1,30 @@
+/**
+ * The creation clock: the `created_at` of every listed object (and an order's `updated_at`),
+ * strictly increasing within this process, so lists in creation order (`created_at`, then
+ * id) are exact for everything one instance makes, however fast. Objects made by two
+ * instances in the same millisecond may tie; the id then decides, the same way every time.
+ *
+ * Milliseconds, not microseconds: the columns hold milliseconds and the API shows them, so
+ * the value a client reads is the whole creation key and filters its object exactly
+ * (docs/decisions/creation-order.md). Past 1,000 objects a second, the clock runs ahead of
+ * the wall clock by the excess and falls back in step as soon as the burst ends; a later
+ * stamp is always safe for the pollers' horizon (docs/query-language.md).
+ *
+ * Take a stamp inside the transaction that writes it, never before waiting for a
+ * connection: the pollers' horizon assumes a row's stamp is not older than its
+ * transaction's start.
+ */
+
+let last = 0;
+
+/** The next creation time: `max(now, previous + 1 ms)`. */
+export function creationTime(now: number = Date.now()): Date {
+  last = Math.max(now, last + 1);
+  return new Date(last);
+}
+
+/** `created_at` and `updated_at` of a new row: one creation time. */
+export function creationStamps(): { created_at: Date; updated_at: Date } {
+  const at = creationTime();
+  return { created_at: at, updated_at: at };
+}
