@@ -197,6 +197,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     idempotency,
     domainEvents,
     holdMs: config.holds.holdMs,
+    pollMarginMs: config.pollHorizonMarginMs,
     relayCap: {
       sentToOthersLastHour,
       toOthersPerHour: config.confirmationsToOthersPerHour,

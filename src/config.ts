@@ -100,6 +100,13 @@ const EnvSchema = Type.Object({
     default: 10_000,
     description: 'How often expired holds are looked for',
   }),
+  POLL_HORIZON_MARGIN_MS: Type.Integer({
+    minimum: 0,
+    maximum: 60_000,
+    default: 1000,
+    description:
+      "The clock skew allowed between instances and the database: orders lists read past an updatedAt stop this long before the oldest open transaction's start",
+  }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     default: 'info',
   }),
@@ -241,6 +248,8 @@ export interface Config {
     readonly sweep: boolean;
     readonly sweepMs: number;
   };
+  /** The pollers' horizon's allowance for clock skew (db/poll-horizon.ts). */
+  readonly pollHorizonMarginMs: number;
   readonly logLevel: LogLevel;
   readonly rateLimit: {
     readonly max: number;
@@ -328,6 +337,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sweep: converted.ORDER_HOLD_SWEEP,
       sweepMs: converted.ORDER_HOLD_SWEEP_MS,
     }),
+    pollHorizonMarginMs: converted.POLL_HORIZON_MARGIN_MS,
     logLevel: converted.LOG_LEVEL,
     rateLimit: Object.freeze({
       max: converted.RATE_LIMIT_MAX,

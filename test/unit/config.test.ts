@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       env: 'production',
       bodyLimit: 1_048_576,
       logLevel: 'info',
+      pollHorizonMarginMs: 1000,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -55,6 +56,8 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
     [{ BOOKING_SECRET: 'short' }, /BOOKING_SECRET/],
     [{ MIGRATE_ON_START: 'perhaps' }, /MIGRATE_ON_START must be boolean/],
+    [{ POLL_HORIZON_MARGIN_MS: '-1' }, /POLL_HORIZON_MARGIN_MS must be >= 0/],
+    [{ POLL_HORIZON_MARGIN_MS: '60001' }, /POLL_HORIZON_MARGIN_MS must be <= 60000/],
   ];
   it.each(bad)('names the bad variable: %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
