@@ -16,7 +16,7 @@ export const QUERY_LANGUAGE_SUMMARY = [
   'Filters on `items.*` fields hold for one item together; an order appears once.',
   'On a list of ids (`guides`), equals and in mean "contains".',
   `Paging: \`limit\` 1..${PAGING.maxLimit} (default ${PAGING.defaultLimit}), \`skip\`; \`sort=field\` or \`sort=-field\` (ties broken by id); \`count=true\` adds \`paging.total\`.`,
-  'In the default order (newest first) `paging.next` pages by `id[lt]`, so deep pages cost what the first costs.',
+  'The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.',
   `Reserved parameters, never filters: ${RESERVED_PARAMETERS.join(', ')}.`,
   'A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.',
 ].join('\n');

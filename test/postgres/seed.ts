@@ -217,10 +217,10 @@ export async function seed(
     await run(`
       insert into order_items (id, order_id, seller_id, customer_id, experience_id, event_id,
                                name, arrival, arrival_time, arrival_datetime, timezone, quantity,
-                               price, amount, status, ticket_code)
+                               price, amount, status, ticket_code, position)
       select i.id, i.order_id, i.seller_id, o.customer_id, i.experience_id, i.event_id, i.name,
              i.arrival, i.arrival_time, i.arrival_datetime, i.timezone, i.quantity, i.price,
-             i.amount, i.status, md5(i.id)
+             i.amount, i.status, md5(i.id), i.j
       from s_items i join s_orders o on o.n = i.order_n order by i.order_n, i.j`);
 
     await run(`drop table s_items, s_orders, s_events, s_experiences`);

@@ -40,7 +40,7 @@ export interface paths {
      *     Filters on `items.*` fields hold for one item together; an order appears once.
      *     On a list of ids (`guides`), equals and in mean "contains".
      *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
-     *     In the default order (newest first) `paging.next` pages by `id[lt]`, so deep pages cost what the first costs.
+     *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
      *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
      *
@@ -82,7 +82,7 @@ export interface paths {
      *     Filters on `items.*` fields hold for one item together; an order appears once.
      *     On a list of ids (`guides`), equals and in mean "contains".
      *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
-     *     In the default order (newest first) `paging.next` pages by `id[lt]`, so deep pages cost what the first costs.
+     *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
      *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
      *
@@ -191,7 +191,7 @@ export interface paths {
      *     Filters on `items.*` fields hold for one item together; an order appears once.
      *     On a list of ids (`guides`), equals and in mean "contains".
      *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
-     *     In the default order (newest first) `paging.next` pages by `id[lt]`, so deep pages cost what the first costs.
+     *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
      *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
      *
@@ -329,7 +329,7 @@ export interface paths {
      *     Filters on `items.*` fields hold for one item together; an order appears once.
      *     On a list of ids (`guides`), equals and in mean "contains".
      *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
-     *     In the default order (newest first) `paging.next` pages by `id[lt]`, so deep pages cost what the first costs.
+     *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
      *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
      *
@@ -448,7 +448,7 @@ export interface paths {
      *     Filters on `items.*` fields hold for one item together; an order appears once.
      *     On a list of ids (`guides`), equals and in mean "contains".
      *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
-     *     In the default order (newest first) `paging.next` pages by `id[lt]`, so deep pages cost what the first costs.
+     *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
      *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
      *
@@ -502,7 +502,7 @@ export interface paths {
      *     Filters on `items.*` fields hold for one item together; an order appears once.
      *     On a list of ids (`guides`), equals and in mean "contains".
      *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
-     *     In the default order (newest first) `paging.next` pages by `id[lt]`, so deep pages cost what the first costs.
+     *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
      *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
      *
@@ -598,7 +598,7 @@ export interface paths {
      *     Filters on `items.*` fields hold for one item together; an order appears once.
      *     On a list of ids (`guides`), equals and in mean "contains".
      *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
-     *     In the default order (newest first) `paging.next` pages by `id[lt]`, so deep pages cost what the first costs.
+     *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
      *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
      *
@@ -711,7 +711,7 @@ export interface paths {
      *     Filters on `items.*` fields hold for one item together; an order appears once.
      *     On a list of ids (`guides`), equals and in mean "contains".
      *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
-     *     In the default order (newest first) `paging.next` pages by `id[lt]`, so deep pages cost what the first costs.
+     *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
      *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
      *
@@ -789,7 +789,7 @@ export interface paths {
      *     Filters on `items.*` fields hold for one item together; an order appears once.
      *     On a list of ids (`guides`), equals and in mean "contains".
      *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
-     *     In the default order (newest first) `paging.next` pages by `id[lt]`, so deep pages cost what the first costs.
+     *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
      *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
      *
@@ -852,7 +852,7 @@ export interface paths {
      *     Filters on `items.*` fields hold for one item together; an order appears once.
      *     On a list of ids (`guides`), equals and in mean "contains".
      *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
-     *     In the default order (newest first) `paging.next` pages by `id[lt]`, so deep pages cost what the first costs.
+     *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
      *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
      *

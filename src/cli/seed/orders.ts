@@ -90,13 +90,13 @@ export async function createOrderBatch(ctx: SeedContext, lo: number, hi: number)
   await ctx.run(`
     insert into order_items (id, order_id, seller_id, customer_id, experience_id, event_id,
                              name, arrival, arrival_time, arrival_datetime, timezone, quantity,
-                             price, amount, status, ticket_code)
+                             price, amount, status, ticket_code, position)
     select ${idSql('o.created_at', TAG.item, 'i.order_n * 3 + i.j')}, o.id, i.seller_id,
            o.customer_id, i.experience_id, i.event_id, i.name, i.local_start::date,
            i.arrival_time, i.starts_at, i.timezone, i.quantity, i.price,
            case when i.price_type = 'person' then i.price * i.quantity else i.price end,
            case when o.status = 'canceled' then 700 else 200 end,
-           md5(${seed}::text || ':' || i.order_n || ':' || i.j)
+           md5(${seed}::text || ':' || i.order_n || ':' || i.j), i.j
     from s_items i join s_orders o on o.n = i.order_n
     order by i.order_n, i.j`);
   await ctx.run(`drop table s_items, s_orders`);
