@@ -10,6 +10,7 @@ import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest, pendingMigrations } from './db/migrate.js';
 import { authenticationHook } from './http/auth.js';
 import { registerBodyParsing } from './http/body-parsing.js';
+import { bodyLimitsHook } from './http/body-limits.js';
 import {
   clientErrorHandler,
   registerErrorHandling,
@@ -154,6 +155,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorateRequest('apiVersion', '');
   registerErrorHandling(app);
   registerBodyParsing(app);
+  // Before any route: each gets a byte limit and a parse budget from its body schema.
+  app.addHook('onRoute', bodyLimitsHook(config.bodyLimit));
   await registerSecurityHeaders(app);
   await registerOpenApi(app);
 

@@ -1,10 +1,13 @@
 /**
  * Body parsing: JSON only. `application/json` (and `application/*+json`) and bodies sent
  * without any Content-Type (real clients do that) are parsed as JSON; an empty body is "no
- * body"; any other declared type is 415.
+ * body"; any other declared type is 415. Before JSON.parse, the text is held to the route's
+ * budget of values and keys (body-limits.ts), so a body no route could accept is refused
+ * after a scan of its first bytes rather than a parse of all of them.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors.js';
+import { textBudgetProblem, UNROUTED_BUDGET } from './body-limits.js';
 
 type Done = (error: Error | null, body?: unknown) => void;
 
@@ -13,6 +16,9 @@ export function registerBodyParsing(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   const json = (request: FastifyRequest, body: string, done: Done) => {
     if (body.trim() === '') return done(null, undefined);
+    const budget = request.routeOptions.config.bodyBudget ?? UNROUTED_BUDGET;
+    const problem = textBudgetProblem(body, budget);
+    if (problem) return done(problem);
     void parseJson(request, body, done);
   };
 

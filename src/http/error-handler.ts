@@ -51,7 +51,10 @@ export function toProblem(error: unknown, request: FastifyRequest): ProblemBody 
     return problem('validation_failed', detail, { requestId, errors });
   }
   const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
-  if (mapped) return problem(mapped, describeFastifyError(mapped, fastifyError), { requestId });
+  if (mapped) {
+    const detail = describeFastifyError(mapped, fastifyError, request.routeOptions?.bodyLimit);
+    return problem(mapped, detail, { requestId });
+  }
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
     return problem('invalid_json', 'The body is not valid JSON.', { requestId });
   }
@@ -82,10 +85,13 @@ export function toProblem(error: unknown, request: FastifyRequest): ProblemBody 
   });
 }
 
-function describeFastifyError(code: ProblemCode, error: FastifyError): string {
+function describeFastifyError(code: ProblemCode, error: FastifyError, limit?: number): string {
   switch (code) {
     case 'payload_too_large':
-      return 'The body is larger than the server accepts.';
+      // Each route's limit follows from its body schema (body-limits.ts): say which applies.
+      return limit === undefined
+        ? 'The body is larger than the server accepts.'
+        : `The body is larger than this route accepts (${limit} bytes).`;
     case 'unsupported_media_type':
       return 'Send JSON, with Content-Type: application/json (or no Content-Type at all).';
     case 'invalid_json':

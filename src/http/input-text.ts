@@ -2,15 +2,13 @@
  * Input that no handler should ever see, refused once for every route before anything else
  * reads it: text PostgreSQL cannot store (a NUL character, a lone UTF-16 surrogate), JSON
  * nested deeper than any of our objects, and query strings with malformed percent-encoding.
- * One pass over the parsed body, query and path parameters (iterative, so depth itself
- * cannot overflow the stack), so no field of any route can be forgotten.
+ * One pass over the parsed body, query and path parameters, so no field of any route can be
+ * forgotten; the body's pass is held to its route's budget of values (body-limits.ts).
  */
 import type { FastifyRequest } from 'fastify';
 import { DomainError, type FieldError } from '../domain/errors.js';
 import { QueryError } from '../query/errors.js';
-
-/** Deeper than any object of the API (metadata included): refused before it is measured. */
-export const MAX_JSON_DEPTH = 32;
+import { MAX_JSON_DEPTH, UNROUTED_BUDGET } from './body-limits.js';
 
 // A high surrogate not followed by a low one, or a low one not preceded by a high one.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -22,33 +20,70 @@ export function textProblem(text: string): string | undefined {
   return undefined;
 }
 
-const join = (path: string, key: string | number) => (path === '' ? String(key) : `${path}.${key}`);
+/** Where and why a value is refused: `name` is its dotted path ('' for the whole). */
+export interface InputProblem {
+  name: string;
+  detail: string;
+}
 
-/** The first problem in a parsed value: a bad text (key or value), or too deep a nesting. */
-export function findInputProblem(value: unknown): { name: string; detail: string } | undefined {
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
-  while (stack.length > 0) {
-    const { value: current, path, depth } = stack.pop()!;
-    if (typeof current === 'string') {
-      const detail = textProblem(current);
-      if (detail) return { name: path, detail };
-      continue;
+/** A problem found below the top: its path, innermost key first, is joined at the end. */
+interface Found {
+  keys: (string | number)[];
+  detail: string;
+}
+
+/**
+ * The first problem in a parsed value: a bad text (key or value), too deep a nesting, or more
+ * values than `budget` (the route's, body-limits.ts). Every value counts one against the
+ * budget and the walk stops as soon as it runs out, so no body costs more than its route
+ * allows; the path is built only for the problem found. Recursive, but never deeper than
+ * MAX_JSON_DEPTH: the depth is checked before descending.
+ */
+export function findInputProblem(value: unknown, budget = Infinity): InputProblem | undefined {
+  const walk = { left: budget };
+  const found = visit(value, 0, walk);
+  if (!found) return undefined;
+  if (found.detail === OVER_BUDGET) {
+    return { name: '', detail: `has more than ${budget} values; no valid request has as many` };
+  }
+  return { name: found.keys.reverse().join('.'), detail: found.detail };
+}
+
+function visit(value: unknown, depth: number, walk: { left: number }): Found | undefined {
+  if (--walk.left < 0) return { keys: [], detail: OVER_BUDGET };
+  if (typeof value === 'string') {
+    const detail = textProblem(value);
+    return detail ? { keys: [], detail } : undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (depth >= MAX_JSON_DEPTH) {
+    return { keys: [], detail: `is nested deeper than ${MAX_JSON_DEPTH} levels` };
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = visit(value[i], depth + 1, walk);
+      if (found) return within(found, i);
     }
-    if (typeof current !== 'object' || current === null) continue;
-    if (depth >= MAX_JSON_DEPTH) {
-      return { name: path, detail: `is nested deeper than ${MAX_JSON_DEPTH} levels` };
+    return undefined;
+  }
+  const object = value as Record<string, unknown>;
+  for (const key in object) {
+    const keyDetail = textProblem(key);
+    if (keyDetail) {
+      return { keys: [key.replace(/[^\x20-\x7e]/g, '?')], detail: `its name ${keyDetail}` };
     }
-    for (const [key, child] of Object.entries(current)) {
-      const keyDetail = textProblem(key);
-      if (keyDetail)
-        return {
-          name: join(path, key.replace(/[^\x20-\x7e]/g, '?')),
-          detail: `its name ${keyDetail}`,
-        };
-      stack.push({ value: child, path: join(path, key), depth: depth + 1 });
-    }
+    const found = visit(object[key], depth + 1, walk);
+    if (found) return within(found, key);
   }
   return undefined;
+}
+
+const OVER_BUDGET = 'over budget';
+
+/** The budget's refusal names the whole part, not where the count ran out. */
+function within(found: Found, key: string | number): Found {
+  if (found.detail !== OVER_BUDGET) found.keys.push(key);
+  return found;
 }
 
 /**
@@ -78,15 +113,31 @@ export async function refuseMalformedQuery(request: FastifyRequest): Promise<voi
   }
 }
 
-/** preValidation: the body, query and path parameters, checked before any other reader. */
+const jsonType = (value: unknown) =>
+  Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
+
+/**
+ * preValidation: the body, query and path parameters, checked before any other reader. A
+ * body of another type than its schema's (an array where an object goes) is refused first,
+ * without a walk, in the words validation would use.
+ */
 export async function refuseUnstorableInput(request: FastifyRequest): Promise<void> {
-  const parts: [FieldError['in'], unknown][] = [
-    ['body', request.body],
-    ['query', request.query],
-    ['path', request.params],
+  const budget = request.routeOptions.config.bodyBudget ?? UNROUTED_BUDGET;
+  const body: unknown = request.body;
+  if (budget.type !== undefined && body !== undefined && jsonType(body) !== budget.type) {
+    const detail = `must be ${budget.type}`;
+    throw new DomainError('validation_failed', `body ${detail}`, {
+      errors: [{ in: 'body', name: 'body', detail }],
+    });
+  }
+  const parts: [FieldError['in'], unknown, number][] = [
+    ['body', body, budget.values],
+    // Bounded by the URL's length (the headers limit) already.
+    ['query', request.query, Infinity],
+    ['path', request.params, Infinity],
   ];
-  for (const [where, value] of parts) {
-    const problem = findInputProblem(value);
+  for (const [where, value, budget] of parts) {
+    const problem = findInputProblem(value, budget);
     if (!problem) continue;
     const name = problem.name === '' ? where : problem.name;
     throw new DomainError('validation_failed', `${name} ${problem.detail}`, {

@@ -3,8 +3,9 @@
  * body is read against the route's schema, fields it does not know are dropped and named in
  * `X-Ignored-Fields`, and numeric strings where a number is expected become numbers (Xola's
  * clients send both). Runs before validation, so the strict validator then sees a clean
- * body; callers on the strict version get its 400s unchanged. Bodies were depth-checked
- * already (input-text.ts), so the walk's recursion is bounded.
+ * body; callers on the strict version get its 400s unchanged. Bodies were depth-checked and held
+ * to their route's budget of values already (input-text.ts), so the walk is bounded, and it
+ * does not descend into an array longer than the schema's maxItems.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STRICT_BODIES } from '../versions/index.js';
@@ -17,6 +18,7 @@ interface Node {
   properties?: Record<string, Node>;
   additionalProperties?: boolean | Node;
   items?: Node;
+  maxItems?: number;
   anyOf?: Node[];
   const?: unknown;
 }
@@ -37,27 +39,42 @@ function branchFor(node: Node, value: unknown): Node | undefined {
   return fits.length === 1 ? fits[0] : undefined;
 }
 
+/** Where the walk is (keys from the top, pushed and popped) and the dropped fields named. */
+interface Walk {
+  path: (string | number)[];
+  ignored: string[];
+}
+
 /** Reads `value` against `node` in place; returns the value to keep (a number for "900"). */
-function relax(value: unknown, node: Node, path: string, ignored: string[]): unknown {
+function relax(value: unknown, node: Node, walk: Walk): unknown {
   if (typeof value === 'string' && NUMERIC.test(value) && isNumeric(node)) return Number(value);
   const schema = branchFor(node, value);
   if (!schema || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
-    if (schema.items)
-      value.forEach((v, i) => (value[i] = relax(v, schema.items!, `${path}${i}.`, ignored)));
+    // Longer than the schema allows: validation refuses it as it is, without a walk first.
+    if (!schema.items || value.length > (schema.maxItems ?? Infinity)) return value;
+    for (let i = 0; i < value.length; i++) value[i] = within(walk, i, value[i], schema.items);
     return value;
   }
   if (!schema.properties) return value;
   const object = value as Record<string, unknown>;
   for (const key of Object.keys(object)) {
     const property = schema.properties[key];
-    if (property) object[key] = relax(object[key], property, `${path}${key}.`, ignored);
+    if (property) object[key] = within(walk, key, object[key], property);
     else if (schema.additionalProperties === false) {
       delete object[key];
-      ignored.push(`${path}${key}`);
+      // Only the first few are named; the path is joined only for those.
+      if (walk.ignored.length < MAX_NAMED) walk.ignored.push([...walk.path, key].join('.'));
     }
   }
   return value;
+}
+
+function within(walk: Walk, key: string | number, value: unknown, node: Node): unknown {
+  walk.path.push(key);
+  const kept = relax(value, node, walk);
+  walk.path.pop();
+  return kept;
 }
 
 export async function relaxBodyForOlderVersions(
@@ -67,10 +84,10 @@ export async function relaxBodyForOlderVersions(
   if (request.apiVersion >= STRICT_BODIES) return;
   const schema = request.routeOptions.schema?.body as Node | undefined;
   if (!schema || request.body === null || typeof request.body !== 'object') return;
-  const ignored: string[] = [];
-  request.body = relax(request.body, schema, '', ignored);
-  if (ignored.length > 0) {
-    const named = ignored.slice(0, MAX_NAMED).map((name) => name.slice(0, 100));
+  const walk: Walk = { path: [], ignored: [] };
+  request.body = relax(request.body, schema, walk);
+  if (walk.ignored.length > 0) {
+    const named = walk.ignored.map((name) => name.slice(0, 100));
     void reply.header(IGNORED_FIELDS_HEADER, named.join(', '));
   }
 }

@@ -8,14 +8,17 @@
  * nulls, unknown fields, malformed percent-encoding and repeated parameters in queries.
  *
  * Nothing may answer 5xx, every 4xx is problem+json, and a sample of refused writes is
- * checked to have changed no row. FUZZ_REQUESTS (default 10,000 per run; CI runs the suite
- * on both databases) and FUZZ_SEED (default: the time) are read from the environment; the
- * seed is printed with any failure, so a failure replays.
+ * checked to have changed no row. Then every route gets the largest body its schema allows
+ * (test/helpers/largest-body.ts): no route's limits may refuse it, and the slowest answers
+ * are printed (their budget: docs/security.md, "Request bodies"). FUZZ_REQUESTS (default
+ * 10,000 per run; CI runs the suite on both databases) and FUZZ_SEED (default: the time) are
+ * read from the environment; the seed is printed with any failure, so a failure replays.
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
 import { openShop, type Shop } from '../helpers/booking.js';
+import { largestBody } from '../helpers/largest-body.js';
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
@@ -347,6 +350,63 @@ describe(`fuzzing every route from the OpenAPI document (seed ${SEED})`, () => {
           `statuses ${JSON.stringify(statuses)}; ${checkedWrites} refused writes checked unchanged`,
       );
       expect(failures, `seed ${SEED} (FUZZ_SEED=${SEED} replays it)`).toEqual([]);
+    },
+  );
+
+  it(
+    'answers the largest body each schema allows, as a seller and anonymously, and records the slowest',
+    { timeout: 600_000 },
+    async () => {
+      const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<Schema>();
+      const components = (doc.components as { schemas: Record<string, Schema> }).schemas;
+      const failures: string[] = [];
+      const answers: { where: string; ms: number; status: number }[] = [];
+      for (const [path, item] of Object.entries(
+        doc.paths as Record<string, Record<string, Schema>>,
+      )) {
+        for (const [method, op] of Object.entries(item)) {
+          const schema = (
+            op.requestBody as { content?: Record<string, { schema: Schema }> } | undefined
+          )?.content?.['application/json']?.schema;
+          if (!schema) continue;
+          const url = path.replace(/\{[^}]+\}/g, shop.seller.id);
+          const payload = JSON.stringify(largestBody(schema, { components, id: shop.seller.id }));
+          for (const account of [shop.seller, null]) {
+            const started = performance.now();
+            const response = await as(t.app, account, {
+              method: method.toUpperCase(),
+              url,
+              payload,
+              headers: { 'content-type': 'application/json' },
+            });
+            const ms = performance.now() - started;
+            const where = `${method.toUpperCase()} ${path} ${account ? 'seller' : 'anonymous'} (${payload.length} bytes)`;
+            answers.push({ where, ms, status: response.statusCode });
+            if (response.statusCode >= 500) failures.push(`${response.statusCode} for ${where}`);
+            else if (
+              response.statusCode >= 400 &&
+              !String(response.headers['content-type']).startsWith('application/problem+json')
+            )
+              failures.push(`${response.statusCode} not problem+json for ${where}`);
+            // Within the service's cap, the route's own limits must admit every valid body.
+            if (payload.length <= t.config.bodyLimit && response.statusCode === 413)
+              failures.push(
+                `413 for ${where}: the route's limit is below its schema's largest body`,
+              );
+            if (/has more than \d+ (values|fields)/.test(response.body))
+              failures.push(`refused by the value budget: ${where}`);
+          }
+        }
+      }
+      // Wall time is printed, never asserted (DESIGN: speed is measured by benchmarks); the
+      // budget it is read against is in docs/security.md, "Request bodies".
+      const slowest = [...answers].sort((a, b) => b.ms - a.ms).slice(0, 5);
+      // eslint-disable-next-line no-console
+      console.log(
+        `largest bodies: ${answers.length} requests; slowest answers:\n` +
+          slowest.map((a) => `  ${a.ms.toFixed(1)} ms  ${a.status}  ${a.where}`).join('\n'),
+      );
+      expect(failures).toEqual([]);
     },
   );
 });

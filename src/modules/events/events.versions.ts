@@ -16,6 +16,7 @@ import { GUIDE_ACKNOWLEDGEMENT, GUIDE_PROFILES } from '../../versions/index.js';
 import type { RequestParts, VersionChanges, VersionContext } from '../../versions/types.js';
 import type { ApiObject } from '../../versions/transforms.js';
 import { eventsRepository } from './events.repository.js';
+import { CreateEventBody } from './events.schemas.js';
 
 /** An id no guide has: a filter on a user without a guide profile matches no event. */
 const NO_GUIDE = '0'.repeat(24);
@@ -74,6 +75,9 @@ export function eventVersionChanges({
     const body = request.body as { experience?: { id?: unknown }; guides?: unknown } | undefined;
     if (!body || !Array.isArray(body.guides) || !isId(body.experience?.id)) return;
     const entries = body.guides as unknown[];
+    // One lookup per guide: no more than the schema allows (validation answers the rest).
+    const { maxItems } = CreateEventBody.properties.guides as { maxItems?: number };
+    if (entries.length > (maxItems ?? 0)) return;
     const userIds = entries.map((entry) => {
       if (isId(entry)) return entry;
       const object = (entry ?? {}) as { id?: unknown; guide?: { id?: unknown } };

@@ -5,6 +5,7 @@ import { invalid } from '../../domain/errors.js';
 import { IdParams, authenticated, errorResponses, refTo } from '../../http/schemas.js';
 import { idempotentCreate, type IdempotencyService } from '../idempotency/index.js';
 import type { UsersService } from './users.service.js';
+import { METADATA_LIMITS } from './metadata.rules.js';
 import {
   ApiKey,
   CreateUserBody,
@@ -158,6 +159,10 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/users/:id/meta',
     {
+      // The schema leaves values open, so it bounds no size: a write's pairs are at most
+      // maxBytes of compact JSON (the merged metadata is); four times that leaves room for
+      // whitespace and escapes (docs/security.md, "Request bodies").
+      bodyLimit: 4 * METADATA_LIMITS.maxBytes,
       schema: {
         tags,
         operationId: 'mergeMetadata',
