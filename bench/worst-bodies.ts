@@ -40,8 +40,10 @@ const app = await buildApp(config);
 // The byte limit of the route the last request went to (per route after issue 26, one for
 // all before): read off the request, so the script measures either.
 let lastLimit = config.bodyLimit;
+let lastBudget: { values: number; keys: number } | undefined;
 app.addHook('onRequest', async (request) => {
   lastLimit = request.routeOptions.bodyLimit ?? config.bodyLimit;
+  lastBudget = (request.routeOptions.config as { bodyBudget?: typeof lastBudget }).bodyBudget;
 });
 await app.ready();
 
@@ -57,6 +59,23 @@ const seller = (
     },
   })
 ).json<{ id: string; apiKey: string }>();
+
+/**
+ * The costliest bodies that still pass the scan of a route's budget: as many fresh key names
+ * as it allows, each in its own object (JSON.parse pays most for those), and as many empty
+ * objects as it allows. Only with per-route budgets (after issue 26).
+ */
+function atBudget(budget: { values: number; keys: number }, size: number): Record<string, string> {
+  const salt = Math.random().toString(36).slice(2, 6);
+  const keys = Math.min(budget.keys, Math.floor(budget.values / 2)) - 8;
+  const objects = Array.from({ length: keys }, (_, i) => `{"${salt}${i.toString(36)}":1}`);
+  const empty = Array(Math.floor(budget.values / 2) - 8).fill('{}');
+  const bodies = {
+    'fresh keys at budget': `[${objects.join(',')}]`,
+    'empty objects at budget': `[${empty.join(',')}]`,
+  };
+  return Object.fromEntries(Object.entries(bodies).filter(([, body]) => body.length < size));
+}
 
 /** Hostile bodies of about `size` bytes (never more). */
 function hostile(size: number): Record<string, string> {
@@ -169,6 +188,7 @@ for (const [pathName, item] of Object.entries(
       headers: { 'content-type': 'application/json' },
     });
     const limit = lastLimit;
+    const budget = lastBudget;
     if (schema) {
       const largest = JSON.stringify(largestBody(schema, { components, id: seller.id }));
       await measure(route, 'largest valid-shaped', method.toUpperCase(), url, largest, {
@@ -178,9 +198,9 @@ for (const [pathName, item] of Object.entries(
     for (const version of ['latest', OLD_VERSION]) {
       const headers: Record<string, string> =
         version === 'latest' ? {} : { 'x-api-version': version };
-      for (const [name, payload] of Object.entries(
-        hostile(Math.min(limit, config.bodyLimit) - 16),
-      )) {
+      const size = Math.min(limit, config.bodyLimit) - 16;
+      const bodies = { ...hostile(size), ...(budget ? atBudget(budget, size) : {}) };
+      for (const [name, payload] of Object.entries(bodies)) {
         await measure(
           route,
           `${name}${version === 'latest' ? '' : ` (v${version})`}`,
