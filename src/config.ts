@@ -105,7 +105,7 @@ const EnvSchema = Type.Object({
     maximum: 60_000,
     default: 1000,
     description:
-      "The clock skew allowed between instances and the database: orders lists read past an updatedAt stop this long before the oldest open transaction's start",
+      "The clock skew allowed between instances and the database: orders lists read past an updatedAt stop this long before the oldest open transaction's start (0 on the embedded database, which shares the process's clock)",
   }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     default: 'info',
@@ -337,7 +337,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sweep: converted.ORDER_HOLD_SWEEP,
       sweepMs: converted.ORDER_HOLD_SWEEP_MS,
     }),
-    pollHorizonMarginMs: converted.POLL_HORIZON_MARGIN_MS,
+    // The embedded database runs in this process, on its clock: there is no skew to allow.
+    pollHorizonMarginMs: converted.DATABASE_URL ? converted.POLL_HORIZON_MARGIN_MS : 0,
     logLevel: converted.LOG_LEVEL,
     rateLimit: Object.freeze({
       max: converted.RATE_LIMIT_MAX,
