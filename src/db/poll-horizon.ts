@@ -12,7 +12,7 @@
  * Sessions of other roles show no `xact_start` unless the role may read all statistics;
  * the service's writers are its own sessions. Other processes' long transactions on this
  * database (a report, a dump) hold the horizon back: pollers then see changes later, never
- * lose them. On the embedded database (one connection) the horizon is now less the margin.
+ * lose them. On the embedded database (one connection, no other session) it is now.
  */
 import { sql } from 'kysely';
 import type { Executor } from './unit-of-work.js';

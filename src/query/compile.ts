@@ -21,6 +21,9 @@ function column(field: FieldSpec, alias: string): RawBuilder<unknown> {
   return typeof field.sql === 'string' ? sql.ref(`${alias}.${field.sql}`) : field.sql(alias);
 }
 
+/** The alias of the row an id in a creation-order comparison names. */
+const ANCHOR = 'anchor';
+
 /**
  * An id compared by creation order: `(created, id)` against the named object's, or, for an
  * id that names nothing the caller can see, against the second the id holds. So the
@@ -44,8 +47,6 @@ function creationCondition(
     return sql<SqlBool>`(${key} >= ${anchor(a!)} and ${key} <= ${anchor(b!)})`;
   return sql<SqlBool>`${key} ${sql.raw(CREATION_COMPARISONS[filter.operator]!)} ${anchor(a!)}`;
 }
-
-const ANCHOR = 'anchor';
 
 function condition(filter: PlannedFilter, alias: string, narrowed = false): RawBuilder<SqlBool> {
   if (narrowed && filter.operator === 'contains')
