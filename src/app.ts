@@ -27,6 +27,7 @@ import type { ResourceModule } from './http/module.js';
 import { registerOpenApi } from './http/openapi.js';
 import { problemSchemas } from './http/problems.js';
 import { createAuthThrottle } from './http/auth-throttle.js';
+import { guardConnectionSlots } from './http/connection-slots.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { openRedis } from './http/redis.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
@@ -146,9 +147,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // Beyond this, new connections are refused until some close: a flood of idle sockets
-  // cannot take every file descriptor (the idle ones time out, above).
-  app.server.maxConnections = config.sockets.maxConnections;
+  // What Node's timeouts leave: clients that do not read, and a cap on connections that
+  // sheds idle ones first, so a flood of them cannot lock out health checks or clients.
+  guardConnectionSlots(app, config.sockets);
 
   // Decorations first: plugins registered later (e.g. /docs) see them too.
   app.decorateRequest('caller', null);

@@ -202,11 +202,19 @@ const EnvSchema = Type.Object({
     default: 60_000,
     description: 'A connection with no traffic at all for this long is closed',
   }),
+  SEND_TIMEOUT_MS: Type.Integer({
+    minimum: 1000,
+    maximum: 600_000,
+    default: 10_000,
+    description:
+      'A connection whose client has not taken any of a response for this long (it does not read) is closed',
+  }),
   MAX_CONNECTIONS: Type.Integer({
     minimum: 1,
     maximum: 1_000_000,
     default: 4096,
-    description: 'Open connections per process; more are refused until some close',
+    description:
+      'Open connections per process; at the cap a new one closes the oldest that has sent no request (else one whose client does not read), and is refused only when every slot holds a real client',
   }),
 });
 type Env = Static<typeof EnvSchema>;
@@ -279,6 +287,7 @@ export interface Config {
     readonly headersTimeoutMs: number;
     readonly keepAliveTimeoutMs: number;
     readonly idleTimeoutMs: number;
+    readonly sendTimeoutMs: number;
     readonly maxConnections: number;
   };
 }
@@ -366,6 +375,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       headersTimeoutMs: converted.HEADERS_TIMEOUT_MS,
       keepAliveTimeoutMs: converted.KEEP_ALIVE_TIMEOUT_MS,
       idleTimeoutMs: converted.SOCKET_TIMEOUT_MS,
+      sendTimeoutMs: converted.SEND_TIMEOUT_MS,
       maxConnections: converted.MAX_CONNECTIONS,
     }),
   });
