@@ -11,6 +11,7 @@ import {
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
+import { charactersFor, randomAlphanumeric } from './random-text.js';
 
 const FORMAT_VERSION = 1;
 const IV_BYTES = 12;
@@ -18,8 +19,12 @@ const TAG_BYTES = 16;
 /** Longer inputs are rejected before hashing: no key we issue is near this long. */
 export const MAX_API_KEY_LENGTH = 128;
 
+/**
+ * 256 random bits as 43 letters and digits. Keys issued before were base64url (with `-` and
+ * `_`); they keep working, since a key is only ever looked up by its digest.
+ */
 export function generateApiKey(): string {
-  return randomBytes(32).toString('base64url');
+  return randomAlphanumeric(charactersFor(256));
 }
 
 export function apiKeyDigest(apiKey: string): Buffer {

@@ -70,3 +70,16 @@ describe('server secret', () => {
     fs.rmSync(dir, { recursive: true });
   });
 });
+
+describe('random letters and digits', () => {
+  it('are letters and digits only, of the asked length, with every character in use', async () => {
+    const { randomAlphanumeric, charactersFor } = await import('../../src/security/random-text.js');
+    expect(charactersFor(256)).toBe(43);
+    const text = Array.from({ length: 200 }, () => randomAlphanumeric(43)).join('');
+    expect(text).toMatch(/^[A-Za-z0-9]+$/);
+    expect(text).toHaveLength(200 * 43);
+    // 8,600 draws over 62 characters: each appears (a biased or truncated alphabet would not).
+    expect(new Set(text).size).toBe(62);
+    expect(generateApiKey()).toMatch(/^[A-Za-z0-9]{43}$/);
+  });
+});

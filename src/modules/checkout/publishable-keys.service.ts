@@ -3,9 +3,9 @@
  * its own web pages, lists them, and revokes them. A key is public by design; what a
  * request made with one may do is checkout.guard.ts's business.
  */
-import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
+import { randomAlphanumeric } from '../../security/random-text.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { invalid, notFound } from '../../domain/errors.js';
@@ -16,8 +16,11 @@ import { publishableKeyList } from './publishable-keys.list.js';
 import { publishableKeysRepository } from './publishable-keys.repository.js';
 import { toPublishableKeyView, type PublishableKeyView } from './publishable-keys.schemas.js';
 
-/** `pk_` and 192 random bits: unguessable, so a page's key cannot be derived from another's. */
-export const newPublishableKey = (): string => `pk_${randomBytes(24).toString('base64url')}`;
+/**
+ * `pk_` and 32 letters and digits (190 random bits): unguessable, so a page's key cannot be
+ * derived from another's. Keys made before were base64url; they keep working.
+ */
+export const newPublishableKey = (): string => `pk_${randomAlphanumeric(32)}`;
 
 export function publishableKeysService({ db, users }: { db: Db; users: UsersFacade }) {
   const repo = publishableKeysRepository(db);
