@@ -4,8 +4,10 @@
  * object type offers, and where they sit, is declared here once (`EXPANSIONS`); each
  * relation is resolved by its module (`Expanders`) in one query for the whole page, never
  * one per row, and only with what the caller may see: a reference the caller may not read
- * stays `{id}`. A route opts in with `config: { expands: '<object type>' }`; an unknown
- * expansion, or one the route's objects do not offer, is a 400 that names the allowed ones.
+ * stays `{id}`. A route opts in with `config: { expands: '<object type>' }`. Names of
+ * relations the object already carries whole (`EMBEDDED`: an experience's schedules, a
+ * guide's user) are accepted and change nothing, as Xola's own API does: integrations send
+ * them. Any other name is a 400 that names the allowed ones.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -23,6 +25,14 @@ export const EXPANSIONS = {
 } as const satisfies Record<string, Record<string, string>>;
 
 export type ExpandableObject = keyof typeof EXPANSIONS;
+
+/** Relations each object type embeds already: `expand=` may name them, to no effect. */
+export const EMBEDDED: Record<ExpandableObject, readonly string[]> = {
+  event: ['quantity'],
+  order: ['items', 'demographics', 'lineItems', 'guests'],
+  experience: ['schedules', 'demographics', 'group', 'guide'],
+  guide: ['user', 'schedules'],
+};
 export type Relation = 'experience' | 'seller' | 'event' | 'guides';
 
 /** Views by id of the referenced objects the caller may see (one query for all ids). */
@@ -57,7 +67,10 @@ export function readExpand(request: FastifyRequest): void {
   if (typeof raw !== 'string') {
     throw new QueryError('repeated_parameter', 'expand', 'Give expand once, as a comma list.');
   }
-  const names = [...new Set(raw.split(',').map((n) => n.trim()))];
+  const embedded = objectType ? EMBEDDED[objectType] : [];
+  const names = [...new Set(raw.split(',').map((n) => n.trim()))].filter(
+    (n) => !embedded.includes(n),
+  );
   const unknown = names.find((n) => !offered.includes(n));
   if (unknown !== undefined) {
     throw new QueryError(
@@ -68,7 +81,7 @@ export function readExpand(request: FastifyRequest): void {
         : `Cannot expand "${unknown}" here; expandable: ${offered.join(', ')}.`,
     );
   }
-  request.expand = names as Relation[];
+  if (names.length > 0) request.expand = names as Relation[];
 }
 
 /** Every reference at `path` of `object`, with a way to replace it. */
@@ -134,7 +147,7 @@ export const expandParameter = (type: ExpandableObject) =>
   Type.Optional(
     Type.String({
       maxLength: 100,
-      description: `Replace references by the objects they name (those the caller may see), comma-separated: ${Object.keys(EXPANSIONS[type]).join(', ')}`,
+      description: `Replace references by the objects they name (those the caller may see), comma-separated: ${Object.keys(EXPANSIONS[type]).join(', ')}; also accepted, as already embedded: ${EMBEDDED[type].join(', ')}`,
     }),
   );
 

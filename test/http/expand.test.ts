@@ -160,3 +160,33 @@ describe('expand on lists', () => {
     }
   });
 });
+
+describe('expand naming a relation the object already embeds', () => {
+  it('is accepted and changes nothing (an integration’s schedule picker sends it)', async () => {
+    const plain = (await get(shop.seller, `/api/experiences/${shop.experienceId}`)).json();
+    const cases: [Account | null, string, string][] = [
+      [shop.seller, `/api/experiences/${shop.experienceId}`, 'schedules'],
+      [null, `/api/experiences/${shop.experienceId}`, 'schedules,demographics'],
+      [shop.seller, `/api/sellers/${shop.seller.id}/guides/${guide.id}`, 'user,schedules'],
+      [shop.seller, `/api/orders/${orderId}`, 'items'],
+    ];
+    for (const [account, url, expand] of cases) {
+      const without = await get(account, url);
+      const res = await get(account, `${url}?expand=${expand}`);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.json(), url).toEqual(without.json());
+    }
+    expect(plain.schedules.length).toBeGreaterThan(0);
+  });
+
+  it('combines with real expansions, on lists too', async () => {
+    const page = (await get(shop.seller, '/api/experiences?expand=schedules,seller')).json();
+    expect(page.data[0].seller).toMatchObject({ object: 'seller', id: shop.seller.id });
+    expect(page.data[0].schedules.length).toBeGreaterThan(0);
+  });
+
+  it('still refuses a name that is neither embedded nor expandable', async () => {
+    const res = await get(null, `/api/experiences/${shop.experienceId}?expand=schedules,bogus`);
+    expect(expectProblem(res, 400, 'invalid_parameter').detail).toContain('"bogus"');
+  });
+});
