@@ -15,7 +15,7 @@ export const QUERY_LANGUAGE_SUMMARY = [
   'notEqual, nin and doesNotContain also match objects where the field is empty.',
   'Filters on `items.*` fields hold for one item together; an order appears once.',
   'On a list of ids (`guides`), equals and in mean "contains".',
-  `Paging: \`limit\` 1..${PAGING.maxLimit} (default ${PAGING.defaultLimit}), \`skip\`; \`sort=field\` or \`sort=-field\` (ties broken by id); \`count=true\` adds \`paging.total\`.`,
+  `Paging: \`limit\` 1..${PAGING.maxLimit} (default ${PAGING.defaultLimit}), \`skip\` (or its synonym \`offset\`); \`sort=field\` or \`sort=-field\` (ties broken by id); \`count=true\` adds \`paging.total\`.`,
   'The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.',
   `Reserved parameters, never filters: ${RESERVED_PARAMETERS.join(', ')}.`,
   'A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.',

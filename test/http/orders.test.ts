@@ -95,8 +95,18 @@ describe('booking', () => {
         arrivalDatetime: '2030-06-01T09:00:00+02:00',
         quantity: 2,
         demographics: [],
+        lineItems: [
+          {
+            object: 'lineitem_demographic',
+            demographic: null,
+            quantity: 2,
+            price: 25.5,
+            amount: 51,
+          },
+        ],
         price: 25.5,
         amount: 51,
+        shortCode: order.shortCode,
         status: 200,
         ticketCode: expect.stringMatching(/^[0-9a-f]{32}$/),
       },

@@ -42,7 +42,7 @@ afterAll(async () => t.close());
 const OLD = '2018-02-01';
 const NEW = '2018-02-26';
 /** What the server echoes: the newest version on or before the date asked for. */
-const RESOLVED: Record<string, string> = { [OLD]: '2017-01-01', [NEW]: '2018-02-26' };
+const RESOLVED: Record<string, string> = { [OLD]: '2017-09-28', [NEW]: '2018-02-26' };
 const UNKNOWN = '0123456789abcdef01234567';
 
 const headerOf = (version: string) => ({ 'x-api-version': version });
@@ -362,10 +362,10 @@ describe('guides before 2018-02-26', () => {
     const target = await createEvent(t.app, s, pinned.experienceId, '2030-08-07T09:00');
     const assigned = await assign(t.app, s, target.id, { id: user.id });
     expect(assigned.statusCode, assigned.body).toBe(201);
-    expect(assigned.headers['x-api-version']).toBe('2017-01-01');
+    expect(assigned.headers['x-api-version']).toBe('2017-09-28');
     expect(assigned.json().guides).toEqual([user.id]);
     const read = await readEvent(t.app, s, target.id);
-    expect(read.headers['x-api-version']).toBe('2017-01-01');
+    expect(read.headers['x-api-version']).toBe('2017-09-28');
     expect(read.json().guides).toEqual([user.id]);
     const listed = await as(t.app, s, { method: 'GET', url: '/api/events' });
     expect(listed.json().data.map((e: EventView) => e.guides)).toEqual([[user.id]]);
@@ -459,7 +459,7 @@ describe('order filters before 2018-02-15 (Query Operators)', () => {
       for (const version of [OLD, '2018-02-14']) {
         const response = await orders(encodeURI(query), version);
         expect(response.statusCode, `${version} ${query}: ${response.body}`).toBe(200);
-        expect(response.headers['x-api-version']).toBe('2017-01-01');
+        expect(response.headers['x-api-version']).toBe('2017-09-28');
         expect(idsOf(response), `${version} ${query}`).toEqual(expected);
       }
     }
@@ -509,7 +509,7 @@ describe('order filters before 2018-02-15 (Query Operators)', () => {
     try {
       const response = await orders('arrival=2030-06-02,2030-06-05');
       expect(response.statusCode, response.body).toBe(200);
-      expect(response.headers['x-api-version']).toBe('2017-01-01');
+      expect(response.headers['x-api-version']).toBe('2017-09-28');
       expect(idsOf(response)).toEqual([b.id, a.id]);
       // The header still wins over the pin.
       expectProblem(await orders('arrival=2030-06-02,2030-06-05', NEW), 400, 'invalid_value');
@@ -524,7 +524,8 @@ describe('X-API-VERSION on these routes', () => {
     const shop = await openShop(t.app);
     const target = await createEvent(t.app, shop.seller, shop.experienceId, '2030-09-02T09:00');
     for (const [sent, echoed] of [
-      ['2018-02-01', '2017-01-01'],
+      ['2017-09-27', '2017-01-01'],
+      ['2018-02-01', '2017-09-28'],
       ['2018-02-15', '2018-02-15'],
       ['2018-02-25', '2018-02-15'],
       ['2018-02-26', '2018-02-26'],

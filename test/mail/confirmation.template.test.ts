@@ -28,7 +28,11 @@ function item(fields: Partial<OrderItemView> = {}): OrderItemView {
     quantity: 3,
     price: 25.5,
     demographics: [],
+    lineItems: [
+      { object: 'lineitem_demographic', demographic: null, quantity: 3, price: 25.5, amount: 76.5 },
+    ],
     amount: 76.5,
+    shortCode: 'K7Q2M9',
     status: 200,
     ticketCode: '0'.repeat(32),
     ...fields,

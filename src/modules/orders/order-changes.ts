@@ -93,6 +93,43 @@ export function checkItemIds(
   return existing;
 }
 
+/** Where an item entry of a change says which departure it is on. */
+const PLACE = ['experience', 'arrival', 'arrivalTime'] as const;
+export type Place = {
+  experience: { id: string };
+  arrival: string;
+  arrivalTime: number;
+};
+
+/**
+ * Item entries of a change made whole: fields an entry that names an item (`id`) leaves out
+ * stay as they are, as they do for the order (`{id, quantity: 3}` resizes the item where it
+ * is). A new item (no id, or an id that names no item: checkItemIds refuses it next) must
+ * say where it goes.
+ */
+export function completeItemInputs<T extends { id?: string } & Partial<Place>>(
+  before: readonly OrderItemRow[],
+  inputs: readonly T[],
+): (T & Place)[] {
+  const byId = new Map(before.map((i) => [i.id, i]));
+  return inputs.map((input, index) => {
+    const current = input.id === undefined ? undefined : byId.get(input.id);
+    const place: Place | undefined = current && {
+      experience: { id: current.experience_id },
+      arrival: current.arrival,
+      arrivalTime: current.arrival_time,
+    };
+    for (const field of PLACE) {
+      if (input[field] === undefined && !place)
+        throw invalid('body', `items.${index}.${field}`, 'is required');
+    }
+    return { ...place, ...definedOnly(input) } as T & Place;
+  });
+}
+
+const definedOnly = <T extends object>(input: T): T =>
+  Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as T;
+
 type Line = { demographic: { id: string }; quantity: number };
 
 /** Same guest types and quantities, in any order (lines of 0 seats count as absent). */

@@ -8,6 +8,8 @@ import { DateString, Hhmm, iso, localIso, ref, refOrNull } from '../shared/index
 import type { Selectable } from 'kysely';
 import type { OrderItemsTable, OrdersTable } from '../../db/types.js';
 import { BOOKABLE_STATUSES } from './item-status.js';
+import { lineItemsOf } from './line-items.js';
+import type { DemographicLine } from './pricing.js';
 
 /** How an order says it is (to be) paid; no payment is processed here (docs/booking.md). */
 export const PAYMENT_METHODS = ['later', 'cash', 'check', 'card', 'other'] as const;
@@ -20,6 +22,20 @@ const DemographicLine = Type.Object({
   price: Type.Number({ description: 'Per seat, in the currency' }),
   amount: Type.Number(),
 });
+
+const LineItem = Type.Object(
+  {
+    object: Type.Literal('lineitem_demographic'),
+    // null: the default guest type (an item booked by plain quantity)
+    demographic: Nullable(Ref),
+    quantity: Type.Integer(),
+    price: Type.Number({
+      description: "Per seat (the item's whole price for outing pricing), in the currency",
+    }),
+    amount: Type.Number(),
+  },
+  { description: "Xola's priced line of an item: one per guest type booked" },
+);
 
 export const OrderItem = Type.Object({
   id: Id,
@@ -34,8 +50,10 @@ export const OrderItem = Type.Object({
   }),
   quantity: Type.Integer({ description: 'Seats: the sum of the guest types when given' }),
   demographics: Type.Array(DemographicLine, { description: 'The guest types booked, if any' }),
+  lineItems: Type.Array(LineItem),
   price: Type.Number({ description: "The experience's price when booked" }),
   amount: Type.Number(),
+  shortCode: Type.String({ description: "The order's short code (Xola shows it on each item)" }),
   status: Type.Integer({
     description:
       '100 pending, 103 on hold, 200 confirmed, 202 confirmed not charged, 203 pay later, 700 canceled',
@@ -100,6 +118,7 @@ export const OrderQuote = Type.Object(
         arrivalDatetime: Type.String({ format: 'date-time' }),
         quantity: Type.Integer(),
         demographics: Type.Array(DemographicLine),
+        lineItems: Type.Array(LineItem),
         price: Type.Number(),
         amount: Type.Number(),
         status: Type.Integer(),
@@ -119,6 +138,21 @@ const DemographicInput = Type.Object(
   { additionalProperties: false },
 );
 
+const LineItemInput = Type.Object(
+  {
+    object: Type.Optional(Type.Literal('lineitem_demographic')),
+    demographic: Nullable(Type.Object({ id: Id }, { additionalProperties: false })),
+    quantity: Type.Integer({ minimum: 0, maximum: 10_000 }),
+    price: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 1e15, description: 'Ignored: the service prices' }),
+    ),
+    amount: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 1e15, description: 'Ignored: the service prices' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 const itemFields = {
   experience: Type.Object({ id: Id }, { additionalProperties: false }),
   arrival: DateString,
@@ -131,6 +165,14 @@ const itemFields = {
       minItems: 1,
       maxItems: 20,
       description: 'Guest types and their quantities',
+    }),
+  ),
+  lineItems: Type.Optional(
+    Type.Array(LineItemInput, {
+      minItems: 1,
+      maxItems: 20,
+      description:
+        "Xola's way to give guest counts: read as demographics (both given must agree); a line with demographic null counts plain seats",
     }),
   ),
   status: Type.Optional(
@@ -223,8 +265,16 @@ export const UpdateOrderBody = Type.Object(
           {
             id: Type.Optional({ ...Id, description: 'An item of the order; none: a new item' }),
             ...itemFields,
+            // An item named by id keeps the fields its entry leaves out.
+            experience: Type.Optional(itemFields.experience),
+            arrival: Type.Optional(itemFields.arrival),
+            arrivalTime: Type.Optional(itemFields.arrivalTime),
           },
-          { additionalProperties: false },
+          {
+            additionalProperties: false,
+            description:
+              'An item named by id keeps what its entry leaves out; a new one says where',
+          },
         ),
         {
           minItems: 1,
@@ -248,7 +298,7 @@ export const itemFromJson = (item: ItemJson): OrderItemRow => ({
   arrival_datetime: new Date(item.arrival_datetime),
 });
 
-export function toOrderItemView(row: OrderItemRow): OrderItemView {
+export function toOrderItemView(row: OrderItemRow, shortCode: string): OrderItemView {
   return {
     id: row.id,
     experience: ref(row.experience_id),
@@ -259,8 +309,15 @@ export function toOrderItemView(row: OrderItemRow): OrderItemView {
     arrivalDatetime: localIso(row.arrival_datetime, row.timezone),
     quantity: row.quantity,
     demographics: row.demographics as unknown as OrderItemView['demographics'],
+    lineItems: lineItemsOf({
+      quantity: row.quantity,
+      price: row.price,
+      amount: row.amount,
+      lines: row.demographics as unknown as DemographicLine[],
+    }),
     price: row.price,
     amount: row.amount,
+    shortCode,
     status: row.status,
     ticketCode: row.ticket_code,
   };
@@ -285,7 +342,7 @@ export function toOrderView(row: OrderRow, items: OrderItemRow[]): OrderView {
     notes: row.notes as unknown as OrderView['notes'],
     adjustments: row.adjustments as unknown as OrderView['adjustments'],
     holdExpiresAt: row.hold_expires_at === null ? null : iso(row.hold_expires_at),
-    items: items.map(toOrderItemView),
+    items: items.map((item) => toOrderItemView(item, row.short_code)),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };

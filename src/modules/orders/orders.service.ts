@@ -50,6 +50,8 @@ import {
   addSeats,
   capacityExceeded,
   checkItemIds,
+  completeItemInputs,
+  type Place,
   customerMayChange,
   sameLines,
   seatsHeld,
@@ -68,6 +70,7 @@ import {
 } from './orders.schemas.js';
 import { ordersRepository, type OrderWithItems } from './orders.repository.js';
 import type { DemographicLine } from './pricing.js';
+import { lineItemsOf, readLineItems } from './line-items.js';
 
 /** The relay cap on confirmations a customer account causes to others (docs/booking.md). */
 export interface RelayCap {
@@ -425,7 +428,11 @@ export function ordersService({
   }
 
   /** Plans a booking request: the caller, the experiences, the customer it may attach. */
-  async function plan(caller: Caller, input: BookingInput, quoting = false, guest = false) {
+  async function plan(caller: Caller, request: BookingInput, quoting = false, guest = false) {
+    const input = {
+      ...request,
+      items: request.items.map((item, i) => readLineItems(item, `items.${i}`)),
+    };
     const ids = [...new Set(input.items.map((i) => i.experience.id))];
     // The caller is the account as authenticated (its cache is emptied on every change to
     // it), so it is not read again.
@@ -516,6 +523,7 @@ export function ordersService({
         arrivalDatetime: localIso(item.start, item.experience.timezone),
         quantity: item.quantity,
         demographics: item.lines,
+        lineItems: lineItemsOf(item),
         price: item.price,
         amount: item.amount,
         status: item.status,
@@ -622,7 +630,7 @@ export function ordersService({
     tx: Tx,
     order: OrderRow,
     before: readonly OrderItemRow[],
-    inputs: NonNullable<UpdateOrderInput['items']>,
+    inputs: readonly (Omit<NonNullable<UpdateOrderInput['items']>[number], 'lineItems'> & Place)[],
     ctx: { access: Access; staff: boolean; experiences: Map<string, ExperienceRow> },
   ) {
     const existing = checkItemIds(before, inputs);
@@ -805,7 +813,8 @@ export function ordersService({
     ): Promise<OrderView> {
       const access = accessOf(caller);
       const email = customerEmailOf(input);
-      const ids = [...new Set((input.items ?? []).map((i) => i.experience.id))];
+      const given = (input.items ?? []).map((item, i) => readLineItems(item, `items.${i}`));
+      const ids = [...new Set(given.flatMap((i) => (i.experience ? [i.experience.id] : [])))];
       const rows = ids.length > 0 ? await experiences.findMany(db, ids) : [];
       return inTransaction(db, async (tx) => {
         const orders = ordersRepository(tx);
@@ -829,10 +838,16 @@ export function ordersService({
           deltas: new Map(),
         };
         if (input.items) {
-          ({ after, work } = await reviseItems(tx, order, before, input.items, {
+          const items = completeItemInputs(before, given);
+          // Experiences of items named by id only: those of the order, read in its transaction.
+          const known = new Map(rows.map((e) => [e.id, e]));
+          const kept = [...new Set(items.map((i) => i.experience.id))].filter((e) => !known.has(e));
+          for (const e of kept.length > 0 ? await experiences.findMany(tx, kept) : [])
+            known.set(e.id, e);
+          ({ after, work } = await reviseItems(tx, order, before, items, {
             access,
             staff,
-            experiences: new Map(rows.map((e) => [e.id, e])),
+            experiences: known,
           }));
         }
         const changed = await commitChange(

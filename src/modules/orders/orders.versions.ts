@@ -1,10 +1,56 @@
 /**
- * What order lists look like to callers before v2018-02-15 Query Operators (src/versions/):
- * a comma list without an operator was a range (dates) or a set (status), and the item
- * fields had no `items.` prefix. Their queries are rewritten into today's form.
+ * What orders look like to callers on older versions (src/versions/):
+ * - before v2017-09-28 Multi-item Orders, a booking named its one experience at the top of
+ *   the body, and an order showed its (first) item's fields at the top;
+ * - before v2018-02-15 Query Operators, a comma list without an operator was a range
+ *   (dates) or a set (status), and the item fields had no `items.` prefix.
+ * Their requests are rewritten into today's form, and their orders get the older fields.
  */
-import { QUERY_OPERATORS } from '../../versions/index.js';
+import { MULTI_ITEM_ORDERS, QUERY_OPERATORS } from '../../versions/index.js';
+import type { ApiObject } from '../../versions/transforms.js';
 import type { RequestParts, VersionChanges } from '../../versions/types.js';
+
+/** A single-item booking's fields at the top of the body: they become its one item. */
+const ITEM_AT_TOP = ['arrival', 'arrivalTime', 'quantity', 'demographics', 'lineItems', 'status'];
+
+/** Rewrites a single-item booking body (`experience` at the top, no `items`) in place. */
+export function rewriteSingleItemBody(request: RequestParts): void {
+  const body = request.body as Record<string, unknown> | null;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return;
+  if (body.items !== undefined || body.experience === undefined) return;
+  const { experience, ...rest } = body;
+  const item: Record<string, unknown> = {
+    experience: typeof experience === 'string' ? { id: experience } : experience,
+  };
+  for (const field of ITEM_AT_TOP) {
+    if (field in rest) {
+      item[field] = rest[field];
+      delete rest[field];
+    }
+  }
+  request.body = { ...rest, items: [item] };
+}
+
+/** The first item's fields at the top of an order or a quote, as single-item orders had. */
+const FIELDS_OF_FIRST_ITEM = [
+  'experience',
+  'event',
+  'arrivalTime',
+  'arrivalDatetime',
+  'quantity',
+  'demographics',
+  'lineItems',
+] as const;
+
+function withFirstItemAtTop(objects: ApiObject[]): ApiObject[] {
+  return objects.map((object) => {
+    const first = (object.items as Record<string, unknown>[] | undefined)?.[0];
+    if (!first) return object;
+    const top: Record<string, unknown> = {};
+    for (const field of FIELDS_OF_FIRST_ITEM) if (field in first) top[field] = first[field];
+    return { ...object, ...top, arrival: object.arrival ?? first.arrival };
+  });
+}
 
 const ITEM_FIELDS = new Set(['arrival', 'event', 'status', 'experience']);
 const RANGES = new Set(['items.arrival', 'createdAt', 'updatedAt']);
@@ -33,6 +79,12 @@ export function rewriteOrderQuery(query: Record<string, unknown>): Record<string
 
 export const orderVersionChanges: VersionChanges = {
   requests: [
+    ...['/api/orders', '/api/orders/prepare'].map((url) => ({
+      version: MULTI_ITEM_ORDERS,
+      method: 'POST',
+      url,
+      rewrite: rewriteSingleItemBody,
+    })),
     {
       version: QUERY_OPERATORS,
       method: 'GET',
@@ -41,5 +93,9 @@ export const orderVersionChanges: VersionChanges = {
         request.query = rewriteOrderQuery(request.query);
       },
     },
+  ],
+  objects: [
+    { version: MULTI_ITEM_ORDERS, object: 'order', down: withFirstItemAtTop },
+    { version: MULTI_ITEM_ORDERS, object: 'order_quote', down: withFirstItemAtTop },
   ],
 };

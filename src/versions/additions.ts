@@ -1,0 +1,24 @@
+/**
+ * Changes that are additions on every version (new fields, new accepted input, fixes a
+ * client cannot be hurt by), newest first: they need no dated version, but client developers
+ * still read about them in docs/changelog.md (rendered by changelog.ts).
+ */
+export interface Addition {
+  /** `YYYY-MM-DD`: when it shipped. */
+  readonly date: string;
+  readonly description: string;
+}
+
+export const additions: readonly Addition[] = [
+  {
+    date: '2026-11-26',
+    description: [
+      'Xola compatibility round 3: `expand=` may name a relation the object already embeds (an experience’s `schedules`, `demographics`, `group`, `guide`; a guide’s `user`, `schedules`; an order’s `items`), to no effect;',
+      '`offset` is another name for `skip` on every list (both with different values: 400 `invalid_paging`);',
+      'order and quote items take guest counts as Xola’s `lineItems` (`[{"object": "lineitem_demographic", "demographic": {"id"}, "quantity"}]`, read as `demographics`; both given and different: 400)',
+      'and show `lineItems` (`object`, `demographic`, `quantity`, `price`, `amount`) and the order’s `shortCode` on each item;',
+      'an item entry of `PUT`/`PATCH /api/orders/{id}` that names an `id` keeps the fields it leaves out (`{"id", "quantity": 3}` resizes it in place);',
+      'new and rotated API keys are letters and digits only (43 characters; earlier keys keep working), publishable keys `pk_` and 32 letters and digits.',
+    ].join(' '),
+  },
+];
