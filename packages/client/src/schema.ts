@@ -39,7 +39,7 @@ export interface paths {
      *     notEqual, nin and doesNotContain also match objects where the field is empty.
      *     Filters on `items.*` fields hold for one item together; an order appears once.
      *     On a list of ids (`guides`), equals and in mean "contains".
-     *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
+     *     Paging: `limit` 1..100 (default 20), `skip` (or its synonym `offset`); `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
      *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
      *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
@@ -81,7 +81,7 @@ export interface paths {
      *     notEqual, nin and doesNotContain also match objects where the field is empty.
      *     Filters on `items.*` fields hold for one item together; an order appears once.
      *     On a list of ids (`guides`), equals and in mean "contains".
-     *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
+     *     Paging: `limit` 1..100 (default 20), `skip` (or its synonym `offset`); `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
      *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
      *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
@@ -190,7 +190,7 @@ export interface paths {
      *     notEqual, nin and doesNotContain also match objects where the field is empty.
      *     Filters on `items.*` fields hold for one item together; an order appears once.
      *     On a list of ids (`guides`), equals and in mean "contains".
-     *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
+     *     Paging: `limit` 1..100 (default 20), `skip` (or its synonym `offset`); `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
      *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
      *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
@@ -328,7 +328,7 @@ export interface paths {
      *     notEqual, nin and doesNotContain also match objects where the field is empty.
      *     Filters on `items.*` fields hold for one item together; an order appears once.
      *     On a list of ids (`guides`), equals and in mean "contains".
-     *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
+     *     Paging: `limit` 1..100 (default 20), `skip` (or its synonym `offset`); `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
      *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
      *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
@@ -447,7 +447,7 @@ export interface paths {
      *     notEqual, nin and doesNotContain also match objects where the field is empty.
      *     Filters on `items.*` fields hold for one item together; an order appears once.
      *     On a list of ids (`guides`), equals and in mean "contains".
-     *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
+     *     Paging: `limit` 1..100 (default 20), `skip` (or its synonym `offset`); `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
      *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
      *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
@@ -501,7 +501,7 @@ export interface paths {
      *     notEqual, nin and doesNotContain also match objects where the field is empty.
      *     Filters on `items.*` fields hold for one item together; an order appears once.
      *     On a list of ids (`guides`), equals and in mean "contains".
-     *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
+     *     Paging: `limit` 1..100 (default 20), `skip` (or its synonym `offset`); `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
      *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
      *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
@@ -597,7 +597,7 @@ export interface paths {
      *     notEqual, nin and doesNotContain also match objects where the field is empty.
      *     Filters on `items.*` fields hold for one item together; an order appears once.
      *     On a list of ids (`guides`), equals and in mean "contains".
-     *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
+     *     Paging: `limit` 1..100 (default 20), `skip` (or its synonym `offset`); `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
      *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
      *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
@@ -710,7 +710,7 @@ export interface paths {
      *     notEqual, nin and doesNotContain also match objects where the field is empty.
      *     Filters on `items.*` fields hold for one item together; an order appears once.
      *     On a list of ids (`guides`), equals and in mean "contains".
-     *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
+     *     Paging: `limit` 1..100 (default 20), `skip` (or its synonym `offset`); `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
      *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
      *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
@@ -788,7 +788,7 @@ export interface paths {
      *     notEqual, nin and doesNotContain also match objects where the field is empty.
      *     Filters on `items.*` fields hold for one item together; an order appears once.
      *     On a list of ids (`guides`), equals and in mean "contains".
-     *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
+     *     Paging: `limit` 1..100 (default 20), `skip` (or its synonym `offset`); `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
      *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
      *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
@@ -851,7 +851,7 @@ export interface paths {
      *     notEqual, nin and doesNotContain also match objects where the field is empty.
      *     Filters on `items.*` fields hold for one item together; an order appears once.
      *     On a list of ids (`guides`), equals and in mean "contains".
-     *     Paging: `limit` 1..100 (default 20), `skip`; `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
+     *     Paging: `limit` 1..100 (default 20), `skip` (or its synonym `offset`); `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
      *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
      *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
      *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
@@ -2241,12 +2241,29 @@ export interface components {
          * @example 5e1f3c9a2b4d6e8f0a1b2c3d
          */
         id: string;
+        lineItems: {
+          amount: number;
+          demographic: {
+            /**
+             * @description 24 lowercase hex characters
+             * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+             */
+            id: string;
+          } | null;
+          /** @enum {string} */
+          object: 'lineitem_demographic';
+          /** @description Per seat (the item's whole price for outing pricing), in the currency */
+          price: number;
+          quantity: number;
+        }[];
         /** @description The experience's name when booked */
         name: string;
         /** @description The experience's price when booked */
         price: number;
         /** @description Seats: the sum of the guest types when given */
         quantity: number;
+        /** @description The order's short code (Xola shows it on each item) */
+        shortCode: string;
         /** @description 100 pending, 103 on hold, 200 confirmed, 202 confirmed not charged, 203 pay later, 700 canceled */
         status: number;
         /** @description A partner's supplier reference: unique, unguessable */
@@ -2317,6 +2334,21 @@ export interface components {
            */
           id: string;
         };
+        lineItems: {
+          amount: number;
+          demographic: {
+            /**
+             * @description 24 lowercase hex characters
+             * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+             */
+            id: string;
+          } | null;
+          /** @enum {string} */
+          object: 'lineitem_demographic';
+          /** @description Per seat (the item's whole price for outing pricing), in the currency */
+          price: number;
+          quantity: number;
+        }[];
         name: string;
         price: number;
         quantity: number;
@@ -2950,7 +2982,7 @@ export interface operations {
       query?: {
         /** @description true adds paging.total */
         count?: unknown;
-        /** @description Replace references by the objects they name (those the caller may see), comma-separated: experience, seller, guides */
+        /** @description Replace references by the objects they name (those the caller may see), comma-separated: experience, seller, guides; also accepted, as already embedded: quantity */
         expand?: string;
         /** @description Page size, 1..100 (default 20) */
         limit?: unknown;
@@ -3166,7 +3198,7 @@ export interface operations {
   getEvent: {
     parameters: {
       query?: {
-        /** @description Replace references by the objects they name (those the caller may see), comma-separated: experience, seller, guides */
+        /** @description Replace references by the objects they name (those the caller may see), comma-separated: experience, seller, guides; also accepted, as already embedded: quantity */
         expand?: string;
       };
       header?: never;
@@ -3716,7 +3748,7 @@ export interface operations {
       query?: {
         /** @description true adds paging.total */
         count?: unknown;
-        /** @description Replace references by the objects they name (those the caller may see), comma-separated: seller */
+        /** @description Replace references by the objects they name (those the caller may see), comma-separated: seller; also accepted, as already embedded: schedules, demographics, group, guide */
         expand?: string;
         /** @description Page size, 1..100 (default 20) */
         limit?: unknown;
@@ -3965,7 +3997,7 @@ export interface operations {
   getExperience: {
     parameters: {
       query?: {
-        /** @description Replace references by the objects they name (those the caller may see), comma-separated: seller */
+        /** @description Replace references by the objects they name (those the caller may see), comma-separated: seller; also accepted, as already embedded: schedules, demographics, group, guide */
         expand?: string;
       };
       header?: never;
@@ -5000,7 +5032,7 @@ export interface operations {
       query?: {
         /** @description true adds paging.total */
         count?: unknown;
-        /** @description Replace references by the objects they name (those the caller may see), comma-separated: experience, event, seller */
+        /** @description Replace references by the objects they name (those the caller may see), comma-separated: experience, event, seller; also accepted, as already embedded: items, demographics, lineItems, guests */
         expand?: string;
         /** @description Page size, 1..100 (default 20) */
         limit?: unknown;
@@ -5131,6 +5163,23 @@ export interface operations {
                */
               id: string;
             };
+            /** @description Xola's way to give guest counts: read as demographics (both given must agree); a line with demographic null counts plain seats */
+            lineItems?: {
+              /** @description Ignored: the service prices */
+              amount?: number;
+              demographic: {
+                /**
+                 * @description 24 lowercase hex characters
+                 * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+                 */
+                id: string;
+              } | null;
+              /** @enum {string} */
+              object?: 'lineitem_demographic';
+              /** @description Ignored: the service prices */
+              price?: number;
+              quantity: number;
+            }[];
             /** @description Or give demographics */
             quantity?: number;
             /** @description Default 200 (203 with payment.method later); 100, 103, 202: staff only */
@@ -5241,7 +5290,7 @@ export interface operations {
   getOrder: {
     parameters: {
       query?: {
-        /** @description Replace references by the objects they name (those the caller may see), comma-separated: experience, event, seller */
+        /** @description Replace references by the objects they name (those the caller may see), comma-separated: experience, event, seller; also accepted, as already embedded: items, demographics, lineItems, guests */
         expand?: string;
       };
       header?: never;
@@ -5342,9 +5391,9 @@ export interface operations {
              * @description YYYY-MM-DD
              * @example 2019-11-08
              */
-            arrival: string;
+            arrival?: string;
             /** @description Time of day as an HHMM integer (930 = 09:30); minutes below 60 */
-            arrivalTime: number;
+            arrivalTime?: number;
             /** @description Guest types and their quantities */
             demographics?: {
               demographic: {
@@ -5356,7 +5405,7 @@ export interface operations {
               };
               quantity: number;
             }[];
-            experience: {
+            experience?: {
               /**
                * @description 24 lowercase hex characters
                * @example 5e1f3c9a2b4d6e8f0a1b2c3d
@@ -5368,6 +5417,23 @@ export interface operations {
              * @example 5e1f3c9a2b4d6e8f0a1b2c3d
              */
             id?: string;
+            /** @description Xola's way to give guest counts: read as demographics (both given must agree); a line with demographic null counts plain seats */
+            lineItems?: {
+              /** @description Ignored: the service prices */
+              amount?: number;
+              demographic: {
+                /**
+                 * @description 24 lowercase hex characters
+                 * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+                 */
+                id: string;
+              } | null;
+              /** @enum {string} */
+              object?: 'lineitem_demographic';
+              /** @description Ignored: the service prices */
+              price?: number;
+              quantity: number;
+            }[];
             /** @description Or give demographics */
             quantity?: number;
             /** @description Default 200 (203 with payment.method later); 100, 103, 202: staff only */
@@ -5505,9 +5571,9 @@ export interface operations {
              * @description YYYY-MM-DD
              * @example 2019-11-08
              */
-            arrival: string;
+            arrival?: string;
             /** @description Time of day as an HHMM integer (930 = 09:30); minutes below 60 */
-            arrivalTime: number;
+            arrivalTime?: number;
             /** @description Guest types and their quantities */
             demographics?: {
               demographic: {
@@ -5519,7 +5585,7 @@ export interface operations {
               };
               quantity: number;
             }[];
-            experience: {
+            experience?: {
               /**
                * @description 24 lowercase hex characters
                * @example 5e1f3c9a2b4d6e8f0a1b2c3d
@@ -5531,6 +5597,23 @@ export interface operations {
              * @example 5e1f3c9a2b4d6e8f0a1b2c3d
              */
             id?: string;
+            /** @description Xola's way to give guest counts: read as demographics (both given must agree); a line with demographic null counts plain seats */
+            lineItems?: {
+              /** @description Ignored: the service prices */
+              amount?: number;
+              demographic: {
+                /**
+                 * @description 24 lowercase hex characters
+                 * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+                 */
+                id: string;
+              } | null;
+              /** @enum {string} */
+              object?: 'lineitem_demographic';
+              /** @description Ignored: the service prices */
+              price?: number;
+              quantity: number;
+            }[];
             /** @description Or give demographics */
             quantity?: number;
             /** @description Default 200 (203 with payment.method later); 100, 103, 202: staff only */
@@ -5762,6 +5845,23 @@ export interface operations {
                */
               id: string;
             };
+            /** @description Xola's way to give guest counts: read as demographics (both given must agree); a line with demographic null counts plain seats */
+            lineItems?: {
+              /** @description Ignored: the service prices */
+              amount?: number;
+              demographic: {
+                /**
+                 * @description 24 lowercase hex characters
+                 * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+                 */
+                id: string;
+              } | null;
+              /** @enum {string} */
+              object?: 'lineitem_demographic';
+              /** @description Ignored: the service prices */
+              price?: number;
+              quantity: number;
+            }[];
             /** @description Or give demographics */
             quantity?: number;
             /** @description Default 200 (203 with payment.method later); 100, 103, 202: staff only */
@@ -6007,7 +6107,7 @@ export interface operations {
       query?: {
         /** @description true adds paging.total */
         count?: unknown;
-        /** @description Replace references by the objects they name (those the caller may see), comma-separated: seller */
+        /** @description Replace references by the objects they name (those the caller may see), comma-separated: seller; also accepted, as already embedded: user, schedules */
         expand?: string;
         /** @description Page size, 1..100 (default 20) */
         limit?: unknown;
@@ -6249,7 +6349,7 @@ export interface operations {
   getGuide: {
     parameters: {
       query?: {
-        /** @description Replace references by the objects they name (those the caller may see), comma-separated: seller */
+        /** @description Replace references by the objects they name (those the caller may see), comma-separated: seller; also accepted, as already embedded: user, schedules */
         expand?: string;
       };
       header?: never;
