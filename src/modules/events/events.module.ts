@@ -12,7 +12,7 @@ import { assignmentRoutes } from './assignment.routes.js';
 import { assignmentService } from './assignment.service.js';
 import { availabilityRoutes } from './availability.routes.js';
 import { availabilityService } from './availability.service.js';
-import { bookingEventsFacade, type BookingEventsFacade } from './events.facade.js';
+import { eventsFacade, type EventsFacade } from './events.facade.js';
 import { eventsRoutes } from './events.routes.js';
 import { Availability, Event, EventList, ManyAvailability } from './events.schemas.js';
 import { eventsService } from './events.service.js';
@@ -24,7 +24,7 @@ export function eventsModule(deps: {
   guides: GuidesFacade;
   idempotency: IdempotencyService;
   domainEvents?: EventSink;
-}): ResourceModule<BookingEventsFacade> {
+}): ResourceModule<EventsFacade> {
   const events = eventsService(deps);
   const assignments = assignmentService(deps);
   const availability = availabilityService(deps);
@@ -36,7 +36,7 @@ export function eventsModule(deps: {
       await assignmentRoutes(app, { assignments });
       await availabilityRoutes(app, { availability });
     },
-    facade: bookingEventsFacade(deps.guides),
+    facade: eventsFacade,
     expanders: { event: (_db, caller, ids) => events.views(caller, ids) },
     versions: eventVersionChanges(deps),
   };

@@ -18,7 +18,7 @@ import type { GuidesFacade } from '../guides/index.js';
 import type { Recorder } from '../idempotency/index.js';
 import { parseStart } from '../schedules/index.js';
 import { setGuides } from './assignment.js';
-import { staffNewEvent } from './events.facade.js';
+import { staffNewEvent } from './seats.js';
 import { eventList } from './events.list.js';
 import { type EventRow, type EventView, toEventView } from './events.schemas.js';
 import { eventsRepository } from './events.repository.js';
@@ -246,7 +246,7 @@ export function eventsService({
             checkSchedule,
           });
         } else if (created) {
-          await staffNewEvent(tx, guides, id, experiences.guidePreferencesOf(experience));
+          await staffNewEvent(tx, id, experiences.guidePreferencesOf(experience));
         }
         const view = toEventView((await events.findById(id))!);
         await emitChange(domainEvents, tx, {

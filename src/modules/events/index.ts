@@ -2,14 +2,14 @@
 export { Event, seatsOpen, type EventView } from './events.schemas.js';
 export { eventsModule } from './events.module.js';
 export {
-  bookingEventsFacade,
   departureKey,
   eventsFacade,
-  type BookingEventsFacade,
-  type Staffing,
   type EventsFacade,
-  type NewEvent,
   type SeatChange,
+  type SeatDelta,
+  type SeatRequest,
   type Shown,
+  type Staffing,
 } from './events.facade.js';
+export { capacityExceeded } from './seat-errors.js';
 export { eventList } from './events.list.js';

@@ -5,18 +5,9 @@
  * orders service runs them inside its transactions.
  */
 import { DomainError, invalid } from '../../domain/errors.js';
-import type { Shown } from '../events/index.js';
+import type { SeatDelta } from '../events/index.js';
 import { holdsSeats } from './item-status.js';
 import type { OrderItemRow } from './orders.schemas.js';
-
-/** A change of one event's seats: taken when positive, given back when negative. */
-export interface SeatDelta {
-  delta: number;
-  /** The first item asking, for a capacity error. */
-  item: number;
-  /** The experience the event is of, needed to take seats (event.update shows it). */
-  shown?: Shown;
-}
 
 /** The seats items hold, as `[eventId, quantity]`: only items whose status holds seats. */
 export const seatsHeld = (
@@ -35,27 +26,6 @@ export function addSeats(
     deltas.set(eventId, entry);
   }
   return deltas;
-}
-
-/** 409 capacity_exceeded for the item asking more seats than are left. */
-export function capacityExceeded(
-  item: number,
-  seatsLeft: number,
-  asked: number,
-  event?: { id: string },
-): DomainError {
-  return new DomainError(
-    'capacity_exceeded',
-    `Only ${seatsLeft} seats are left on this departure; ${asked} were asked for.`,
-    {
-      item,
-      ...(event ? { event } : {}),
-      seatsLeft,
-      errors: [
-        { in: 'body', name: `items.${item}.quantity`, detail: `only ${seatsLeft} seats are left` },
-      ],
-    },
-  );
 }
 
 /** A customer changes its own order only while none of its departures has started. */

@@ -1,0 +1,169 @@
+/**
+ * Booking (`POST /api/orders`, and the checkout's): a checked plan written in one
+ * transaction, every item or none: the seats taken through the events module's seat
+ * interface, then the order, its items, `order.create` (the confirmation email derives from
+ * it), the seats' `event.update`s and the Idempotency-Key answer.
+ */
+import { creationTime } from '../../db/creation-clock.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { newId } from '../../db/ids.js';
+import { inTransaction, type Tx } from '../../db/unit-of-work.js';
+import { inOneStatement } from '../../db/write-batch.js';
+import { accessOf } from '../../domain/access.js';
+import type { Caller, Checkout } from '../../domain/caller.js';
+import { departureKey } from '../events/index.js';
+import type { Recorder } from '../idempotency/index.js';
+import type { BookingInput, PlannedBooking, PlannedItem } from './booking.js';
+import { SHORT_CODE_TRIES, newShortCode } from './booking-codes.js';
+import { planCheckout, planRequest } from './booking-request.js';
+import { inBookingOrder } from './item-order.js';
+import { emitSeatChanges, type OrdersContext } from './orders.context.js';
+import { ordersRepository } from './orders.repository.js';
+import { toOrderView, type OrderRow, type OrderView } from './orders.schemas.js';
+import { derived, itemRow } from './order-writes.js';
+
+/** Who books: its account, and whether its confirmations to others are capped. */
+interface Sender {
+  id: string;
+  email: string;
+  /** Customers are; the seller's staff (their customers' addresses are business) are not. */
+  capped: boolean;
+}
+
+/**
+ * Whether a customer account has already caused its hour's share of confirmations to
+ * addresses not its own: then the booking stands and the email is not sent (docs/booking.md).
+ */
+async function overRelayCap(
+  ctx: OrdersContext,
+  tx: Tx,
+  recipient: string,
+  sender: Sender,
+): Promise<boolean> {
+  if (!sender.capped || recipient.toLowerCase() === sender.email.toLowerCase()) return false;
+  const sent = await ctx.relayCap.sentToOthersLastHour(tx, sender.id, sender.email);
+  return sent >= ctx.relayCap.toOthersPerHour;
+}
+
+/** Writes a checked booking: events found or made, seats taken, order and email stored. */
+async function write(
+  ctx: OrdersContext,
+  tx: Tx,
+  plan: PlannedBooking,
+  sender: Sender,
+): Promise<OrderView> {
+  const { eventAt, changes } = await ctx.events.seats.take(
+    tx,
+    plan.sellerId,
+    plan.items.map((item) => ({
+      item: item.index,
+      experience: item.experience,
+      start: item.start,
+      quantity: item.quantity,
+    })),
+  );
+  const eventOf = (item: PlannedItem) => eventAt.get(departureKey(item.experience.id, item.start))!;
+  // The creation clock, inside the transaction (db/creation-clock.ts).
+  const stamp = creationTime();
+  const owner = { id: newId(), seller_id: plan.sellerId, customer_id: plan.customerId };
+  const items = inBookingOrder(
+    [],
+    plan.items.map((item) => itemRow(item, owner, eventOf(item))),
+  );
+  const facts = derived(items, plan.currency, null, stamp, ctx.holdMs);
+  const order: OrderRow = {
+    ...owner,
+    customer_name: plan.customerName,
+    customer_email: plan.customerEmail,
+    phone: plan.phone,
+    source: plan.source,
+    status: facts.status,
+    short_code: newShortCode(),
+    arrival: facts.arrival,
+    amount: plan.amount,
+    currency: plan.currency,
+    payment_method: plan.paymentMethod,
+    notes: plan.notes,
+    adjustments: [],
+    hold_expires_at: facts.hold_expires_at,
+    created_at: stamp,
+    updated_at: stamp,
+  };
+  const orders = ordersRepository(tx);
+  await orders.insert(order);
+  await orders.insertItems(items);
+  const view = toOrderView(order, items);
+  const sendConfirmation =
+    !!plan.customerEmail && !(await overRelayCap(ctx, tx, plan.customerEmail, sender));
+  await ctx.domainEvents.emit(tx, {
+    name: 'order.create',
+    sellerId: plan.sellerId,
+    actorId: sender.id,
+    object: view,
+    hints: { sendConfirmation },
+  });
+  await emitSeatChanges(ctx, tx, plan.sellerId, sender.id, changes);
+  return view;
+}
+
+/**
+ * Books a checked plan in one transaction: the seats taken, then the order, its items,
+ * its domain events, its email and its Idempotency-Key answer sent as one statement
+ * (db/write-batch.ts). A short code the seller already has (about one draw in 10^11 for
+ * a seller with a million orders) fails that statement; the booking is then made again
+ * from the start with another code, a few times at most.
+ */
+async function commitBooking(
+  ctx: OrdersContext,
+  planned: PlannedBooking,
+  sender: Sender,
+  record: Recorder,
+): Promise<OrderView> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await inTransaction(ctx.db, (tx) =>
+        inOneStatement(tx, async () => {
+          const booked = await write(ctx, tx, planned, sender);
+          await record(tx, { status: 201, body: booked });
+          return booked;
+        }),
+      );
+    } catch (error) {
+      if (attempt >= SHORT_CODE_TRIES || !isUniqueViolation(error, 'orders_short_code'))
+        throw error;
+    }
+  }
+}
+
+/** A booking by an account: for itself, or by the seller's staff for a customer. */
+export async function book(
+  ctx: OrdersContext,
+  caller: Caller,
+  input: BookingInput,
+  record: Recorder,
+): Promise<OrderView> {
+  const { planned, account, sellerId } = await planRequest(ctx, caller, input);
+  const sender = {
+    id: caller.id,
+    email: account.email,
+    capped: !(sellerId && accessOf(caller).can('orders', sellerId)),
+  };
+  return commitBooking(ctx, planned, sender, record);
+}
+
+/**
+ * A guest checkout's booking (a publishable key): no customer account, the customer's
+ * name, email and phone required, `source: "checkout"`. Its confirmation is not held to
+ * a customer's hourly cap on mail to others: the guest writes its own address, and the
+ * key's rate limits bound the volume (docs/security.md).
+ */
+export async function bookAtCheckout(
+  ctx: OrdersContext,
+  checkout: Checkout,
+  input: BookingInput,
+  record: Recorder,
+): Promise<OrderView> {
+  const { planned } = await planCheckout(ctx, checkout, input, false);
+  const sender = { id: checkout.keyId, email: '', capped: false };
+  return commitBooking(ctx, planned, sender, record);
+}

@@ -1,0 +1,41 @@
+/**
+ * Cancelling an order (`POST /api/orders/{id}/cancel`: the customer who booked, the seller or
+ * its reservation staff): the order and its items canceled, every live seat given back
+ * through the seat interface, `order.cancel` and the seats' `event.update`s.
+ */
+import { inTransaction } from '../../db/unit-of-work.js';
+import { accessOf } from '../../domain/access.js';
+import type { Caller } from '../../domain/caller.js';
+import { DomainError, notFound } from '../../domain/errors.js';
+import { emitChange } from '../../outbox/index.js';
+import { holdsSeats } from './item-status.js';
+import { addSeats, seatsHeld } from './order-changes.js';
+import { emitSeatChanges, maySee, type OrdersContext } from './orders.context.js';
+import { ordersRepository } from './orders.repository.js';
+import { toOrderView, type OrderView } from './orders.schemas.js';
+
+export async function cancel(ctx: OrdersContext, caller: Caller, id: string): Promise<OrderView> {
+  const access = accessOf(caller);
+  return inTransaction(ctx.db, async (tx) => {
+    const orders = ordersRepository(tx);
+    const order = await orders.lock(id);
+    if (!order || !maySee(access, order)) throw notFound(`Order ${id}`);
+    if (order.status === 'canceled')
+      throw new DomainError('already_canceled', `Order ${id} is already canceled.`);
+    const items = (await orders.itemsOf([id])).get(id) ?? [];
+    const live = items.filter((i) => holdsSeats(i.status));
+    await orders.markCanceled(id);
+    const changes = await ctx.events.seats.move(tx, addSeats(new Map(), seatsHeld(live), -1));
+    const canceled = (await orders.findById(id))!;
+    const view = toOrderView(canceled, (await orders.itemsOf([id])).get(id) ?? []);
+    await emitChange(ctx.domainEvents, tx, {
+      name: 'order.cancel',
+      sellerId: order.seller_id,
+      actorId: caller.id,
+      after: view,
+      before: toOrderView(order, items),
+    });
+    await emitSeatChanges(ctx, tx, order.seller_id, caller.id, changes);
+    return view;
+  });
+}

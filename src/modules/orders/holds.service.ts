@@ -1,0 +1,45 @@
+/**
+ * Holds (item status 103) that outlive their deadline: their items canceled and their seats
+ * given back, an order at a time, each in its own transaction; the hold sweeper
+ * (hold-sweeper.ts) calls `releaseExpiredHolds` on every instance, and each order is locked
+ * and its deadline checked again, so a hold is released once.
+ */
+import { inTransaction, type Tx } from '../../db/unit-of-work.js';
+import { ITEM_STATUS } from './item-status.js';
+import { addSeats, seatsHeld } from './order-changes.js';
+import { commitChange } from './order-writes.js';
+import type { OrdersContext } from './orders.context.js';
+import { ordersRepository } from './orders.repository.js';
+
+/** Ends every unconfirmed hold of an order: its held items canceled, their seats back. */
+async function releaseHolds(ctx: OrdersContext, tx: Tx, orderId: string): Promise<boolean> {
+  const orders = ordersRepository(tx);
+  const order = await orders.lock(orderId);
+  if (!order?.hold_expires_at || order.hold_expires_at.getTime() > ctx.now().getTime())
+    return false;
+  const items = (await orders.itemsOf([orderId])).get(orderId) ?? [];
+  const held = items.filter((i) => i.status === ITEM_STATUS.hold);
+  const after = items.map((i) =>
+    i.status === ITEM_STATUS.hold ? { ...i, status: ITEM_STATUS.canceled } : i,
+  );
+  await commitChange(
+    ctx,
+    tx,
+    order,
+    items,
+    after,
+    { id: null, reason: 'hold expired' },
+    { changed: held, added: [], deltas: addSeats(new Map(), seatsHeld(held), -1) },
+  );
+  return true;
+}
+
+/** Releases the holds whose deadline passed, `limit` orders at most: how many it released. */
+export async function releaseExpiredHolds(ctx: OrdersContext, limit = 100): Promise<number> {
+  const due = await ordersRepository(ctx.db).holdsDue(ctx.now(), limit);
+  let released = 0;
+  for (const orderId of due) {
+    if (await inTransaction(ctx.db, (tx) => releaseHolds(ctx, tx, orderId))) released++;
+  }
+  return released;
+}

@@ -1,0 +1,52 @@
+/**
+ * Reading orders: one by id (its customer, the seller's staff, admins; 404 for anyone else)
+ * and lists in the query language, scoped to what the caller may see, with `search=` over
+ * codes, names and emails, and the pollers' horizon when a list is read past an `updatedAt`.
+ */
+import { pollHorizon } from '../../db/poll-horizon.js';
+import { accessOf } from '../../domain/access.js';
+import type { Caller } from '../../domain/caller.js';
+import { notFound } from '../../domain/errors.js';
+import { runList } from '../../query/run.js';
+import type { Scope } from '../../query/types.js';
+import { searchTerm, withoutSearch } from './order-search.js';
+import { maySee, type OrdersContext } from './orders.context.js';
+import { orderList } from './orders.list.js';
+import { ordersRepository, type OrderWithItems } from './orders.repository.js';
+import { itemFromJson, toOrderView, type OrderView } from './orders.schemas.js';
+
+const view = (row: OrderWithItems): OrderView => toOrderView(row, row.items.map(itemFromJson));
+
+/** What a caller sees in the list: the orders it booked, and those of sellers it staffs. */
+export function ordersScope(caller: Caller): Scope {
+  const sellers = accessOf(caller).sellersFor('orders');
+  if (sellers === 'all') return 'all';
+  return {
+    anyOf: [
+      { field: 'seller', in: sellers },
+      { field: 'customer', in: [caller.id] },
+    ].filter((a) => a.in.length > 0),
+  };
+}
+
+export function list(ctx: OrdersContext, caller: Caller, query: Record<string, unknown>) {
+  const search = query.search === undefined ? undefined : searchTerm(query.search);
+  return runList(
+    orderList,
+    {
+      path: '/api/orders',
+      query: search === undefined ? query : withoutSearch(query),
+      scope: ordersScope(caller),
+      linkQuery: query,
+      horizon: { field: 'updatedAt', at: () => pollHorizon(ctx.db, ctx.pollMarginMs) },
+    },
+    ordersRepository(ctx.db).listSource(search),
+    (rows) => rows.map(view),
+  );
+}
+
+export async function get(ctx: OrdersContext, caller: Caller, id: string): Promise<OrderView> {
+  const order = await ordersRepository(ctx.db).findWithItems(id);
+  if (!order || !maySee(accessOf(caller), order)) throw notFound(`Order ${id}`);
+  return view(order);
+}

@@ -1,0 +1,64 @@
+/**
+ * What every use case of orders runs with: the database, the modules it calls, where its
+ * domain events go, the relay cap on confirmations, the hold length and the clock. The
+ * use-case files (booking, changes, holds, cancellation, reads) are top-level functions
+ * taking this context first; orders.service.ts binds them to one.
+ */
+import type { Db } from '../../db/database.js';
+import type { Tx } from '../../db/unit-of-work.js';
+import type { Access } from '../../domain/access.js';
+import { noEvents, type EventSink } from '../../outbox/index.js';
+import type { EventsFacade, SeatChange } from '../events/index.js';
+import type { ExperiencesFacade } from '../experiences/index.js';
+import type { UsersFacade } from '../users/index.js';
+import type { OrderRow } from './orders.schemas.js';
+
+/** The relay cap on confirmations a customer account causes to others (docs/booking.md). */
+export interface RelayCap {
+  /** Emails the account caused to addresses other than its own in the last hour. */
+  sentToOthersLastHour(tx: Tx, senderId: string, ownEmail: string): Promise<number>;
+  /** How many of those a customer account may cause per hour (the relay cap). */
+  readonly toOthersPerHour: number;
+}
+
+export interface OrdersServiceDeps {
+  db: Db;
+  relayCap: RelayCap;
+  /** Where `order.*` and seat `event.update` events go, in the change's transaction. */
+  domainEvents?: EventSink;
+  users: UsersFacade;
+  experiences: ExperiencesFacade;
+  events: EventsFacade;
+  /** How long a hold (item status 103) keeps its seats unconfirmed. */
+  holdMs?: number;
+  /** The clock skew the pollers' horizon allows for (db/poll-horizon.ts). */
+  pollMarginMs?: number;
+  now?: () => Date;
+}
+
+export type OrdersContext = Required<OrdersServiceDeps>;
+
+export const ordersContext = (deps: OrdersServiceDeps): OrdersContext => ({
+  domainEvents: noEvents,
+  holdMs: 15 * 60_000,
+  pollMarginMs: 1000,
+  now: () => new Date(),
+  ...deps,
+});
+
+/** Customers see the orders they booked; sellers and their reservation staff, the seller's. */
+export const maySee = (access: Access, order: OrderRow): boolean =>
+  order.customer_id === access.caller.id || access.can('orders', order.seller_id);
+
+/** Each event whose seats changed is an `event.update`. */
+export async function emitSeatChanges(
+  ctx: OrdersContext,
+  tx: Tx,
+  sellerId: string,
+  actorId: string | null,
+  changes: readonly SeatChange[],
+): Promise<void> {
+  for (const change of changes) {
+    await ctx.domainEvents.emit(tx, { name: 'event.update', sellerId, actorId, ...change });
+  }
+}
