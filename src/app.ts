@@ -169,7 +169,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // webhooks by the dispatcher below.
   const domainEvents = createEventSink([mailConsumer], { store: deps.storeDomainEvents });
   // Verified API keys in memory, kept only while every change to them is heard (LISTEN).
-  const callers = await createCallerCache(database, { ttlMs: config.apiKeyCacheTtlMs });
+  const callers = await createCallerCache(database, {
+    ttlMs: config.apiKeyCacheTtlMs,
+    staleMs: config.apiKeyCacheStaleMs,
+  });
   const users = usersModule({
     domainEvents,
     callers,

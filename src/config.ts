@@ -169,6 +169,13 @@ const EnvSchema = Type.Object({
     description:
       'How long a verified API key is kept in memory (invalidated on every change through LISTEN/NOTIFY); 0 turns the cache off',
   }),
+  API_KEY_CACHE_STALE_MS: Type.Integer({
+    minimum: 10,
+    maximum: 10_000,
+    default: 100,
+    description:
+      'PostgreSQL: a cached key is used only while its instance has heard every change up to this long ago, and a key rotation answers after this long; the same on every instance',
+  }),
   PASSWORD_HASH_CONCURRENCY: Type.Integer({
     minimum: 1,
     maximum: 64,
@@ -278,6 +285,7 @@ export interface Config {
     readonly windowMs: number;
   };
   readonly apiKeyCacheTtlMs: number;
+  readonly apiKeyCacheStaleMs: number;
   readonly passwordHashConcurrency: number;
   readonly confirmationsToOthersPerHour: number;
   readonly bodyLimit: number;
@@ -366,6 +374,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowMs: converted.AUTH_FAILURE_WINDOW_MS,
     }),
     apiKeyCacheTtlMs: converted.API_KEY_CACHE_TTL_MS,
+    apiKeyCacheStaleMs: converted.API_KEY_CACHE_STALE_MS,
     passwordHashConcurrency: converted.PASSWORD_HASH_CONCURRENCY,
     confirmationsToOthersPerHour: converted.CONFIRMATIONS_TO_OTHERS_PER_HOUR,
     bodyLimit: converted.BODY_LIMIT,

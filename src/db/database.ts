@@ -21,15 +21,27 @@ export interface ListenHandlers {
   onDisconnected(): void;
 }
 
+/** A LISTEN subscription. */
+export interface Listening {
+  /**
+   * `pg_notify(channel, payload)` sent on the listening connection itself: it comes back to
+   * `onMessage` after every message committed before it was sent (PostgreSQL delivers in
+   * commit order), which is how a listener learns it has heard everything up to a moment.
+   * Fails while not listening.
+   */
+  echo(payload: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
 export interface Database {
   readonly db: Db;
   readonly kind: DatabaseKind;
   /**
    * LISTEN on `channel` (messages sent with `pg_notify` arrive after their transaction
    * commits, from every process on the database). On PostgreSQL a dedicated connection,
-   * reconnected with back-off when it drops; resolves to a function that stops listening.
+   * reconnected with back-off when it drops.
    */
-  listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
+  listen(channel: string, handlers: ListenHandlers): Promise<Listening>;
   close(): Promise<void>;
   /** Embedded only: the data directory as a tarball (test templates restore it in ~0.5 s). */
   dumpDataDir?(): Promise<Blob>;
@@ -138,11 +150,17 @@ function listenOnPostgres(url: string, channel: string, handlers: ListenHandlers
   }
 
   void connect();
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    handlers.onDisconnected();
-    await client?.end().catch(() => undefined);
+  return {
+    echo: async (payload: string) => {
+      if (!client) throw new Error('not listening');
+      await client.query('select pg_notify($1, $2)', [channel, payload]);
+    },
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      handlers.onDisconnected();
+      await client?.end().catch(() => undefined);
+    },
   };
 }
 
@@ -165,11 +183,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       db,
       kind: 'postgres',
       listen: async (channel, handlers) => {
-        const stop = listenOnPostgres(options.url, channel, handlers);
-        listeners.add(stop);
-        return async () => {
-          listeners.delete(stop);
-          await stop();
+        const listening = listenOnPostgres(options.url, channel, handlers);
+        listeners.add(listening.stop);
+        return {
+          echo: listening.echo,
+          stop: async () => {
+            listeners.delete(listening.stop);
+            await listening.stop();
+          },
         };
       },
       close: async () => {
@@ -213,9 +234,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     listen: async (channel, handlers) => {
       const unlisten = await pglite.listen(channel, (payload) => handlers.onMessage(payload));
       handlers.onConnected();
-      return async () => {
-        handlers.onDisconnected();
-        await unlisten().catch(() => undefined); // already closed: nothing to stop
+      return {
+        echo: async (payload: string) => {
+          await pglite.query('select pg_notify($1, $2)', [channel, payload]);
+        },
+        stop: async () => {
+          handlers.onDisconnected();
+          await unlisten().catch(() => undefined); // already closed: nothing to stop
+        },
       };
     },
     dumpDataDir: () => pglite.dumpDataDir('none'),

@@ -41,7 +41,7 @@ export function authenticationService({
     async byApiKey(apiKey: string): Promise<Caller> {
       if (apiKey.length === 0 || apiKey.length > MAX_API_KEY_LENGTH) throw invalid();
       const digest = apiKeyDigest(apiKey);
-      const known = callers?.get(digest);
+      const known = await callers?.get(digest);
       if (known) return known;
       const generation = callers?.generation() ?? 0;
       const row = await repo.findCallerByApiKeyDigest(digest);

@@ -1,7 +1,7 @@
 /**
  * Verified API keys, in memory: digest -> the caller (roles and delegations), so a request
  * needs no authentication query. Correct across instances because it is used only while
- * it hears every change:
+ * it hears every change, and only as far as it has provably heard:
  *
  * - whatever changes who a key stands for (a key rotated, a delegation added, accepted,
  *   changed or removed) sends `pg_notify(CALLERS_CHANNEL, userId)` in its transaction
@@ -9,12 +9,22 @@
  * - while the listening connection is down, the cache is bypassed (every request reads the
  *   database) and emptied: a notification missed then can never keep a revoked key alive;
  * - a read that started before an invalidation is not cached (a generation counter): it may
- *   have seen the state from before the change.
+ *   have seen the state from before the change;
+ * - bounded staleness (PostgreSQL, where other instances may exist): an entry is served
+ *   only while the instance has heard everything committed up to `staleMs` ago. It knows
+ *   so from a fence: it sends a notification of its own (a barrier) and, when the barrier
+ *   comes back on the listening connection, everything committed before it was sent has
+ *   come back before it (PostgreSQL delivers notifications in commit order). Under load a
+ *   barrier goes out every `staleMs / 2`; a request that finds the fence older than
+ *   `staleMs` waits for the next one (one round trip). A change is therefore effective on
+ *   every instance `staleMs` after it commits, and `propagated()` waits that long, so a
+ *   rotation answers only once no instance can accept the old key (docs/security.md).
  *
  * Entries also expire after `ttlMs` (`API_KEY_CACHE_TTL_MS`; 0 keeps nothing), and at most
  * `maxEntries` are kept (oldest dropped).
  */
-import type { Database } from '../../db/database.js';
+import { randomBytes } from 'node:crypto';
+import type { Database, Listening } from '../../db/database.js';
 import type { Tx } from '../../db/unit-of-work.js';
 import type { Caller } from '../../domain/caller.js';
 import { usersRepository } from './users.repository.js';
@@ -22,12 +32,19 @@ import { usersRepository } from './users.repository.js';
 export const CALLERS_CHANNEL = 'booking_callers';
 
 export interface CallerCache {
-  get(digest: Buffer): Caller | undefined;
+  /** The cached caller, once the fence says nothing newer can have been missed. */
+  get(digest: Buffer): Promise<Caller | undefined>;
   /** Take before reading the database; pass to `put` with what was read. */
   generation(): number;
   put(digest: Buffer, caller: Caller, generation: number): void;
   /** Drops a user's entries now (its own instance; others hear the notification). */
   invalidate(userId: string): void;
+  /**
+   * Resolves once no instance's cache can serve an entry from before a change committed
+   * just before the call: `staleMs` on PostgreSQL, at once on the embedded database (one
+   * process).
+   */
+  propagated(): Promise<void>;
   readonly listening: boolean;
   close(): Promise<void>;
 }
@@ -36,13 +53,22 @@ export interface CallerCache {
 export const announceCallerChange = (tx: Tx, userId: string): Promise<void> =>
   usersRepository(tx).notify(CALLERS_CHANNEL, userId);
 
+/** Payloads of barriers: `fence:<instance>:<sequence>`; every other payload is a user id. */
+const FENCE = 'fence:';
+/** How long a request waits for a barrier before it reads the database instead. */
+const BARRIER_WAIT_MS = 2000;
+
 export async function createCallerCache(
-  database: Pick<Database, 'listen'>,
-  { ttlMs = 60_000, maxEntries = 10_000 } = {},
+  database: Pick<Database, 'listen' | 'kind'>,
+  { ttlMs = 60_000, maxEntries = 10_000, staleMs = 100 } = {},
 ): Promise<CallerCache> {
   const entries = new Map<string, { caller: Caller; expires: number }>();
   let generation = 0;
-  let listening = false;
+  let connected = false;
+  // One process owns an embedded database: its own invalidations are all there is to hear.
+  const fenced = database.kind === 'postgres';
+  const link: { listening?: Listening } = {}; // set once listen resolves
+  const fence = barriers((payload) => link.listening?.echo(payload), staleMs);
 
   const forget = (userId: string) => {
     generation += 1;
@@ -51,45 +77,113 @@ export async function createCallerCache(
   const clear = () => {
     generation += 1;
     entries.clear();
+    fence.reset();
   };
 
-  const unlisten = await database.listen(CALLERS_CHANNEL, {
-    onMessage: forget,
+  link.listening = await database.listen(CALLERS_CHANNEL, {
+    onMessage: (payload) => (payload.startsWith(FENCE) ? fence.heard(payload) : forget(payload)),
     onConnected: () => {
       clear();
-      listening = true;
+      connected = true;
     },
     onDisconnected: () => {
-      listening = false;
+      connected = false;
       clear();
     },
   });
 
+  const lookup = (digest: Buffer): Caller | undefined => {
+    if (!connected) return undefined;
+    const key = digest.toString('base64');
+    const entry = entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expires < Date.now()) {
+      entries.delete(key);
+      return undefined;
+    }
+    return entry.caller;
+  };
+
   return {
-    get(digest) {
-      if (!listening) return undefined;
-      const key = digest.toString('base64');
-      const entry = entries.get(key);
-      if (!entry) return undefined;
-      if (entry.expires < Date.now()) {
-        entries.delete(key);
-        return undefined;
-      }
-      return entry.caller;
+    async get(digest) {
+      if (!fenced || !connected || !entries.has(digest.toString('base64'))) return lookup(digest);
+      return (await fence.fresh()) ? lookup(digest) : undefined;
     },
     generation: () => generation,
     put(digest, caller, readAt) {
-      if (!listening || readAt !== generation || ttlMs === 0) return;
+      if (!connected || readAt !== generation || ttlMs === 0) return;
       if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
       entries.set(digest.toString('base64'), { caller, expires: Date.now() + ttlMs });
     },
     invalidate: forget,
+    propagated: () =>
+      fenced ? new Promise((resolve) => setTimeout(resolve, staleMs)) : Promise.resolve(),
     get listening() {
-      return listening;
+      return connected;
     },
     close: async () => {
-      await unlisten();
+      await link.listening?.stop();
       clear();
+    },
+  };
+}
+
+/**
+ * The fence: when this instance last sent a barrier that has come back (performance.now()
+ * of its sending), and the barriers on their way. Barriers go out on the listening
+ * connection itself (`echo`), so they take nothing from the pool.
+ */
+function barriers(echo: (payload: string) => Promise<void> | undefined, staleMs: number) {
+  const instance = randomBytes(6).toString('hex');
+  const mine = `${FENCE}${instance}:`;
+  let heardUpTo = -Infinity;
+  let lastSent = -Infinity;
+  let sequence = 0;
+  const pending = new Map<number, number>(); // sequence -> sent at
+  let waiters: (() => void)[] = [];
+
+  const wake = () => {
+    const woken = waiters;
+    waiters = [];
+    for (const resolve of woken) resolve();
+  };
+  const send = () => {
+    lastSent = performance.now();
+    sequence += 1;
+    pending.set(sequence, lastSent);
+    if (pending.size > 100) pending.delete(pending.keys().next().value!);
+    // Not listening or the database away: requests wait, then read the database.
+    echo(`${mine}${sequence}`)?.catch(() => undefined);
+  };
+  const age = () => performance.now() - heardUpTo;
+
+  return {
+    heard(payload: string) {
+      if (!payload.startsWith(mine)) return; // another instance's barrier
+      const seq = Number(payload.slice(mine.length));
+      const sentAt = pending.get(seq);
+      if (sentAt === undefined) return; // sent before the connection was (re)made
+      for (const earlier of pending.keys()) if (earlier <= seq) pending.delete(earlier);
+      heardUpTo = Math.max(heardUpTo, sentAt);
+      wake();
+    },
+    reset() {
+      heardUpTo = -Infinity;
+      lastSent = -Infinity;
+      pending.clear();
+      wake();
+    },
+    /** Whether everything committed up to `staleMs` ago has been heard (waiting a barrier). */
+    async fresh(): Promise<boolean> {
+      // Ahead of time under load, so that requests rarely wait.
+      if (age() > staleMs / 2 && performance.now() - lastSent > staleMs / 2) send();
+      if (age() <= staleMs) return true;
+      const waited = new Promise<void>((resolve) => waiters.push(resolve));
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, BARRIER_WAIT_MS)));
+      await Promise.race([waited, late]);
+      clearTimeout(timer);
+      return age() <= staleMs;
     },
   };
 }

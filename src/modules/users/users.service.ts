@@ -228,6 +228,7 @@ export function usersService({
         return after;
       });
       callers?.invalidate(id);
+      if (key) await callers?.propagated();
       return key ? { ...view, apiKey: key.apiKey } : view;
     },
 
@@ -240,8 +241,10 @@ export function usersService({
         }
         await announceCallerChange(tx, id);
       });
-      // Other instances hear the notification; this one forgets the old key now.
+      // This instance forgets the old key now; the answer waits until no other instance's
+      // cache can still serve it (caller-cache.ts: bounded staleness).
       callers?.invalidate(id);
+      await callers?.propagated();
       return { apiKey };
     },
 
