@@ -8,7 +8,7 @@ import { openAdminSocket, type AdminSocket } from './admin/admin-socket.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest, pendingMigrations } from './db/migrate.js';
-import { authenticationHook } from './http/auth.js';
+import { authenticationHook, countingFailures } from './http/auth.js';
 import { registerBodyParsing } from './http/body-parsing.js';
 import { bodyLimitsHook } from './http/body-limits.js';
 import {
@@ -277,16 +277,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     ),
   );
   app.addHook('onRequest', versioning.fromHeader);
-  app.addHook(
-    'onRequest',
-    authenticationHook(
-      users.authentication,
-      config.env,
-      createAuthThrottle(config.authThrottle, redis),
-    ),
-  );
+  // One count of failed credentials per address: API keys, passwords, publishable keys.
+  const authThrottle = createAuthThrottle(config.authThrottle, redis);
+  app.addHook('onRequest', authenticationHook(users.authentication, config.env, authThrottle));
   app.addHook('onRequest', versioning.fromAccount);
-  app.addHook('onRequest', checkout.hooks.authenticate);
+  app.addHook('onRequest', countingFailures(checkout.hooks.authenticate, authThrottle));
   app.addHook('preHandler', checkout.hooks.holdToSeller);
   app.addHook('preValidation', refuseUnstorableInput);
   app.addHook('preValidation', async (request) => readExpand(request));

@@ -2,7 +2,8 @@
  * Authentication on every request: `X-API-KEY` header or `apiKey` query parameter, or,
  * in the sandbox only, HTTP Basic with email:password. Credentials that are present but
  * wrong are a 401 even on public endpoints; never silently ignored. Failures are counted and
- * throttled (auth-throttle.ts) before any key lookup or password hash.
+ * throttled (auth-throttle.ts) before any key lookup or password hash; `countingFailures`
+ * counts another credential's (a publishable key's) with them.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BookingEnv } from '../config.js';
@@ -101,6 +102,27 @@ export function authenticationHook(auth: Authenticator, env: BookingEnv, throttl
       throw error;
     }
     await throttle.succeeded(request.ip, email);
+  };
+}
+
+/**
+ * Another credential's onRequest hook (a publishable key's, say) whose refusals count as
+ * failed authentications from the client address, with a bad API key's: past the limit
+ * the answer is 429 instead of 401. A live credential is never counted: it is not a guess.
+ */
+export function countingFailures(
+  hook: (request: FastifyRequest) => Promise<void>,
+  throttle: AuthThrottle,
+) {
+  return async function authenticateCounted(request: FastifyRequest) {
+    try {
+      await hook(request);
+    } catch (error) {
+      if (!failedCredentials(error)) throw error;
+      await throttle.failed(request.ip);
+      await throttle.check(request.ip);
+      throw error;
+    }
   };
 }
 

@@ -1,12 +1,12 @@
 /**
  * Logger options: pino as Fastify configures it, with the request id on every line and
  * secrets kept out: API keys (header or query string), Authorization headers and any
- * password or apiKey field are redacted.
+ * password or apiKey field are redacted, and so is anything shaped like a credential
+ * wherever it sits in a logged URL or header (secret-shapes.ts).
  */
 import type { FastifyServerOptions } from 'fastify';
 import type { LogLevel } from '../config.js';
-
-const REDACTED = '[redacted]';
+import { REDACTED, redactSecrets } from './secret-shapes.js';
 
 /**
  * Whether a query parameter, as sent, names the API key, however it is spelled: decoded
@@ -34,18 +34,23 @@ export const queryCarriesApiKey = (url: string): boolean =>
     .split('&')
     .some((part) => namesApiKey(part.split('=')[0] ?? ''));
 
-/** The URL with the value of every API-key parameter (any spelling) replaced, for logs. */
+/**
+ * The URL for logs: the value of every API-key parameter (any spelling) replaced, the whole
+ * parameter when its name is more than a name (`apikey%3D<key>`), then anything shaped like
+ * a credential in the path or any parameter.
+ */
 export function redactUrl(url: string): string {
   const at = url.indexOf('?');
-  if (at < 0) return url;
+  if (at < 0) return redactSecrets(url);
   const query = url
     .slice(at + 1)
     .split('&')
     .map((part) => {
       const [name = ''] = part.split('=', 1);
-      return namesApiKey(name) ? `${name}=${REDACTED}` : part;
+      if (!namesApiKey(name)) return part;
+      return name.length <= 16 && part.includes('=') ? `${name}=${REDACTED}` : REDACTED;
     });
-  return `${url.slice(0, at)}?${query.join('&')}`;
+  return redactSecrets(`${url.slice(0, at)}?${query.join('&')}`);
 }
 
 interface LoggedRequest {
@@ -53,6 +58,23 @@ interface LoggedRequest {
   url: string;
   ip?: string;
   headers: Record<string, string | string[] | undefined>;
+}
+
+const loggedHeader = (value: string | string[] | undefined) =>
+  value === undefined ? undefined : redactSecrets(String(value));
+
+/**
+ * The top-level text fields of a log line (a database's or a mail relay's error message, a
+ * refused value's cause) with credential-shaped text hidden: such messages may quote input.
+ */
+function redactFields(fields: Record<string, unknown>): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(fields)) {
+    if (typeof value !== 'string') continue;
+    const hidden = redactSecrets(value);
+    if (hidden !== value) (copy ??= { ...fields })[key] = hidden;
+  }
+  return copy ?? fields;
 }
 
 export function loggerOptions(
@@ -73,12 +95,13 @@ export function loggerOptions(
       ],
       censor: REDACTED,
     },
+    formatters: { log: redactFields },
     serializers: {
       req: (request: LoggedRequest) => ({
         method: request.method,
         url: redactUrl(request.url),
         remoteAddress: request.ip,
-        apiVersion: request.headers['x-api-version'],
+        apiVersion: loggedHeader(request.headers['x-api-version']),
       }),
     },
   };

@@ -65,6 +65,38 @@ describe('failed authentication throttling', () => {
     expect((await withKey(randomKey(), address())).statusCode).toBe(401);
   });
 
+  it('counts guessed publishable keys like bad API keys: 429 past the limit, a live key still works', async () => {
+    const seller = await signUp(t.app, { roles: ['ROLE_SELLER'] });
+    const made = await as(t.app, seller, {
+      method: 'POST',
+      url: `/api/sellers/${seller.id}/publishable-keys`,
+      payload: {},
+    });
+    const withPublishableKey = (key: string, from: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/experiences',
+        headers: { 'x-publishable-key': key },
+        remoteAddress: from,
+      });
+    const from = address();
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      statuses.push((await withPublishableKey(`pk_${randomKey()}`, from)).statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 429, 429, 429, 429]);
+    expectProblem(await withPublishableKey(`pk_${randomKey()}`, from), 429, 'rate_limited');
+    expect((await withPublishableKey(made.json().key, from)).statusCode).toBe(200);
+    // One count for both kinds of guess: two bad API keys and two bad publishable keys
+    // leave one more failure before the limit.
+    const mixed = address();
+    for (let i = 0; i < 2; i++) {
+      expect((await withKey(randomKey(), mixed)).statusCode).toBe(401);
+      expect((await withPublishableKey(`pk_${randomKey()}`, mixed)).statusCode).toBe(401);
+    }
+    expect((await withPublishableKey(`pk_${randomKey()}`, mixed)).statusCode).toBe(429);
+  });
+
   it('backs off one address guessing one account, and not the owner elsewhere', async () => {
     const attacker = address();
     const statuses: number[] = [];
@@ -185,6 +217,107 @@ describe('keys never reach the logs', () => {
     expect(everything).not.toContain(encodeURIComponent(key));
     expect(everything).not.toContain(dan.password);
     expect(everything).not.toContain(authorization.split(' ')[1]);
+  });
+});
+
+describe('key-shaped text never reaches the logs, wherever it is put', () => {
+  let t: TestApp;
+  let fay: Account;
+  let pk: string;
+  beforeAll(async () => {
+    t = await createTestApp({ BOOKING_ENV: 'sandbox' });
+    fay = await signUp(t.app, { name: 'Fay', roles: ['ROLE_SELLER'] });
+    const made = await as(t.app, fay, {
+      method: 'POST',
+      url: `/api/sellers/${fay.id}/publishable-keys`,
+      payload: {},
+    });
+    pk = made.json().key;
+  });
+  afterAll(async () => t.close());
+
+  // Every shape a secret of ours has had: API keys of letters and digits and the older
+  // base64url ones, publishable keys, webhook secrets; and others' bearer tokens, Basic
+  // credentials and long random session ids.
+  const oldKey = () => randomBytes(32).toString('base64url');
+  const secrets = () => [
+    fay.apiKey,
+    oldKey(),
+    pk,
+    `pk_${randomBytes(24).toString('base64url')}`,
+    `whsec_${randomBytes(24).toString('base64')}`,
+    randomBytes(32).toString('hex'),
+  ];
+
+  it('redacts them in the path, in any query parameter, and in logged headers', async () => {
+    const sent: string[] = [];
+    for (const secret of secrets()) {
+      const encoded = encodeURIComponent(secret);
+      sent.push(secret);
+      for (const url of [
+        `/api/users/me?apikey%3D${encoded}`,
+        `/api/users/me?apiKey%3D${encoded}=1`,
+        `/api/experiences?token=${encoded}`,
+        `/api/experiences?limit=1&key=${encoded}&x=1`,
+        `/api/experiences?publishableKey=${encoded}`,
+        `/api/experiences?${encoded}`,
+        `/api/users/${encoded}`,
+        `/api/experiences/${encoded}/availability`,
+        `/${encoded}`,
+      ])
+        await t.app.inject({ method: 'GET', url });
+      for (const headers of [
+        { 'x-request-id': secret },
+        { 'x-api-version': secret },
+        { 'x-publishable-key': secret },
+        { authorization: `Bearer ${secret}` },
+      ])
+        await t.app.inject({ method: 'GET', url: '/api/experiences', headers });
+    }
+    const bearer = `Bearer ${randomBytes(30).toString('base64url')}`;
+    const basicCredentials = basic(fay.email, fay.password);
+    for (const credential of [bearer, basicCredentials]) {
+      const token = credential.split(' ')[1]!;
+      sent.push(token);
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/experiences?auth=${encodeURIComponent(credential)}`,
+      });
+      await t.app.inject({ method: 'GET', url: `/api/experiences?auth=${credential}` });
+      await t.app.inject({
+        method: 'GET',
+        url: '/api/experiences',
+        headers: { 'x-request-id': credential.replace(' ', '.') },
+      });
+    }
+    const everything = t.logs.join('\n');
+    for (const secret of sent) {
+      expect(everything, secret).not.toContain(secret);
+      expect(everything, secret).not.toContain(encodeURIComponent(secret));
+    }
+    // What is not a secret stays readable: ids, dates, request ids of our own.
+    await t.app.inject({
+      method: 'GET',
+      url: `/api/users/${fay.id}?arrival=2030-06-01T09:00:00&name=harbour-kayak-tour-in-the-morning`,
+    });
+    expect(t.logs.join('\n')).toContain(
+      `/api/users/${fay.id}?arrival=2030-06-01T09:00:00&name=harbour-kayak-tour-in-the-morning`,
+    );
+  });
+
+  it('gives a request whose X-Request-Id looks like a key an id of its own', async () => {
+    const sent = await t.app.inject({
+      method: 'GET',
+      url: '/api/experiences',
+      headers: { 'x-request-id': fay.apiKey },
+    });
+    expect(sent.headers['x-request-id']).not.toBe(fay.apiKey);
+    const kept = await t.app.inject({
+      method: 'GET',
+      url: '/api/experiences',
+      headers: { 'x-request-id': 'checkout-2030-06-01.42' },
+    });
+    expect(kept.headers['x-request-id']).toBe('checkout-2030-06-01.42');
   });
 });
 
