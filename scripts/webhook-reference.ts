@@ -1,18 +1,16 @@
 /**
- * The event catalogue of docs/webhooks.md, generated from the object schemas: for each
- * event name, the object it carries and an example payload built from that object's schema
- * (so the example cannot drift from what the API shows). `npm run docs` rewrites it; a test
- * checks it is current.
+ * The event catalogue of docs/webhooks.md, generated from the events the modules declare
+ * (their `*.events.ts`, gathered in modules/hooks/event-catalogue.ts): for each event name,
+ * when it happens, the object it carries and an example payload built from that object's
+ * schema (so the example cannot drift from what the API shows). `npm run docs` rewrites it;
+ * a test checks it is current.
  */
 import type { TSchema } from 'typebox';
-import { Event } from '../src/modules/events/index.js';
-import { Experience } from '../src/modules/experiences/index.js';
-import { Guide, GuideSchedule } from '../src/modules/guides/index.js';
-import { Order } from '../src/modules/orders/index.js';
-import { Metadata, User } from '../src/modules/users/index.js';
+import { GuideSchedule } from '../src/modules/guides/index.js';
+import { EVENT_CATALOGUE, EVENT_NAMES } from '../src/modules/hooks/index.js';
+import { Metadata } from '../src/modules/users/index.js';
 import { Paging } from '../src/http/schemas.js';
 import { Schedule } from '../src/modules/shared/index.js';
-import { EVENT_NAMES, type EventName } from '../src/outbox/index.js';
 
 interface Node {
   $id?: string;
@@ -28,11 +26,15 @@ interface Node {
   minimum?: number;
 }
 
+/** The schemas an example may refer to: the events' objects and the ones they embed. */
 const NAMED: Record<string, TSchema> = Object.fromEntries(
-  [Event, Experience, Guide, GuideSchedule, Metadata, Order, User, Paging, Schedule].map((s) => [
-    (s as unknown as { $id: string }).$id,
-    s,
-  ]),
+  [
+    ...Object.values(EVENT_CATALOGUE).map((entry) => entry.object),
+    GuideSchedule,
+    Metadata,
+    Paging,
+    Schedule,
+  ].map((s) => [(s as unknown as { $id: string }).$id, s]),
 );
 
 const SAMPLE_ID = '6560a1b2c3d4e5f60718293a';
@@ -88,44 +90,9 @@ function example(node: Node, key = ''): unknown {
   }
 }
 
-const OBJECTS: Record<string, TSchema> = {
-  order: Order,
-  experience: Experience,
-  event: Event,
-  guide: Guide,
-  user: User,
-};
-
-const WHEN: Record<EventName, string> = {
-  'order.create': 'an order is booked',
-  'order.update':
-    'an order is changed with `PUT`/`PATCH /api/orders/{id}` (customer details, notes, items moved, resized, added, dropped, confirmed), or a hold of some of its items expires',
-  'order.cancel':
-    'an order is canceled (its items too; the seats go back), or its last held items expire',
-  'experience.create': 'an experience is created',
-  'experience.update': 'an experience or its guide preferences change',
-  'experience.delete': 'an experience is deleted (the object as it was)',
-  'event.update':
-    'an event is created or changed with `POST /api/events`, a booking, a change of an order, a cancellation or an expired hold changes its seats, or a guide is assigned or removed',
-  'guide.create': 'a guide profile is created',
-  'guide.update': 'a guide profile or its schedules change',
-  'guide.delete': 'a guide profile is deleted (the object as it was)',
-  'user.update': "the user's metadata changes (heard by the user's own hooks)",
-};
-
-const AUDIT_EXAMPLE: Partial<Record<EventName, Record<string, { old: unknown; new: unknown }>>> = {
-  'order.cancel': { status: { old: 'confirmed', new: 'canceled' } },
-  'experience.update': { name: { old: 'Harbour Kayak', new: 'Sunset Kayak' } },
-  'event.update': { guides: { old: [], new: [SAMPLE_ID] } },
-  'guide.update': { phone: { old: null, new: '+33 6 12 34 56 78' } },
-  'user.update': { metadata: { old: {}, new: { crm: 'A-42' } } },
-};
-
 export function renderEventCatalogue(): string {
   const sections = EVENT_NAMES.map((name) => {
-    const object = name.split('.')[0]!;
-    const schema = OBJECTS[object]!;
-    const audit = AUDIT_EXAMPLE[name];
+    const { object: schema, when, auditExample: audit } = EVENT_CATALOGUE[name];
     // The object after the change: the audit's new values in it.
     const data = example(schema) as Record<string, unknown>;
     for (const [field, change] of Object.entries(audit ?? {})) data[field] = change.new;
@@ -138,7 +105,7 @@ export function renderEventCatalogue(): string {
     return [
       `### \`${name}\``,
       '',
-      `When ${WHEN[name]}. \`data\` is the ${(schema as unknown as { $id: string }).$id} object.`,
+      `When ${when}. \`data\` is the ${(schema as unknown as { $id: string }).$id} object.`,
       '',
       '```json',
       JSON.stringify(payload, null, 2),

@@ -9,13 +9,14 @@ import { enqueue, queue, settleConfirmation } from './outbox.repository.js';
 
 export const mailConsumer: EventConsumer = {
   async onEvent(tx, event) {
-    const orderId = event.object.id;
-    const recipient = event.object.customerEmail;
-    if (event.object.object !== 'order' || typeof recipient !== 'string' || !recipient) return;
-    if (event.name === 'order.create' && event.hints?.sendConfirmation) {
-      await queue(tx, { orderId, recipient, senderId: event.actorId });
+    if (event.name === 'order.create') {
+      const { id: orderId, customerEmail: recipient } = event.object;
+      if (recipient && event.hints.sendConfirmation) {
+        await queue(tx, { orderId, recipient, senderId: event.actorId });
+      }
     } else if (event.name === 'order.cancel') {
-      if ((await settleConfirmation(tx, orderId)) === 'out') {
+      const { id: orderId, customerEmail: recipient } = event.object;
+      if (recipient && (await settleConfirmation(tx, orderId)) === 'out') {
         await enqueue(tx, {
           kind: 'order_cancellation',
           orderId,

@@ -2,12 +2,22 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import { write } from '../db/write-batch.js';
-import type { StoredEvent } from './domain-events.js';
+import type { Audit, EventName } from './domain-events.js';
+
+/** A domain event as stored: a `StoredEvent` without its hints (they never leave the process). */
+export interface EventRecord {
+  id: string;
+  name: EventName;
+  sellerId: string | null;
+  actorId: string | null;
+  object: { object: string; id: string };
+  audit?: Audit | undefined;
+}
 
 export function domainEventsRepository(db: Kysely<DB>) {
   return {
     /** Sent with the rest of an open write batch (db/write-batch.ts). */
-    async insert(event: StoredEvent): Promise<void> {
+    async insert(event: EventRecord): Promise<void> {
       await write(
         db,
         db.insertInto('domain_events').values({

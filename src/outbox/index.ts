@@ -5,11 +5,16 @@ export {
   emitChange,
   noEvents,
   type Audit,
+  type Change,
   type DomainEvent,
+  type DomainEventMap,
   type EventConsumer,
+  type EventDoc,
+  type EventDocs,
+  type EventName,
+  type EventObject,
   type EventSink,
   type StoredEvent,
 } from './domain-events.js';
 export { pollLoop, type PollLoop } from './poll-loop.js';
-export { EVENT_NAMES, HOOK_EVENT_NAMES, type EventName } from './event-names.js';
 export { domainEventsRepository } from './domain-events.repository.js';

@@ -13,3 +13,4 @@ export {
 } from './events.facade.js';
 export { capacityExceeded } from './seat-errors.js';
 export { eventList } from './events.list.js';
+export { eventEvents } from './events.events.js';

@@ -5,3 +5,4 @@ export { experiencesFacade, type ExperiencesFacade } from './experiences.facade.
 export type { ExperienceRow, GuidePreferences, StoredDemographic } from './experiences.schemas.js';
 export { demographicsOf } from './experiences.schemas.js';
 export { experienceList } from './experiences.list.js';
+export { experienceEvents } from './experiences.events.js';

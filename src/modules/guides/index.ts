@@ -5,3 +5,4 @@ export { guidesFacade, type GuidesFacade } from './guides.facade.js';
 export type { GuideRow } from './guides.schemas.js';
 export { unavailability } from './guide-availability.js';
 export { guideList } from './guides.list.js';
+export { guideEvents } from './guides.events.js';

@@ -4,8 +4,8 @@
  */
 import { Type, type Static } from 'typebox';
 import { Id, Nullable, Ref, Timestamp, listOf } from '../../http/schemas.js';
-import { HOOK_EVENT_NAMES } from '../../outbox/index.js';
 import { iso } from '../shared/index.js';
+import { HOOK_EVENT_NAMES } from './event-catalogue.js';
 import type { AttemptRow, DeliveryRow, HookRow } from './hooks.repository.js';
 
 export const MAX_HOOK_URL_LENGTH = 2000;

@@ -4,3 +4,4 @@ export { hooksFacade, type HooksFacade } from './hooks.facade.js';
 export { hookList, deliveryList } from './hooks.list.js';
 export { createWebhookDispatcher, type WebhookDispatcher } from './webhook.dispatcher.js';
 export { webhookSender } from './webhook-sender.js';
+export { EVENT_CATALOGUE, EVENT_NAMES } from './event-catalogue.js';

@@ -7,3 +7,4 @@ export type { RelayCap } from './orders.service.js';
 export { ITEM_STATUS, holdsSeats } from './item-status.js';
 export { orderList } from './orders.list.js';
 export { SHORT_CODE_ALPHABET, SHORT_CODE_LENGTH } from './booking-codes.js';
+export { orderEvents } from './orders.events.js';

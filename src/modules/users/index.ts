@@ -4,3 +4,4 @@ export { usersModule, type UsersModule } from './users.module.js';
 export { usersFacade, type Account, type UsersFacade } from './users.facade.js';
 export type { AuthenticationService } from './authentication.service.js';
 export { announceCallerChange, createCallerCache, type CallerCache } from './caller-cache.js';
+export { userEvents } from './users.events.js';

@@ -1,0 +1,29 @@
+/**
+ * The order events: what each carries (declared into the outbox's DomainEventMap, so `emit`
+ * and the consumers check it) and how docs/webhooks.md describes it. A new order event is
+ * one entry in each list here.
+ */
+import type { EventDocs, EventName } from '../../outbox/index.js';
+import { Order, type OrderView } from './orders.schemas.js';
+
+declare module '../../outbox/domain-events.js' {
+  interface DomainEventMap {
+    /** `hints.sendConfirmation`: whether its confirmation email is queued (mail.consumer.ts). */
+    'order.create': { object: OrderView; hints: { sendConfirmation: boolean } };
+    'order.update': { object: OrderView };
+    'order.cancel': { object: OrderView };
+  }
+}
+
+export const orderEvents: EventDocs<Extract<EventName, `order.${string}`>> = {
+  'order.create': { object: Order, when: 'an order is booked' },
+  'order.update': {
+    object: Order,
+    when: 'an order is changed with `PUT`/`PATCH /api/orders/{id}` (customer details, notes, items moved, resized, added, dropped, confirmed), or a hold of some of its items expires',
+  },
+  'order.cancel': {
+    object: Order,
+    when: 'an order is canceled (its items too; the seats go back), or its last held items expire',
+    auditExample: { status: { old: 'confirmed', new: 'canceled' } },
+  },
+};
