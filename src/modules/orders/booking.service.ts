@@ -8,7 +8,7 @@ import { creationTime } from '../../db/creation-clock.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { newId } from '../../db/ids.js';
 import { inTransaction, type Tx } from '../../db/unit-of-work.js';
-import { inOneStatement } from '../../db/write-batch.js';
+import { inOneStatement, type BatchTx } from '../../db/write-batch.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller, Checkout } from '../../domain/caller.js';
 import { departureKey } from '../events/index.js';
@@ -45,10 +45,13 @@ async function overRelayCap(
   return sent >= ctx.relayCap.toOthersPerHour;
 }
 
-/** Writes a checked booking: events found or made, seats taken, order and email stored. */
+/**
+ * Writes a checked booking: events found or made, seats taken, order and email stored (the
+ * order's, its items', its events' and its email's rows deferred to the batch's statement).
+ */
 async function write(
   ctx: OrdersContext,
-  tx: Tx,
+  tx: BatchTx,
   plan: PlannedBooking,
   sender: Sender,
 ): Promise<OrderView> {
@@ -122,9 +125,9 @@ async function commitBooking(
   for (let attempt = 1; ; attempt++) {
     try {
       return await inTransaction(ctx.db, (tx) =>
-        inOneStatement(tx, async () => {
-          const booked = await write(ctx, tx, planned, sender);
-          await record(tx, { status: 201, body: booked });
+        inOneStatement(tx, async (batch) => {
+          const booked = await write(ctx, batch, planned, sender);
+          await record(batch, { status: 201, body: booked });
           return booked;
         }),
       );
