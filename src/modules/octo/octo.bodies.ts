@@ -8,7 +8,7 @@
  * docs/octo.md, "Unknown fields").
  */
 import { Type, type Static } from 'typebox';
-import { Nullable } from '../../http/schemas.js';
+import { Nullable, refTo } from '../../http/schemas.js';
 
 /** Longest id or reference a reseller may send: far beyond ours, well short of harm. */
 const REF_LENGTH = 100;
@@ -90,7 +90,7 @@ const UnitItemBody = Type.Object(
     uuid: Type.Optional(Uuid),
     unitId: Ref('A unit id of the option'),
     resellerReference: Type.Optional(Type.String({ maxLength: REF_LENGTH })),
-    contact: Type.Optional(OctoBookingContactBody),
+    contact: Type.Optional(refTo(OctoBookingContactBody)),
   },
   { additionalProperties: false },
 );
@@ -119,7 +119,7 @@ export const OctoBookingReservationBody = Type.Object(
     notes: Type.Optional(Notes),
     unitItems: Type.Optional(UnitItems),
     resellerReference: Type.Optional(ResellerReference),
-    contact: Type.Optional(OctoBookingContactBody),
+    contact: Type.Optional(refTo(OctoBookingContactBody)),
     currency: Type.Optional(Currency),
   },
   { additionalProperties: false, $id: 'OctoBookingReservationBody' },
@@ -129,7 +129,7 @@ export type OctoBookingReservationInput = Static<typeof OctoBookingReservationBo
 /** `POST /octo/bookings/{uuid}/confirm`. */
 export const OctoBookingConfirmationBody = Type.Object(
   {
-    contact: OctoBookingContactBody,
+    contact: refTo(OctoBookingContactBody),
     resellerReference: Type.Optional(ResellerReference),
     emailReceipt: Type.Optional(Type.Boolean()),
     unitItems: Type.Optional(UnitItems),
@@ -150,7 +150,7 @@ export const OctoBookingUpdateBody = Type.Object(
     notes: Type.Optional(Notes),
     emailReceipt: Type.Optional(Type.Boolean()),
     unitItems: Type.Optional(UnitItems),
-    contact: Type.Optional(OctoBookingContactBody),
+    contact: Type.Optional(refTo(OctoBookingContactBody)),
   },
   { additionalProperties: false, $id: 'OctoBookingUpdateBody' },
 );
@@ -196,3 +196,15 @@ export const OctoCapabilitiesHeader = Type.Object({
     Type.String({ maxLength: 500, description: 'Comma-separated capability ids' }),
   ),
 });
+
+/** Every named schema of the requests, for the service to register (refs resolve by $id). */
+export const OCTO_REQUEST_SCHEMAS = [
+  OctoBookingContactBody,
+  OctoAvailabilityCheckBody,
+  OctoAvailabilityCalendarBody,
+  OctoBookingReservationBody,
+  OctoBookingConfirmationBody,
+  OctoBookingUpdateBody,
+  OctoExtendReservationBody,
+  OctoBookingCancellationBody,
+];

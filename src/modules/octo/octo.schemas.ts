@@ -8,7 +8,7 @@
  * local offset (`2030-06-01T09:00:00+02:00`). docs/octo.md says what each maps to.
  */
 import { Type, type Static, type TSchema } from 'typebox';
-import { Nullable } from '../../http/schemas.js';
+import { Nullable, refTo } from '../../http/schemas.js';
 
 export const AVAILABILITY_STATUSES = [
   'AVAILABLE',
@@ -117,7 +117,7 @@ export const OctoUnit = Type.Object(
       accompaniedBy: Type.Array(Type.String()),
     }),
     requiredContactFields: Type.Array(Type.Enum(CONTACT_FIELDS)),
-    pricingFrom: pricingOf(Type.Array(OctoPricing), 'the price of one seat, per currency'),
+    pricingFrom: pricingOf(Type.Array(refTo(OctoPricing)), 'the price of one seat, per currency'),
   },
   { $id: 'OctoUnit' },
 );
@@ -138,8 +138,11 @@ export const OctoOption = Type.Object(
       minUnits: Nullable(Type.Integer()),
       maxUnits: Nullable(Type.Integer()),
     }),
-    units: Type.Array(OctoUnit),
-    pricingFrom: pricingOf(Type.Array(OctoPricing), 'per booking (outing pricing), per currency'),
+    units: Type.Array(refTo(OctoUnit)),
+    pricingFrom: pricingOf(
+      Type.Array(refTo(OctoPricing)),
+      'per booking (outing pricing), per currency',
+    ),
   },
   { $id: 'OctoOption' },
 );
@@ -160,7 +163,7 @@ export const OctoProduct = Type.Object(
     deliveryFormats: Type.Array(Type.Enum(DELIVERY_FORMATS)),
     deliveryMethods: Type.Array(Type.Enum(DELIVERY_METHODS)),
     redemptionMethod: Type.Enum(REDEMPTION_METHODS),
-    options: Type.Array(OctoOption),
+    options: Type.Array(refTo(OctoOption)),
     defaultCurrency: pricingOf(Type.String(), 'the currency prices are in'),
     availableCurrencies: pricingOf(Type.Array(Type.String()), 'the only currency: one'),
     pricingPer: pricingOf(Type.Enum(['BOOKING', 'UNIT']), 'UNIT for per-person pricing'),
@@ -215,8 +218,8 @@ export const OctoAvailability = Type.Object(
     allDay: Type.Boolean(),
     ...availabilityFields,
     maxUnits: Nullable(Type.Integer({ description: 'Most seats one booking may take (orderMax)' })),
-    unitPricing: pricingOf(Type.Array(OctoUnitPricing), 'each unit at this departure'),
-    pricing: pricingOf(OctoPricing, 'the units asked for, or one of the first unit'),
+    unitPricing: pricingOf(Type.Array(refTo(OctoUnitPricing)), 'each unit at this departure'),
+    pricing: pricingOf(refTo(OctoPricing), 'the units asked for; the outing for outing pricing'),
   },
   { $id: 'OctoAvailability' },
 );
@@ -227,8 +230,8 @@ export const OctoAvailabilityCalendarDay = Type.Object(
   {
     localDate: Type.String({ format: 'date' }),
     ...availabilityFields,
-    unitPricingFrom: pricingOf(Type.Array(OctoUnitPricing), 'each unit, lowest of the day'),
-    pricingFrom: pricingOf(OctoPricing, 'lowest of the day'),
+    unitPricingFrom: pricingOf(Type.Array(refTo(OctoUnitPricing)), 'each unit, lowest of the day'),
+    pricingFrom: pricingOf(refTo(OctoPricing), 'lowest of the day'),
   },
   { $id: 'OctoAvailabilityCalendarDay' },
 );
@@ -275,9 +278,9 @@ export const OctoUnitItem = Type.Object(
     unitId: Type.String(),
     status: Type.Enum(BOOKING_STATUSES),
     utcRedeemedAt: Nullable(Utc('when the guest checked in')),
-    contact: OctoContact,
-    ticket: Nullable(OctoTicket),
-    pricing: pricingOf(OctoPricing, 'this seat'),
+    contact: refTo(OctoContact),
+    ticket: Nullable(refTo(OctoTicket)),
+    pricing: pricingOf(refTo(OctoPricing), 'this seat'),
   },
   { $id: 'OctoUnitItem' },
 );
@@ -308,14 +311,31 @@ export const OctoBooking = Type.Object(
     ),
     freesale: Type.Boolean(),
     availabilityId: Nullable(Type.String()),
-    availability: Nullable(OctoAvailability),
-    contact: OctoContact,
+    availability: Nullable(refTo(OctoAvailability)),
+    contact: refTo(OctoContact),
     notes: Nullable(Type.String()),
     deliveryMethods: Type.Array(Type.Enum(DELIVERY_METHODS)),
-    voucher: Nullable(OctoTicket),
-    unitItems: Type.Array(OctoUnitItem),
-    pricing: pricingOf(OctoPricing, 'the whole booking'),
+    voucher: Nullable(refTo(OctoTicket)),
+    unitItems: Type.Array(refTo(OctoUnitItem)),
+    pricing: pricingOf(refTo(OctoPricing), 'the whole booking'),
   },
   { $id: 'OctoBooking' },
 );
 export type OctoBookingView = Static<typeof OctoBooking>;
+
+/** Every named schema of the answers, for the service to register (refs resolve by $id). */
+export const OCTO_RESPONSE_SCHEMAS = [
+  OctoPricing,
+  OctoUnitPricing,
+  OctoUnit,
+  OctoOption,
+  OctoProduct,
+  OctoSupplier,
+  OctoCapability,
+  OctoAvailability,
+  OctoAvailabilityCalendarDay,
+  OctoContact,
+  OctoTicket,
+  OctoUnitItem,
+  OctoBooking,
+];
