@@ -72,6 +72,9 @@ export async function seedDatabase(
     );
   }
 
+  // Not inTransaction: its retry answers a deadlock with concurrent requests, and nothing
+  // else writes while the seed loads an empty database (or one it is emptying), so there is
+  // none to break; a rerun would only repeat minutes of bulk work and its progress output.
   await db.transaction().execute(async (trx) => {
     const ctx = seedContext(trx, options);
     // Interval arithmetic on timestamptz follows the session's zone: fix it, so the same

@@ -11,6 +11,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { creationStamps } from '../../db/creation-clock.js';
 import { fromNow } from '../../db/db-clock.js';
 import { newId } from '../../db/ids.js';
+import { inTransaction } from '../../db/unit-of-work.js';
 import type { DB, DomainEventsTable, HooksTable, WebhookDeliveriesTable } from '../../db/types.js';
 
 export type ClaimedDelivery = Selectable<WebhookDeliveriesTable> & {
@@ -42,7 +43,7 @@ export function deliveriesRepository(db: Kysely<DB>) {
      * exactly when its deliveries exist.
      */
     async fanOut(limit: number): Promise<number> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const events = await trx
           .selectFrom('domain_events')
           .select(['id', 'seq', 'name', 'seller_id', 'created_at'])
@@ -179,7 +180,7 @@ export function deliveriesRepository(db: Kysely<DB>) {
       outcome: AttemptOutcome,
       next: 'delivered' | 'give-up' | number,
     ): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const updated = await trx
           .updateTable('webhook_deliveries')
           .set({

@@ -256,7 +256,7 @@ export function usersService({
       if (!isSelfOrAdmin(caller, id)) throw forbidden('Only the user or an admin may do this.');
       const errors = metadataPairErrors(pairs);
       if (errors.length > 0) throw invalidFields(errors, 'metadata_invalid');
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const locked = usersRepository(trx);
         const current = await locked.lockMetadata(id);
         if (!current) throw notFound(`User ${id}`);
@@ -274,7 +274,7 @@ export function usersService({
       key: string,
     ): Promise<Record<string, unknown>> {
       if (!isSelfOrAdmin(caller, id)) throw forbidden('Only the user or an admin may do this.');
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const locked = usersRepository(trx);
         const current = await locked.lockMetadata(id);
         if (!current) throw notFound(`User ${id}`);
