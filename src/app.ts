@@ -36,7 +36,7 @@ import { echoRequestId, genReqId } from './http/request-id.js';
 import { Paging } from './http/schemas.js';
 import { buildSerializer } from './http/serialization.js';
 import { buildValidator } from './http/validation.js';
-import { versionHooks } from './http/versioning.js';
+import { checkRewriteRoutes, versionHooks } from './http/versioning.js';
 import { relaxBodyForOlderVersions } from './http/lenient-bodies.js';
 import {
   createDispatcher,
@@ -259,6 +259,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     app.addSchema(schema);
 
   const versioning = versionHooks(versions, db);
+  checkRewriteRoutes(app, versions);
 
   // onRequest order matters: id first, then the rate limit, then version and caller.
   app.addHook('onRequest', echoRequestId);

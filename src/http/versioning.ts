@@ -4,7 +4,7 @@
  * is absent, and the dated changes of src/versions/ rewrite requests and responses for
  * callers on older versions.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
 import type { VersionRegistry } from '../versions/registry.js';
 import { applyTransforms } from '../versions/transforms.js';
@@ -73,6 +73,30 @@ export function versionHooks(registry: VersionRegistry, db: Db) {
       return body;
     },
   };
+}
+
+/**
+ * Refuses to start when a request rewrite names no route: a route renamed or a rewrite's
+ * url mistyped would otherwise leave older callers' requests unrewritten without a word.
+ * Routes are collected as registered (the same method and pattern `rewriteRequest` matches
+ * on), so call this before registering any; the check runs once the app is ready.
+ */
+export function checkRewriteRoutes(app: FastifyInstance, registry: VersionRegistry): void {
+  const routes = new Set<string>();
+  const key = (method: string, url: string) => `${method} ${url}`;
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.add(key(method, route.url));
+  });
+  app.addHook('onReady', async () => {
+    const stray = registry.rewrites.filter((r) => !routes.has(key(r.method, r.url)));
+    if (stray.length > 0) {
+      throw new Error(
+        `Request rewrites name no registered route: ${stray
+          .map((r) => `${r.version} ${key(r.method, r.url)}`)
+          .join(', ')}`,
+      );
+    }
+  });
 }
 
 /** Gate for behaviour that differs by version: is this request on a version before `date`? */

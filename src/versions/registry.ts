@@ -33,6 +33,8 @@ export interface VersionRegistry {
   readonly oldest: string;
   /** The version that applies to a request; throws VersionError for an unparseable header. */
   resolve(header: string | undefined, pinned: string | undefined): string;
+  /** Every request rewrite, oldest change first (app start checks each names a route). */
+  readonly rewrites: readonly RequestRewrite[];
   /** Request rewrites for a caller on `version` and this route, oldest change first. */
   requestRewrites(version: string, route: RouteRef): RequestRewrite[];
   /** Object transforms for a caller on `version`, newest change first. */
@@ -73,6 +75,7 @@ export function createVersionRegistry(
     versions,
     latest: last.date,
     oldest: first.date,
+    rewrites: requests,
     resolve(header, pinned) {
       if (header !== undefined) {
         const date = parseVersionDate(header);

@@ -1,4 +1,6 @@
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
 import { LATEST_VERSION } from '../../src/versions/index.js';
 import type { ApiVersion, VersionChanges } from '../../src/versions/types.js';
 import {
@@ -7,8 +9,10 @@ import {
   expectProblem,
   pinApiVersion,
   signUp,
+  testConfig,
   type TestApp,
 } from '../helpers/app.js';
+import { createTestDatabase } from '../helpers/database.js';
 
 describe('X-API-VERSION with the registered versions', () => {
   let t: TestApp;
@@ -126,5 +130,28 @@ describe('X-API-VERSION resolution and rewrites', () => {
     const response = await me('wrong', '2018-01-01');
     expect(expectProblem(response, 401, 'invalid_credentials')).not.toHaveProperty('rewritten');
     expect(response.headers['x-api-version']).toBe('2017-09-28');
+  });
+});
+
+describe('request rewrites at start', () => {
+  const rewrite = (method: string, url: string): VersionChanges => ({
+    requests: [{ version: '2018-02-26', method, url, rewrite: () => undefined }],
+  });
+
+  it('refuses to start when a rewrite names no registered route', async () => {
+    const database = await createTestDatabase();
+    try {
+      const app = await buildApp(testConfig(), {
+        database,
+        logStream: new PassThrough(),
+        versionChanges: [rewrite('GET', '/api/users/:id'), rewrite('POST', '/api/user/me')],
+      });
+      await expect(app.ready()).rejects.toThrow(
+        'Request rewrites name no registered route: 2018-02-26 POST /api/user/me',
+      );
+      await app.close();
+    } finally {
+      await database.close();
+    }
   });
 });
