@@ -19,7 +19,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { loadWidget } from '../src/widget/widget-bundle.js';
+import { loadWidget } from '../src/checkout-page/widget-bundle.js';
 
 const { values } = parseArgs({
   options: {

@@ -16,7 +16,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { WIDGET_OUTFILE, widgetBuildOptions } from '../src/widget/widget-bundle.js';
+import { WIDGET_OUTFILE, widgetBuildOptions } from '../src/checkout-page/widget-bundle.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_OUTFILE = path.join(ROOT, 'dist/bundle/server.js');
@@ -41,7 +41,7 @@ export async function bundleServer(outfile: string = DEFAULT_OUTFILE): Promise<s
   return outfile;
 }
 
-/** The checkout widget's script (served at /checkout.js; src/widget/widget-bundle.ts). */
+/** The checkout widget's script (served at /checkout.js; src/checkout-page/widget-bundle.ts). */
 export async function bundleWidget(): Promise<string> {
   await build({ ...widgetBuildOptions, outfile: WIDGET_OUTFILE });
   return WIDGET_OUTFILE;

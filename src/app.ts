@@ -31,7 +31,7 @@ import { guardConnectionSlots } from './http/connection-slots.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { openRedis } from './http/redis.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
-import { widgetRoutes } from './widget/widget.routes.js';
+import { checkoutPageRoutes } from './checkout-page/checkout-page.routes.js';
 import { echoRequestId, genReqId } from './http/request-id.js';
 import { Paging } from './http/schemas.js';
 import { buildSerializer } from './http/serialization.js';
@@ -303,7 +303,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.addHook('onSend', async (_request, reply) => {
     if (readiness.draining) void reply.header('connection', 'close');
   });
-  await widgetRoutes(app, { demo: config.demoPage, dataDir: config.dataDir });
+  await checkoutPageRoutes(app, { demo: config.demoPage, dataDir: config.dataDir });
   await app.register(healthRoutes, { db, readiness });
   for (const module of modules) await app.register(module.routes, { prefix: '/api' });
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 
 /**
- * The project's root: the nearest folder up from this module (src/widget, dist/widget, or
+ * The project's root: the nearest folder up from this module (src/checkout-page, dist/checkout-page, or
  * wherever a bundle of the server was written) whose package.json is this service's.
  */
 function projectRoot(): string {

@@ -1,5 +1,6 @@
 /**
- * `GET /checkout.js`: the checkout widget's script, for operators' pages on any origin
+ * The server side of the checkout widget (whose browser source is widget/ at the root).
+ * `GET /checkout.js`: the widget's script, for operators' pages on any origin
  * (Cross-Origin-Resource-Policy: cross-origin), cached for five minutes and revalidated by
  * its ETag (http/conditional-get.ts). And CORS for the browser calls the widget makes: only
  * requests carrying a publishable key (and their preflights) get `Access-Control-Allow-*`,
@@ -24,7 +25,7 @@ function fromWidget(request: FastifyRequest): boolean {
 const DEMO_CSP =
   "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 
-export async function widgetRoutes(
+export async function checkoutPageRoutes(
   app: FastifyInstance,
   options: { demo: boolean; dataDir: string },
 ): Promise<void> {
