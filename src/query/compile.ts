@@ -6,7 +6,7 @@
  */
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { CREATION_COMPARISONS, comparesCreation, idSeconds } from './creation-order.js';
-import { containsRowCheck, operators } from './operators.js';
+import { COMPARISON_SQL, DIRECTION_SQL, containsRowCheck, operators } from './operators.js';
 import type { FieldSpec, PlannedFilter, QueryPlan, ResourceSpec, Scope } from './types.js';
 
 export interface CompiledList {
@@ -45,7 +45,7 @@ function creationCondition(
   const [a, b] = filter.values as string[];
   if (filter.operator === 'range')
     return sql<SqlBool>`(${key} >= ${anchor(a!)} and ${key} <= ${anchor(b!)})`;
-  return sql<SqlBool>`${key} ${sql.raw(CREATION_COMPARISONS[filter.operator]!)} ${anchor(a!)}`;
+  return sql<SqlBool>`${key} ${COMPARISON_SQL[CREATION_COMPARISONS[filter.operator]!]} ${anchor(a!)}`;
 }
 
 function condition(filter: PlannedFilter, alias: string, narrowed = false): RawBuilder<SqlBool> {
@@ -158,8 +158,10 @@ export function compileBelow(spec: ResourceSpec, field: FieldSpec, at: Date): Ra
 export function compileOrder(spec: ResourceSpec, plan: QueryPlan): RawBuilder<unknown> {
   return sql.join(
     plan.sort.flatMap((key) => [
-      ...(key.created ? [sql`${column(key.created, spec.alias)} ${sql.raw(key.direction)}`] : []),
-      sql`${column(key.field, spec.alias)} ${sql.raw(key.direction)}`,
+      ...(key.created
+        ? [sql`${column(key.created, spec.alias)} ${DIRECTION_SQL[key.direction]}`]
+        : []),
+      sql`${column(key.field, spec.alias)} ${DIRECTION_SQL[key.direction]}`,
     ]),
   );
 }

@@ -66,6 +66,13 @@ export function likePattern(value: string, where: 'start' | 'end' | 'anywhere'):
   return where === 'start' ? `${escaped}%` : where === 'end' ? `%${escaped}` : `%${escaped}%`;
 }
 
+/**
+ * The comparison operators and sort directions the compiler writes, as fixed fragments: SQL
+ * text is never pasted in (`sql.raw` stays in repositories and db/, the architecture test).
+ */
+export const COMPARISON_SQL = { '<': sql`<`, '<=': sql`<=`, '>': sql`>`, '>=': sql`>=` };
+export const DIRECTION_SQL = { asc: sql`asc`, desc: sql`desc` };
+
 function comparison(
   name: OperatorName,
   op: '<' | '<=' | '>' | '>=',
@@ -78,7 +85,7 @@ function comparison(
     arity: 'one',
     types: ORDERED,
     description,
-    compile: (column, [v], type) => sql<SqlBool>`${column} ${sql.raw(op)} ${bind(v!, type)}`,
+    compile: (column, [v], type) => sql<SqlBool>`${column} ${COMPARISON_SQL[op]} ${bind(v!, type)}`,
     evaluate: (actual, [v], type) => !isEmpty(actual) && holds(compare(actual, v!, type)),
   };
 }

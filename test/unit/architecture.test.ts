@@ -1,14 +1,17 @@
 /**
- * The shape of the codebase, checked (docs/architecture.md): which folder may import which,
- * no cycle between folders, other modules reached only through their index.ts, and SQL only
- * in repositories. Imports are read from the source text (relative specifiers only; packages
- * do not matter here).
+ * The shape of the codebase, checked (docs/architecture.md): which folder may import which
+ * (every folder and top-level file of src/ has a row), no cycle between folders, other
+ * modules reached only through their index.ts, widget/ (the browser's source) on its own,
+ * SQL only in repositories, `sql.raw` only in repositories and db/, and transactions opened
+ * only through `inTransaction`. Imports are read from the source text (relative specifiers
+ * only; packages do not matter here).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const SRC = path.resolve('src');
+const WIDGET = path.resolve('widget');
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -57,6 +60,37 @@ const ALLOWED: Record<string, readonly string[]> = {
   modules: ['config', 'domain', 'db', 'query', 'versions', 'http', 'security', 'outbox', 'modules'],
   mail: ['config', 'domain', 'db', 'query', 'versions', 'http', 'security', 'modules', 'outbox'],
   admin: ['config', 'domain', 'db', 'http', 'security', 'modules'],
+  // The checkout widget's server side: its script, CORS and the demo page (over HTTP).
+  'checkout-page': ['config', 'domain', 'http'],
+  // Wiring: the application, the process around it, the command line.
+  app: [
+    'config',
+    'domain',
+    'security',
+    'query',
+    'db',
+    'versions',
+    'http',
+    'outbox',
+    'modules',
+    'mail',
+    'admin',
+    'checkout-page',
+  ],
+  server: ['config', 'domain', 'db', 'http', 'app'],
+  cli: [
+    'config',
+    'domain',
+    'security',
+    'query',
+    'db',
+    'versions',
+    'outbox',
+    'modules',
+    'mail',
+    'admin',
+    'app',
+  ],
 };
 
 function findCycle(graph: Map<string, Set<string>>): string[] | undefined {
@@ -96,13 +130,19 @@ describe('architecture', () => {
     expect(findCycle(graph)).toBeUndefined();
   });
 
+  it('has a row of layers for every folder and top-level file of src/', () => {
+    const units = new Set(sourceFiles(SRC).map((file) => unitOf(path.relative(SRC, file))));
+    const layers = [...units].map((unit) => (unit.startsWith('modules/') ? 'modules' : unit));
+    expect([...new Set(layers)].filter((layer) => !(layer in ALLOWED)).sort()).toEqual([]);
+  });
+
   it('imports only from the layers each folder may use', () => {
     const wrong = edges.filter(({ from, to }) => {
       const [a, b] = [unitOf(from), unitOf(to)];
       const layer = a.startsWith('modules/') ? 'modules' : a;
       const target = b.startsWith('modules/') ? 'modules' : b;
       const allowed = ALLOWED[layer];
-      return a !== b && allowed !== undefined && !allowed.includes(target);
+      return a !== b && !allowed?.includes(target);
     });
     expect(wrong.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
   });
@@ -119,8 +159,27 @@ describe('architecture', () => {
     expect(wrong.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
   });
 
+  it('keeps widget/ (bundled for browsers) to itself', () => {
+    const outside = sourceFiles(WIDGET).flatMap((file) =>
+      [...fs.readFileSync(file, 'utf8').matchAll(IMPORT)]
+        .map((match) => path.resolve(path.dirname(file), match[1]!))
+        .filter((target) => !target.startsWith(WIDGET + path.sep))
+        .map((target) => `${path.relative(WIDGET, file)} -> ${path.relative(WIDGET, target)}`),
+    );
+    expect(outside).toEqual([]);
+  });
+
+  /** Files of src/ and widget/ (as `widget/...`) whose text matches `pattern`. */
+  const matching = (pattern: RegExp) =>
+    [
+      ...sourceFiles(SRC).map((file) => [file, path.relative(SRC, file)]),
+      ...sourceFiles(WIDGET).map((file) => [file, path.relative(path.dirname(WIDGET), file)]),
+    ]
+      .filter(([full]) => pattern.test(fs.readFileSync(full!, 'utf8')))
+      .map(([, name]) => name!);
+
   it('keeps SQL in repositories', () => {
-    const SQL = /\b(selectFrom|insertInto|updateTable|deleteFrom)\(|\bsql(<[^>]*>)?`/;
+    const SQL = /\b(selectFrom|insertInto|updateTable|deleteFrom)\(|\bsql(<[^>]*>)?`|\bsql\.raw\(/;
     // Repositories, the database layer, the query compiler, and list specs (a field's column
     // may be an expression over the row, e.g. events' `open`).
     const allowed = (file: string) =>
@@ -129,9 +188,22 @@ describe('architecture', () => {
       file.startsWith(`db${path.sep}`) ||
       file.startsWith(`query${path.sep}`) ||
       file.startsWith(`cli${path.sep}seed`);
-    const offenders = sourceFiles(SRC)
-      .map((file) => path.relative(SRC, file))
-      .filter((file) => !allowed(file) && SQL.test(fs.readFileSync(path.join(SRC, file), 'utf8')));
-    expect(offenders).toEqual([]);
+    expect(matching(SQL).filter((file) => !allowed(file))).toEqual([]);
+  });
+
+  it('pastes SQL text (sql.raw) only in repositories and db/', () => {
+    // The seeder's bulk load recreates indexes and foreign keys from the definitions the
+    // catalogue gives back, which only raw text can carry.
+    const allowed = (file: string) =>
+      file.endsWith('.repository.ts') ||
+      file.startsWith(`db${path.sep}`) ||
+      file === path.join('cli', 'seed', 'bulk-load.ts');
+    expect(matching(/\bsql\.raw\(/).filter((file) => !allowed(file))).toEqual([]);
+  });
+
+  it('opens transactions only through inTransaction', () => {
+    // The seeder's bulk load keeps its own (cli/seed/generate.ts says why).
+    const allowed = [path.join('db', 'unit-of-work.ts'), path.join('cli', 'seed', 'generate.ts')];
+    expect(matching(/\.transaction\(\)/).filter((file) => !allowed.includes(file))).toEqual([]);
   });
 });
