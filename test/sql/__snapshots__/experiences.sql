@@ -4,6 +4,9 @@ insert into "experiences" ("created_at", "updated_at", "id", "seller_id", "name"
 -- findById
 select * from "experiences" where "id" = $1;
 
+-- lock
+select * from "experiences" where "id" = $1 for update;
+
 -- findMany
 select * from "experiences" where "id" in ($1, $2);
 

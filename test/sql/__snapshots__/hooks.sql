@@ -4,6 +4,12 @@ insert into "hooks" ("created_at", "updated_at", "id", "owner_id", "event_name",
 -- lockOwner
 select pg_advisory_xact_lock(hashtext($1));
 
+-- sealedSecrets
+select "id", "secret_ciphertext" from "hooks" where "id" > $1 order by "id" limit $2;
+
+-- setSealedSecret
+update "hooks" set "secret_ciphertext" = $1 where "id" = $2;
+
 -- countOf
 select count(*) as "n" from "hooks" where "owner_id" = $1;
 

@@ -37,5 +37,11 @@ update "users" set "name" = $1, "email" = $2, "updated_at" = $3 where "id" = $4;
 -- lockMetadata
 select "metadata" from "users" where "id" = $1 for update;
 
+-- sealedKeys
+select "id", "api_key_ciphertext" from "users" where "id" > $1 order by "id" limit $2;
+
+-- setSealedKey
+update "users" set "api_key_ciphertext" = $1 where "id" = $2;
+
 -- writeMetadata
 update "users" set "metadata" = $1, "updated_at" = $2 where "id" = $3;
