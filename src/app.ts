@@ -356,7 +356,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       ...config.webhooks,
       // The owner learns its hook was disabled (email, through the outbox).
       onDisabled: async (tx, hook) => {
-        const owner = await users.facade.find(tx, hook.owner_id);
+        const owner = await users.facade.find(tx, hook.user.id);
         if (owner)
           await enqueue(tx, { kind: 'hook_disabled', hookId: hook.id, recipient: owner.email });
       },

@@ -9,7 +9,7 @@ import type { Executor } from '../db/unit-of-work.js';
 import type { EventsFacade } from '../modules/events/index.js';
 import type { ExperiencesFacade } from '../modules/experiences/index.js';
 import type { GuidesFacade } from '../modules/guides/index.js';
-import type { OrdersFacade } from '../modules/orders/index.js';
+import type { OrderItemView, OrdersFacade } from '../modules/orders/index.js';
 import type { ConfirmationInput, GuideContact } from './confirmation.template.js';
 
 export interface ConfirmationSources {
@@ -22,24 +22,22 @@ export interface ConfirmationSources {
 export function confirmationLoader(sources: ConfirmationSources) {
   async function guidesOfItems(
     db: Executor,
-    items: { id: string; event_id: string; experience_id: string }[],
+    items: readonly OrderItemView[],
   ): Promise<Map<string, GuideContact[]>> {
     const experiences = await sources.experiences.findMany(db, [
-      ...new Set(items.map((i) => i.experience_id)),
+      ...new Set(items.map((i) => i.experience.id)),
     ]);
     const showing = new Set(
-      experiences
-        .filter((x) => sources.experiences.guidePreferencesOf(x)?.includeInConfirmation)
-        .map((x) => x.id),
+      experiences.filter((x) => x.guide?.includeInConfirmation).map((x) => x.id),
     );
-    const shown = items.filter((i) => showing.has(i.experience_id));
-    const onEvent = await sources.events.guidesOf(db, [...new Set(shown.map((i) => i.event_id))]);
+    const shown = items.filter((i) => showing.has(i.experience.id));
+    const onEvent = await sources.events.guidesOf(db, [...new Set(shown.map((i) => i.event.id))]);
     const profiles = await sources.guides.findMany(db, [...new Set([...onEvent.values()].flat())]);
-    const live = new Map(profiles.filter((p) => p.deleted_at === null).map((p) => [p.id, p]));
+    const live = new Map(profiles.filter((p) => !p.deleted).map((p) => [p.id, p]));
     return new Map(
       items.map((item) => [
         item.id,
-        (showing.has(item.experience_id) ? (onEvent.get(item.event_id) ?? []) : []).flatMap(
+        (showing.has(item.experience.id) ? (onEvent.get(item.event.id) ?? []) : []).flatMap(
           (id) => {
             const p = live.get(id);
             return p ? [{ name: p.name, phone: p.phone, email: p.email, bio: p.bio }] : [];
@@ -55,16 +53,14 @@ export function confirmationLoader(sources: ConfirmationSources) {
   ): Promise<ConfirmationInput | null> {
     const found = await sources.orders.find(db, orderId);
     if (!found) return null;
-    const items = [...found.items].sort(
+    // The email lists items by departure (then id), whatever their order in the order.
+    const items = [...found.order.items].sort(
       (a, b) =>
-        a.arrival_datetime.getTime() - b.arrival_datetime.getTime() || a.id.localeCompare(b.id),
+        Date.parse(a.arrivalDatetime) - Date.parse(b.arrivalDatetime) || a.id.localeCompare(b.id),
     );
     return {
-      order: {
-        ...found.order,
-        items: items.map((i) => found.order.items.find((v) => v.id === i.id)!),
-      },
-      timezones: new Map(items.map((item) => [item.id, item.timezone])),
+      order: { ...found.order, items },
+      timezones: found.timezones,
       guides: await guidesOfItems(db, items),
     };
   };

@@ -162,7 +162,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (message.kind === 'hook_disabled') {
       const hook = message.hook_id && (await hooksFacade.find(db, message.hook_id));
       if (!hook) return 'skip'; // deleted since: nothing to tell
-      return renderHookDisabled({ hookId: hook.id, eventName: hook.event_name, url: hook.url });
+      return renderHookDisabled({ hookId: hook.id, eventName: hook.eventName, url: hook.url });
     }
     const input = await loadConfirmation(db, message.order_id!);
     if (!input) throw new Error(`order ${message.order_id} not found`);

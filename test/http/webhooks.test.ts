@@ -323,7 +323,7 @@ describe('deliveries', () => {
       { eventName: 'event.update', url: receiver.url(oldPath) },
       { 'x-api-version': '2018-02-01' },
     );
-    expect(old.apiVersion).toBe('2017-01-01');
+    expect(old.apiVersion).toBe('2017-09-28');
     const current = await createHook(shop.seller, {
       eventName: 'event.update',
       url: receiver.url(newPath),

@@ -59,7 +59,7 @@ export function checkoutHooks({ db, experiences }: { db: Db; experiences: Experi
       const params = request.params as { id?: string };
       if (params.id !== undefined) {
         const experience = await experiences.find(db, params.id);
-        if (experience?.seller_id !== checkout.sellerId) throw notFound(`Experience ${params.id}`);
+        if (experience?.sellerId !== checkout.sellerId) throw notFound(`Experience ${params.id}`);
         return;
       }
       const query = request.query as Record<string, unknown>;

@@ -95,7 +95,7 @@ export function assignmentService({
       return inTransaction(db, async (tx) => {
         if (!manager) {
           const guide = await guides.lock(tx, guideId);
-          if (guide?.user_id !== caller.id || guide.seller_id !== event.seller_id) {
+          if (guide?.userId !== caller.id || guide.sellerId !== event.seller_id) {
             if (!(await visibility.maySee(tx, caller, event))) throw notFound(`Event ${eventId}`);
             throw forbidden(
               'Only the guide itself and the seller’s guide managers answer an assignment.',

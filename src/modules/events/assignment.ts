@@ -7,7 +7,7 @@
 import type { Tx } from '../../db/unit-of-work.js';
 import { DomainError, notFound } from '../../domain/errors.js';
 import type { GuideStatus } from '../../db/types.js';
-import { unavailability, type GuideRow, type GuidesFacade } from '../guides/index.js';
+import { unavailability, type GuideProfile, type GuidesFacade } from '../guides/index.js';
 import { toEventView, type EventRow } from './events.schemas.js';
 import { eventsRepository } from './events.repository.js';
 
@@ -21,7 +21,7 @@ export interface AssignmentOptions {
 /** The guide of `event`'s seller, locked; 404 (naming the body's guide) otherwise. */
 async function lockedGuide(trx: Tx, guides: GuidesFacade, event: EventRow, guideId: string) {
   const guide = await guides.lock(trx, guideId);
-  if (!guide || guide.seller_id !== event.seller_id) {
+  if (!guide || guide.sellerId !== event.seller_id) {
     throw new DomainError('not_found', `Guide ${guideId} was not found.`, {
       errors: [{ in: 'body', name: 'guide.id', detail: "no such guide at this event's seller" }],
     });
@@ -75,14 +75,14 @@ export async function acknowledge(
 async function checkAvailable(
   trx: Tx,
   guides: GuidesFacade,
-  guide: GuideRow,
+  guide: GuideProfile,
   current: EventRow,
   options: AssignmentOptions,
 ): Promise<void> {
   const guideId = guide.id;
   const events = eventsRepository(trx);
   if (options.checkSchedule) {
-    const reason = unavailability(guides.schedulesOf(guide), {
+    const reason = unavailability(guide.schedules, {
       start: current.starts_at,
       end: current.ends_at,
       timezone: current.timezone,
@@ -133,7 +133,7 @@ export async function autoAssign(
     after = guide.id;
     if (event.guide_ids.includes(guide.id)) continue;
     const interval = { start: event.starts_at, end: event.ends_at, timezone: event.timezone };
-    if (unavailability(guides.schedulesOf(guide), interval)) continue;
+    if (unavailability(guide.schedules, interval)) continue;
     if (await events.overlappingWithGuide(guide.id, event)) continue;
     await events.addGuide(event.id, guide.id);
     assigned.push(guide.id);

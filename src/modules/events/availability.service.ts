@@ -60,9 +60,9 @@ export function availabilityService({
       checkRange(start, end);
       const row = await experiences.findVisible(db, caller, id);
       const input = {
-        schedules: experiences.schedulesOf(row),
+        schedules: row.schedules,
         timezone: row.timezone,
-        outingMax: row.outing_max,
+        outingMax: row.outingMax,
         start,
         end,
       };
@@ -95,9 +95,9 @@ export function availabilityService({
         rows.map((row) => [
           row.id,
           {
-            schedules: experiences.schedulesOf(row),
+            schedules: row.schedules,
             timezone: row.timezone,
-            outingMax: row.outing_max,
+            outingMax: row.outingMax,
             start,
             end,
           },

@@ -188,7 +188,7 @@ export function eventsService({
     ): Promise<EventView> {
       const access = accessOf(caller);
       const experience = await experiences.findVisible(db, caller, input.experience.id);
-      access.require('events', experience.seller_id, `the events of experience ${experience.id}`);
+      access.require('events', experience.sellerId, `the events of experience ${experience.id}`);
       const start = parseStart(input.start, experience.timezone);
       if (!start) {
         throw invalid(
@@ -199,7 +199,7 @@ export function eventsService({
       }
       const guideIds = input.guides && [...new Set(input.guides.map(guideIdOf))];
       if (guideIds !== undefined) {
-        access.require('guides', experience.seller_id, `the guides of experience ${experience.id}`);
+        access.require('guides', experience.sellerId, `the guides of experience ${experience.id}`);
       }
       return inTransaction(db, async (tx) => {
         const events = eventsRepository(tx);
@@ -216,10 +216,10 @@ export function eventsService({
               {
                 id: newId(),
                 experience_id: experience.id,
-                seller_id: experience.seller_id,
+                seller_id: experience.sellerId,
                 starts_at: start,
                 ends_at: new Date(start.getTime() + experience.duration * 60_000),
-                max: input.max === undefined ? experience.outing_max : input.max,
+                max: input.max === undefined ? experience.outingMax : input.max,
               },
               input.max !== undefined,
             ),
@@ -246,12 +246,12 @@ export function eventsService({
             checkSchedule,
           });
         } else if (created) {
-          await staffNewEvent(tx, id, experiences.guidePreferencesOf(experience));
+          await staffNewEvent(tx, id, experience.guide);
         }
         const view = toEventView((await events.findById(id))!);
         await emitChange(domainEvents, tx, {
           name: 'event.update',
-          sellerId: experience.seller_id,
+          sellerId: experience.sellerId,
           actorId: caller.id,
           after: view,
           before: existing && toEventView(existing),

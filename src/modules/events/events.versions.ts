@@ -85,7 +85,7 @@ export function eventVersionChanges({
     });
     if (!userIds.every(isId)) return; // let validation answer
     const experience = await experiences.find(context.db, body.experience.id);
-    const sellerId = managedSeller(context, experience?.seller_id);
+    const sellerId = managedSeller(context, experience?.sellerId);
     if (!sellerId) return;
     const guideIds: string[] = [];
     for (const userId of userIds) {

@@ -9,7 +9,7 @@
 import { newId } from '../../db/ids.js';
 import type { Executor, Tx } from '../../db/unit-of-work.js';
 import { auditOf } from '../../outbox/index.js';
-import { experiencesFacade, type ExperienceRow } from '../experiences/index.js';
+import type { BookableExperience } from '../experiences/index.js';
 import { guidesFacade } from '../guides/index.js';
 import { autoAssign } from './assignment.js';
 import { eventsRepository, type NewEventRow } from './events.repository.js';
@@ -101,7 +101,7 @@ export async function staffNewEvent(tx: Tx, eventId: string, staffing: Staffing 
 /** Seats a request asks at one departure; `item` is the request's item errors name. */
 export interface SeatRequest {
   item: number;
-  experience: ExperienceRow;
+  experience: BookableExperience;
   start: Date;
   quantity: number;
 }
@@ -122,13 +122,13 @@ const byDeparture = <T extends { experience: { id: string }; start: Date }>(item
   );
 
 /** The event row a departure gets when it has none yet. */
-const newEventAt = (sellerId: string, experience: ExperienceRow, start: Date) => ({
+const newEventAt = (sellerId: string, experience: BookableExperience, start: Date) => ({
   id: newId(),
   experience_id: experience.id,
   seller_id: sellerId,
   starts_at: start,
   ends_at: new Date(start.getTime() + experience.duration * 60_000),
-  max: experience.outing_max,
+  max: experience.outingMax,
 });
 
 /**
@@ -155,7 +155,7 @@ async function take(tx: Tx, sellerId: string, requests: readonly SeatRequest[]) 
   const changes: SeatChange[] = [];
   for (const [key, { item, experience, start, quantity }] of departures) {
     const event = newEventAt(sellerId, experience, start);
-    const staffing = experiencesFacade.guidePreferencesOf(experience);
+    const staffing = experience.guide;
     const taken = staffing?.autoAssign ? null : await takeSeatsAt(tx, event, quantity, experience);
     if (taken) {
       eventAt.set(key, taken.id);
@@ -190,14 +190,14 @@ async function take(tx: Tx, sellerId: string, requests: readonly SeatRequest[]) 
 async function eventsAt(
   tx: Tx,
   sellerId: string,
-  departures: readonly { experience: ExperienceRow; start: Date }[],
+  departures: readonly { experience: BookableExperience; start: Date }[],
 ): Promise<Map<string, string>> {
   const eventAt = new Map<string, string>();
   for (const { experience, start } of byDeparture(departures)) {
     const key = departureKey(experience.id, start);
     if (eventAt.has(key)) continue;
     const { id, created } = await findOrCreate(tx, newEventAt(sellerId, experience, start));
-    if (created) await staffNewEvent(tx, id, experiencesFacade.guidePreferencesOf(experience));
+    if (created) await staffNewEvent(tx, id, experience.guide);
     eventAt.set(key, id);
   }
   return eventAt;

@@ -1,30 +1,30 @@
 /**
- * What other modules may ask of experiences: the rows bookings and events are made from,
- * and whether a caller may see one. Each call takes the executor it runs on.
+ * What other modules may ask of experiences: the experiences bookings, events and emails are
+ * made from (as `BookableExperience`, never the row), and whether a caller may see one.
+ * Each call takes the executor it runs on.
  */
 import type { Caller } from '../../domain/caller.js';
 import type { Executor } from '../../db/unit-of-work.js';
-import { guidePreferencesOf, schedulesOf, type ExperienceRow } from './experiences.schemas.js';
+import { toBookable, type BookableExperience } from './experiences.schemas.js';
 import { experiencesRepository } from './experiences.repository.js';
 import { canView, mayView } from './experiences.service.js';
 
 export const experiencesFacade = {
-  find: (db: Executor, id: string): Promise<ExperienceRow | undefined> =>
-    experiencesRepository(db).findById(id),
+  find: async (db: Executor, id: string): Promise<BookableExperience | undefined> => {
+    const row = await experiencesRepository(db).findById(id);
+    return row && toBookable(row);
+  },
 
-  findMany: (db: Executor, ids: readonly string[]): Promise<ExperienceRow[]> =>
-    experiencesRepository(db).findMany(ids),
+  findMany: async (db: Executor, ids: readonly string[]): Promise<BookableExperience[]> =>
+    (await experiencesRepository(db).findMany(ids)).map(toBookable),
 
   /** The experience if the caller may see it (visible, or its seller's staff); else 404. */
-  findVisible: async (db: Executor, caller: Caller | null, id: string): Promise<ExperienceRow> =>
-    mayView(caller, await experiencesRepository(db).findById(id), id),
+  findVisible: async (db: Executor, caller: Caller | null, id: string) =>
+    toBookable(mayView(caller, await experiencesRepository(db).findById(id), id)),
 
   /** Of these, the experiences the caller may see (visible, or its seller's staff). */
-  visibleTo: (caller: Caller | null, rows: readonly ExperienceRow[]): ExperienceRow[] =>
-    rows.filter((row) => canView(caller, row)),
-
-  schedulesOf,
-  guidePreferencesOf,
+  visibleTo: (caller: Caller | null, experiences: readonly BookableExperience[]) =>
+    experiences.filter((e) => canView(caller, { visible: e.visible, seller_id: e.sellerId })),
 };
 
 export type ExperiencesFacade = typeof experiencesFacade;

@@ -224,6 +224,49 @@ export const demographicsOf = (row: Pick<ExperienceRow, 'demographics'>): Stored
 export const guidePreferencesOf = (row: Pick<ExperienceRow, 'guide'>): GuidePreferences | null =>
   row.guide as GuidePreferences | null;
 
+/**
+ * An experience as bookings, events and emails see it: what it sells, when, for whom and
+ * at what price, in the domain's words. What the experiences facade hands to other modules
+ * (never the row).
+ */
+export interface BookableExperience {
+  id: string;
+  sellerId: string;
+  name: string;
+  price: number;
+  priceType: 'person' | 'outing';
+  currency: string;
+  /** Minutes. */
+  duration: number;
+  timezone: string;
+  visible: boolean;
+  orderMin: number | null;
+  orderMax: number | null;
+  /** Seats per departure; null: no limit. */
+  outingMax: number | null;
+  schedules: StoredSchedule[];
+  demographics: StoredDemographic[];
+  guide: GuidePreferences | null;
+}
+
+export const toBookable = (row: ExperienceRow): BookableExperience => ({
+  id: row.id,
+  sellerId: row.seller_id,
+  name: row.name,
+  price: row.price,
+  priceType: row.price_type,
+  currency: row.currency,
+  duration: row.duration,
+  timezone: row.timezone,
+  visible: row.visible,
+  orderMin: row.order_min,
+  orderMax: row.order_max,
+  outingMax: row.outing_max,
+  schedules: schedulesOf(row),
+  demographics: demographicsOf(row),
+  guide: guidePreferencesOf(row),
+});
+
 export function toExperienceView(row: ExperienceRow): ExperienceView {
   return {
     object: 'experience',

@@ -103,8 +103,10 @@ export function mayView(
 }
 
 /** Visible, or the caller works for its seller (they book and staff hidden ones). */
-export const canView = (caller: Caller | null, row: ExperienceRow): boolean =>
-  row.visible || (caller !== null && accessOf(caller).can('events', row.seller_id));
+export const canView = (
+  caller: Caller | null,
+  row: Pick<ExperienceRow, 'visible' | 'seller_id'>,
+): boolean => row.visible || (caller !== null && accessOf(caller).can('events', row.seller_id));
 
 export function experiencesService({
   db,

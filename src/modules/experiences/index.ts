@@ -2,7 +2,10 @@
 export { Experience, type ExperienceView } from './experiences.schemas.js';
 export { experiencesModule } from './experiences.module.js';
 export { experiencesFacade, type ExperiencesFacade } from './experiences.facade.js';
-export type { ExperienceRow, GuidePreferences, StoredDemographic } from './experiences.schemas.js';
-export { demographicsOf } from './experiences.schemas.js';
+export type {
+  BookableExperience,
+  GuidePreferences,
+  StoredDemographic,
+} from './experiences.schemas.js';
 export { experienceList } from './experiences.list.js';
 export { experienceEvents } from './experiences.events.js';

@@ -12,22 +12,25 @@ import { newId } from '../../db/ids.js';
 import type { Executor, Tx } from '../../db/unit-of-work.js';
 import { delegatesFacade as delegates } from '../delegates/index.js';
 import { usersFacade as users } from '../users/index.js';
-import { guideSchedulesOf, type GuideRow } from './guides.schemas.js';
+import { toGuideProfile, type GuideProfile } from './guides.schemas.js';
 import { guidesRepository } from './guides.repository.js';
 
 export const guidesFacade = {
   /** Locks a live guide until the transaction ends: assignments of one guide take turns. */
-  lock: (tx: Tx, id: string): Promise<GuideRow | undefined> => guidesRepository(tx).lock(id),
+  lock: async (tx: Tx, id: string): Promise<GuideProfile | undefined> => {
+    const row = await guidesRepository(tx).lock(id);
+    return row && toGuideProfile(row);
+  },
 
   /** The seller's next free guide after `afterId`, locked (auto-assignment; never waits). */
-  lockNextFree: (tx: Tx, sellerId: string, afterId: string): Promise<GuideRow | undefined> =>
-    guidesRepository(tx).lockNextFree(sellerId, afterId),
-
-  schedulesOf: guideSchedulesOf,
+  lockNextFree: async (tx: Tx, sellerId: string, afterId: string) => {
+    const row = await guidesRepository(tx).lockNextFree(sellerId, afterId);
+    return row && toGuideProfile(row);
+  },
 
   /** Profiles by id, deleted ones included (past events keep their guides). */
-  findMany: (db: Executor, ids: readonly string[]): Promise<GuideRow[]> =>
-    guidesRepository(db).findMany(ids),
+  findMany: async (db: Executor, ids: readonly string[]): Promise<GuideProfile[]> =>
+    (await guidesRepository(db).findMany(ids)).map(toGuideProfile),
 
   /** The guide profiles of a caller that is a ROLE_GUIDE delegate: it sees their events. */
   async idsGuidedBy(db: Executor, caller: Caller): Promise<string[]> {

@@ -108,6 +108,35 @@ export type GuideRow = Selectable<GuidesTable>;
 export const guideSchedulesOf = (row: Pick<GuideRow, 'schedules'>): Schedule[] =>
   row.schedules as unknown as Schedule[];
 
+/**
+ * A guide as other modules see it (assignment, emails): who it is, whose it is, its hours;
+ * what the guides facade hands out (never the row). `deleted` profiles still name the
+ * guides of past events.
+ */
+export interface GuideProfile {
+  id: string;
+  sellerId: string;
+  userId: string | null;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  bio: string;
+  schedules: Schedule[];
+  deleted: boolean;
+}
+
+export const toGuideProfile = (row: GuideRow): GuideProfile => ({
+  id: row.id,
+  sellerId: row.seller_id,
+  userId: row.user_id,
+  name: row.name,
+  email: row.email,
+  phone: row.phone,
+  bio: row.bio,
+  schedules: guideSchedulesOf(row),
+  deleted: row.deleted_at !== null,
+});
+
 export function toGuideView(row: GuideRow): GuideView {
   return {
     object: 'guide',

@@ -5,11 +5,14 @@
 import type { Executor } from '../../db/unit-of-work.js';
 import type { SealedStore } from '../../security/secret-rotation.js';
 import { boundTo } from './hook-secrets.js';
-import { hooksRepository, type HookRow } from './hooks.repository.js';
+import { hooksRepository } from './hooks.repository.js';
+import { toHookView, type HookView } from './hooks.schemas.js';
 
 export const hooksFacade = {
-  find: (db: Executor, id: string): Promise<HookRow | undefined> =>
-    hooksRepository(db).findById(id),
+  find: async (db: Executor, id: string): Promise<HookView | undefined> => {
+    const row = await hooksRepository(db).findById(id);
+    return row && toHookView(row);
+  },
 
   sealedSecrets: (db: Executor): SealedStore => ({
     name: 'webhook signing secrets',

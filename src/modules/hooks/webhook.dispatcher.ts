@@ -18,7 +18,8 @@ import { auditOf, pollLoop, type Audit } from '../../outbox/index.js';
 import type { VersionRegistry } from '../../versions/registry.js';
 import { applyTransforms } from '../../versions/transforms.js';
 import { deliveriesRepository, type ClaimedDelivery } from './deliveries.repository.js';
-import { hooksRepository, type HookRow } from './hooks.repository.js';
+import { hooksRepository } from './hooks.repository.js';
+import { toHookView, type HookView } from './hooks.schemas.js';
 import { openSecret } from './hook-secrets.js';
 import type { WebhookSend } from './webhook-sender.js';
 
@@ -43,7 +44,7 @@ export interface WebhookDispatcherOptions {
    * Told once a hook is disabled after its deliveries kept failing (emails the owner), in
    * the transaction that disables it: the notice is queued if and only if that commits.
    */
-  onDisabled(tx: Tx, hook: HookRow): Promise<void>;
+  onDisabled(tx: Tx, hook: HookView): Promise<void>;
   /** Deliveries in flight at once, across hosts. */
   maxInFlight?: number;
 }
@@ -132,7 +133,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       logger.error({ ...context, status: outcome.statusCode }, 'webhook failed; hook disabled');
       await inTransaction(db, async (tx) => {
         const hook = await hooksRepository(tx).setStatus(delivery.hook.id, 'disabled');
-        if (hook) await options.onDisabled(tx, hook);
+        if (hook) await options.onDisabled(tx, toHookView(hook));
       });
     } else {
       logger.warn(

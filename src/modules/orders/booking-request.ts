@@ -49,7 +49,7 @@ export async function openedByHand(
   ctx: OrdersContext,
   executor: Executor,
   items: readonly BookingItemInput[],
-  scheduling: Pick<BookingContext, 'experiences' | 'schedulesOf'>,
+  scheduling: Pick<BookingContext, 'experiences'>,
 ): Promise<Set<string>> {
   const wanted = unscheduled(items, scheduling);
   if (wanted.length === 0) return new Set();
@@ -77,12 +77,9 @@ export async function planRequest(
   // it), so it is not read again.
   const account: Account = caller;
   const rows = await ctx.experiences.findMany(ctx.db, ids);
-  const sellerId = rows.find((r) => r.id === input.items[0]?.experience.id)?.seller_id;
+  const sellerId = rows.find((r) => r.id === input.items[0]?.experience.id)?.sellerId;
   const customer = input.customer && (await attachable(ctx, input.customer.id, caller, sellerId));
-  const scheduling = {
-    experiences: new Map(rows.map((e) => [e.id, e])),
-    schedulesOf: ctx.experiences.schedulesOf,
-  };
+  const scheduling = { experiences: new Map(rows.map((e) => [e.id, e])) };
   const planned = planBooking(input, {
     ...scheduling,
     access: accessOf(caller),

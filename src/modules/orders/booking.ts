@@ -9,15 +9,8 @@ import type { Access } from '../../domain/access.js';
 import { DomainError, forbidden, invalid, notFound } from '../../domain/errors.js';
 import { fromMinor, minorDigits } from '../../domain/money.js';
 import { departureKey } from '../events/index.js';
-import type { ExperienceRow } from '../experiences/index.js';
-import {
-  isDate,
-  isHhmm,
-  isScheduled,
-  localToInstant,
-  priceDeltaOf,
-  type Schedule,
-} from '../schedules/index.js';
+import type { BookableExperience } from '../experiences/index.js';
+import { isDate, isHhmm, isScheduled, localToInstant, priceDeltaOf } from '../schedules/index.js';
 import type { Account } from '../users/index.js';
 import { ITEM_STATUS, STAFF_STATUSES } from './item-status.js';
 import type { CreateOrderInput } from './orders.schemas.js';
@@ -37,7 +30,7 @@ export interface BookingItemInput {
 
 export interface PlannedItem {
   index: number;
-  experience: ExperienceRow;
+  experience: BookableExperience;
   arrival: string;
   arrivalTime: number;
   start: Date;
@@ -67,15 +60,13 @@ export interface BookingContext {
   access: Access;
   /** The caller's account (defaults for a customer booking for itself). */
   caller: Account;
-  experiences: ReadonlyMap<string, ExperienceRow>;
+  experiences: ReadonlyMap<string, BookableExperience>;
   /**
    * The customer account named in the request, when the caller may attach it: itself, or an
    * account that booked with the seller before or is its delegate by id. Undefined
    * otherwise, which answers exactly as an unknown id does.
    */
   customer: Account | undefined;
-  /** The stored schedules of an experience. */
-  schedulesOf(experience: ExperienceRow): Schedule[];
   /**
    * Departures opened by hand (events with `manual: true`) among those the schedules do not
    * offer, keyed by `departureKey`: bookable too.
@@ -98,12 +89,12 @@ export interface BookingContext {
  */
 export function unscheduled(
   items: readonly BookingItemInput[],
-  ctx: Pick<BookingContext, 'experiences' | 'schedulesOf'>,
+  ctx: Pick<BookingContext, 'experiences'>,
 ): { experienceId: string; start: Date }[] {
   return items.flatMap((item) => {
     const experience = ctx.experiences.get(item.experience.id);
     if (!experience || !isDate(item.arrival) || !isHhmm(item.arrivalTime)) return [];
-    if (isScheduled(ctx.schedulesOf(experience), item.arrival, item.arrivalTime)) return [];
+    if (isScheduled(experience.schedules, item.arrival, item.arrivalTime)) return [];
     const start = localToInstant(item.arrival, item.arrivalTime, experience.timezone);
     return start ? [{ experienceId: experience.id, start }] : [];
   });
@@ -130,9 +121,9 @@ export function sellerOf(
   for (const [index, item] of items.entries()) {
     const experience = ctx.experiences.get(item.experience.id);
     const staff = experience
-      ? (staffOf.get(experience.seller_id) ?? ctx.access.can('orders', experience.seller_id))
+      ? (staffOf.get(experience.sellerId) ?? ctx.access.can('orders', experience.sellerId))
       : false;
-    if (experience) staffOf.set(experience.seller_id, staff);
+    if (experience) staffOf.set(experience.sellerId, staff);
     if (!experience || (!experience.visible && !staff)) {
       throw new DomainError('not_found', `Experience ${item.experience.id} was not found.`, {
         errors: [
@@ -140,15 +131,15 @@ export function sellerOf(
         ],
       });
     }
-    if (experience.seller_id !== first!.seller_id)
+    if (experience.sellerId !== first!.sellerId)
       throw itemError(index, 'experience.id', 'all items of an order must belong to one seller');
     if (experience.currency !== first!.currency)
       throw itemError(index, 'experience.id', 'all items of an order must share one currency');
   }
   return {
-    sellerId: first!.seller_id,
+    sellerId: first!.sellerId,
     currency: first!.currency,
-    staff: staffOf.get(first!.seller_id) ?? false,
+    staff: staffOf.get(first!.sellerId) ?? false,
   };
 }
 
@@ -163,7 +154,7 @@ export function sellerOf(
  */
 export function planItems(
   items: readonly BookingItemInput[],
-  ctx: Pick<BookingContext, 'experiences' | 'schedulesOf' | 'openedByHand' | 'now'>,
+  ctx: Pick<BookingContext, 'experiences' | 'openedByHand' | 'now'>,
   staff: boolean,
   defaultStatus: number,
   at: readonly number[] = items.map((_, i) => i),
@@ -172,7 +163,7 @@ export function planItems(
 ): PlannedItem[] {
   const priced = items.map((item, i) => {
     const experience = ctx.experiences.get(item.experience.id)!;
-    const delta = priceDeltaOf(ctx.schedulesOf(experience), item.arrival, item.arrivalTime);
+    const delta = priceDeltaOf(experience.schedules, item.arrival, item.arrivalTime);
     return priceItem(experience, item, `items.${at[i]}`, delta);
   });
   return items.map((item, i): PlannedItem => {
@@ -200,7 +191,7 @@ export function planItems(
     const instant = localToInstant(item.arrival, item.arrivalTime, experience.timezone);
     const start =
       instant &&
-      (isScheduled(ctx.schedulesOf(experience), item.arrival, item.arrivalTime) ||
+      (isScheduled(experience.schedules, item.arrival, item.arrivalTime) ||
         ctx.openedByHand?.has(departureKey(experience.id, instant)))
         ? instant
         : undefined;

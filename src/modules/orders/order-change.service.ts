@@ -10,7 +10,7 @@ import { accessOf, type Access } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { DomainError, forbidden, invalid, notFound } from '../../domain/errors.js';
 import { departureKey, type SeatDelta } from '../events/index.js';
-import type { ExperienceRow } from '../experiences/index.js';
+import type { BookableExperience } from '../experiences/index.js';
 import type { Recorder } from '../idempotency/index.js';
 import {
   customerEmailOf,
@@ -47,14 +47,14 @@ async function reviseItems(
   order: OrderRow,
   before: readonly OrderItemRow[],
   inputs: readonly ItemEntry[],
-  asked: { access: Access; staff: boolean; experiences: Map<string, ExperienceRow> },
+  asked: { access: Access; staff: boolean; experiences: Map<string, BookableExperience> },
 ) {
   const existing = checkItemIds(before, inputs);
   // 404 for an experience the caller may not see; one seller and currency for all items.
   sellerOf(inputs, asked);
   inputs.forEach((input, index) => {
     const experience = asked.experiences.get(input.experience.id)!;
-    if (experience.seller_id !== order.seller_id || experience.currency !== order.currency)
+    if (experience.sellerId !== order.seller_id || experience.currency !== order.currency)
       throw invalid(
         'body',
         `items.${index}.experience.id`,
@@ -116,7 +116,7 @@ async function reviseItems(
     });
   }
   const wanted = toPlan.map((p) => p.input);
-  const scheduling = { experiences: asked.experiences, schedulesOf: ctx.experiences.schedulesOf };
+  const scheduling = { experiences: asked.experiences };
   const planned = planItems(
     wanted,
     {

@@ -1,6 +1,6 @@
 /** What other modules may ask of orders: an order with its items, as the API shows it. */
 import type { Executor } from '../../db/unit-of-work.js';
-import { itemFromJson, type OrderItemRow, type OrderView, toOrderView } from './orders.schemas.js';
+import { itemFromJson, type OrderView, toOrderView } from './orders.schemas.js';
 import { ordersRepository } from './orders.repository.js';
 
 export const ordersFacade = {
@@ -8,15 +8,18 @@ export const ordersFacade = {
   hasBookedWith: (db: Executor, userId: string, sellerId: string): Promise<boolean> =>
     ordersRepository(db).hasCustomerAtSeller(userId, sellerId),
 
-  /** The order and, per item id, the item row (its event and the zone it was booked in). */
+  /** The order as the API shows it, and the time zone each item was booked in, by item id. */
   async find(
     db: Executor,
     id: string,
-  ): Promise<{ order: OrderView; items: OrderItemRow[] } | undefined> {
+  ): Promise<{ order: OrderView; timezones: Map<string, string> } | undefined> {
     const row = await ordersRepository(db).findWithItems(id);
     if (!row) return undefined;
     const items = row.items.map(itemFromJson);
-    return { order: toOrderView(row, items), items };
+    return {
+      order: toOrderView(row, items),
+      timezones: new Map(items.map((item) => [item.id, item.timezone])),
+    };
   },
 };
 

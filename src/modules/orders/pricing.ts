@@ -9,7 +9,7 @@
  */
 import { invalid } from '../../domain/errors.js';
 import { fromMinor, minorDigits, toMinor } from '../../domain/money.js';
-import { demographicsOf, type ExperienceRow } from '../experiences/index.js';
+import type { BookableExperience } from '../experiences/index.js';
 
 export interface DemographicInput {
   demographic: { id: string };
@@ -38,7 +38,7 @@ export interface PricedItem {
   lines: DemographicLine[];
 }
 
-type Priced = Pick<ExperienceRow, 'price' | 'price_type' | 'currency' | 'demographics'>;
+type Priced = Pick<BookableExperience, 'price' | 'priceType' | 'currency' | 'demographics'>;
 
 /**
  * Prices one item; `at` names it in errors (`items.0`); `delta` is its departure's
@@ -53,7 +53,7 @@ export function priceItem(
   const digits = minorDigits(experience.currency);
   const deltaMinor = toMinor(delta, digits);
   const base = toMinor(experience.price, digits) + deltaMinor;
-  const outing = experience.price_type === 'outing';
+  const outing = experience.priceType === 'outing';
   if (!input.demographics || input.demographics.length === 0) {
     if (input.quantity === undefined)
       throw invalid('body', `${at}.quantity`, 'give a quantity or demographics with quantities');
@@ -66,7 +66,7 @@ export function priceItem(
       lines: [],
     };
   }
-  const known = new Map(demographicsOf(experience).map((d) => [d.id, d]));
+  const known = new Map(experience.demographics.map((d) => [d.id, d]));
   const seen = new Set<string>();
   const lines = input.demographics.map((entry, index): DemographicLine & { minor: bigint } => {
     const stored = known.get(entry.demographic.id);

@@ -31,7 +31,7 @@ async function quotePlanned(ctx: OrdersContext, planned: PlannedBooking): Promis
   for (const item of planned.items) {
     const key = departureKey(item.experience.id, item.start);
     const event = found.get(key);
-    left.set(key, event ? seatsOpen(event) : item.experience.outing_max);
+    left.set(key, event ? seatsOpen(event) : item.experience.outingMax);
   }
   for (const [key, { item, quantity }] of wanted) {
     const seatsLeft = left.get(key)!;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { groupSizeError } from '../../../src/modules/orders/orders.rules.js';
 
 describe('groupSizeError', () => {
-  const limits = (order_min: number | null, order_max: number | null) => ({ order_min, order_max });
+  const limits = (orderMin: number | null, orderMax: number | null) => ({ orderMin, orderMax });
 
   it('accepts any size without limits', () => {
     expect(groupSizeError(limits(null, null), 1)).toBeUndefined();

@@ -5,10 +5,10 @@ import { priceItem } from '../../../src/modules/orders/pricing.js';
 
 const experience = (
   price: number,
-  price_type: 'person' | 'outing' = 'person',
+  priceType: 'person' | 'outing' = 'person',
   currency = 'USD',
   demographics: { id: string; label: string; code: string; price: number | null }[] = [],
-) => ({ price, price_type, currency, demographics: demographics as never });
+) => ({ price, priceType, currency, demographics: demographics as never });
 
 const ADULT = 'a'.repeat(24);
 const CHILD = 'c'.repeat(24);
