@@ -8,7 +8,6 @@ import type { Db } from '../src/db/database.js';
 import { createQueryRecorder } from '../src/db/query-recorder.js';
 import type { DB } from '../src/db/types.js';
 import { eventVisibility } from '../src/modules/events/events.service.js';
-import { guidesFacade } from '../src/modules/guides/index.js';
 import { ordersScope } from '../src/modules/orders/orders.service.js';
 import { eventList } from '../src/modules/events/events.list.js';
 import { eventsRepository } from '../src/modules/events/events.repository.js';
@@ -39,7 +38,7 @@ const resources: Record<
   events: {
     spec: eventList,
     source: (db) => eventsRepository(db).listSource(),
-    scope: (db, caller) => eventVisibility(guidesFacade).scope(db, caller),
+    scope: (db, caller) => eventVisibility().scope(db, caller),
   },
 };
 

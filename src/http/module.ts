@@ -1,23 +1,49 @@
 /**
- * What a resource module hands to the application (app.ts): its named schemas, its routes,
- * the facade other modules call, its version changes, and what `expand=` may resolve to its
- * objects. Plain data: app.ts registers the
- * schemas at the root, the routes under /api, and gives the changes to the version registry.
+ * What a module hands to the application (app.ts), which registers every module of the
+ * list (app-modules.ts) the same way: its named schemas at the root (OpenAPI components),
+ * its routes under /api, its version changes to the version registry, what `expand=` may
+ * resolve to its objects, its request hooks, and its background workers (started once the
+ * app is ready, stopped when it closes, before the database), plus anything else it holds
+ * open. Plain data: nothing here knows any module.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { VersionChanges } from '../versions/types.js';
 import type { Expanders } from './expand.js';
+
+/** A request hook of a module. */
+export type RequestHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/** A background loop of a module (a sweeper, a dispatcher). */
+export interface Worker {
+  start(): void;
+  /** Lets work in flight finish; resolves once the loop has stopped. */
+  stop(): Promise<void>;
+}
 
 export interface ResourceModule<Facade = unknown> {
   readonly name: string;
   /** Named schemas (`$id`): OpenAPI components that routes refer to with `refTo`. */
   readonly schemas: readonly TSchema[];
   /** Routes, registered under `/api`; each handler is one call of the module's service. */
-  readonly routes: FastifyPluginAsync;
+  readonly routes?: FastifyPluginAsync;
   /** What other modules may call, each function taking an explicit executor or transaction. */
-  readonly facade: Facade;
+  readonly facade?: Facade;
   readonly versions?: VersionChanges;
   /** The relations `expand=` resolves to this module's objects (src/http/expand.ts). */
   readonly expanders?: Expanders;
+  /**
+   * Hooks on every request: `onRequest` ones run after the caller is known (authentication
+   * and its version), `preHandler` ones after validation.
+   */
+  readonly hooks?: {
+    readonly onRequest?: readonly RequestHook[];
+    readonly preHandler?: readonly RequestHook[];
+  };
+  /** Background loops: started when the app is ready, stopped when it closes. */
+  readonly workers?: readonly Worker[];
+  /** Once the server listens (the embedded server's admin socket). */
+  onListen?(): Promise<void>;
+  /** Releases what the module holds open, after its workers stopped. */
+  close?(): Promise<void>;
 }

@@ -7,5 +7,6 @@ export { enqueue, sentToOthersLastHour } from './outbox.repository.js';
 export { composeInvitation, enqueueInvitation, sealedInvitations } from './invitation.js';
 export { mailConsumer } from './mail.consumer.js';
 export { createDispatcher, type Dispatcher, type DispatcherOptions } from './dispatcher.js';
+export { mailModule } from './mail.module.js';
 export { loadConfirmation } from './confirmation.sources.js';
 export type { GuideContact } from './confirmation.template.js';

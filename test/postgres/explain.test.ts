@@ -26,7 +26,6 @@ import { createQueryRecorder } from '../../src/db/query-recorder.js';
 import type { DB } from '../../src/db/types.js';
 import { eventVisibility } from '../../src/modules/events/events.service.js';
 import { experiencesScope } from '../../src/modules/experiences/experiences.service.js';
-import { guidesFacade } from '../../src/modules/guides/index.js';
 import { ordersScope } from '../../src/modules/orders/orders.service.js';
 import { eventList } from '../../src/modules/events/events.list.js';
 import { eventsRepository } from '../../src/modules/events/events.repository.js';
@@ -107,7 +106,7 @@ const RESOURCES: Resource[] = [
     source: (db) => eventsRepository(db).listSource(),
     scopes: {
       admin: () => 'all',
-      seller: (caller) => eventVisibility(guidesFacade).scope(database.db, caller),
+      seller: (caller) => eventVisibility().scope(database.db, caller),
     },
   },
 ];

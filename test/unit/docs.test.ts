@@ -48,3 +48,35 @@ describe('webhooks reference', () => {
     }
   });
 });
+
+describe('architecture', () => {
+  it('carries the module table generated from the imports (run npm run docs)', async () => {
+    const { withModuleTable } = await import('../../scripts/module-table.js');
+    const text = fs.readFileSync('docs/architecture.md', 'utf8');
+    expect(text).toBe(withModuleTable(text));
+  });
+
+  it('names only files and folders that exist', () => {
+    const text = fs.readFileSync('docs/architecture.md', 'utf8');
+    const named = [...text.matchAll(/`((?:src|test|scripts|bench|widget|deploy)\/[\w./-]+)`/g)]
+      .map((m) => m[1]!)
+      .concat(
+        [...text.matchAll(/`([\w-]+\/[\w./-]*\.ts)`/g)]
+          .map((m) => m[1]!)
+          .filter((p) => !p.includes('<'))
+          .map((p) => (fs.existsSync(`src/${p}`) ? `src/${p}` : p)),
+      )
+      .concat(
+        [...text.matchAll(/`([\w-]+\.ts)`/g)].map((m) => m[1]!).filter((f) => !f.startsWith('<')),
+      );
+    const srcFiles = fs.readdirSync('src', { recursive: true }).map(String);
+    const missing = named
+      .filter((p) => !p.includes('NNNN'))
+      .filter((p) => {
+        if (p.includes('/'))
+          return !fs.existsSync(p.replace(/\/$/, '')) && !fs.existsSync(`src/${p}`);
+        return !srcFiles.some((f) => f.endsWith(`/${p}`) || f === p);
+      });
+    expect([...new Set(missing)]).toEqual([]);
+  });
+});

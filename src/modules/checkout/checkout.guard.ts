@@ -11,7 +11,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.js';
 import type { Checkout } from '../../domain/caller.js';
 import { DomainError, forbidden, notFound } from '../../domain/errors.js';
-import type { ExperiencesFacade } from '../experiences/index.js';
+import { experiencesFacade as experiences } from '../experiences/index.js';
 import { publishableKeysRepository } from './publishable-keys.repository.js';
 
 declare module 'fastify' {
@@ -26,7 +26,7 @@ declare module 'fastify' {
 
 const HEADER = 'x-publishable-key';
 
-export function checkoutHooks({ db, experiences }: { db: Db; experiences: ExperiencesFacade }) {
+export function checkoutHooks({ db }: { db: Db }) {
   return {
     /** onRequest, after authentication: the key's checkout, and whether the route takes it. */
     authenticate: async (request: FastifyRequest): Promise<void> => {

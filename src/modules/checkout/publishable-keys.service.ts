@@ -11,7 +11,7 @@ import type { Caller } from '../../domain/caller.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import { runList } from '../../query/run.js';
 import { recordedCreate, type Recorder } from '../idempotency/index.js';
-import type { UsersFacade } from '../users/index.js';
+import { usersFacade as users } from '../users/index.js';
 import { publishableKeyList } from './publishable-keys.list.js';
 import { publishableKeysRepository } from './publishable-keys.repository.js';
 import { toPublishableKeyView, type PublishableKeyView } from './publishable-keys.schemas.js';
@@ -22,7 +22,7 @@ import { toPublishableKeyView, type PublishableKeyView } from './publishable-key
  */
 export const newPublishableKey = (): string => `pk_${randomAlphanumeric(32)}`;
 
-export function publishableKeysService({ db, users }: { db: Db; users: UsersFacade }) {
+export function publishableKeysService({ db }: { db: Db }) {
   const repo = publishableKeysRepository(db);
   return {
     async create(

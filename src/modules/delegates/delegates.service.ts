@@ -19,7 +19,7 @@ import {
   invitationDigest,
   invitationTokenMatches,
 } from '../../security/invitation-tokens.js';
-import { announceCallerChange, type UsersFacade } from '../users/index.js';
+import { announceCallerChange, usersFacade as users } from '../users/index.js';
 import { delegatesFacade } from './delegates.facade.js';
 import { delegateList } from './delegates.list.js';
 import { type DelegateView, toDelegateView } from './delegates.schemas.js';
@@ -42,7 +42,6 @@ export interface InvitationToSend {
 
 export interface DelegatesServiceDeps {
   db: Db;
-  users: UsersFacade;
   /** Queues the invitation email in the invitation's transaction (app.ts passes mail/'s). */
   sendInvitation: (tx: Tx, invitation: InvitationToSend) => Promise<void>;
   /** Whether a user booked with a seller (the orders module's; app.ts passes it in). */
@@ -53,7 +52,6 @@ export interface DelegatesServiceDeps {
 
 export function delegatesService({
   db,
-  users,
   sendInvitation,
   hasBookedWith,
   callersChanged = () => undefined,

@@ -10,7 +10,7 @@ import type { Caller } from '../../domain/caller.js';
 import { forbidden, invalid, notFound } from '../../domain/errors.js';
 import type { GuideStatus } from '../../db/types.js';
 import { emitChange, noEvents, type EventSink } from '../../outbox/index.js';
-import type { GuidesFacade } from '../guides/index.js';
+import { guidesFacade as guides } from '../guides/index.js';
 import { acknowledge, assignGuide, requireGuideOn } from './assignment.js';
 import { type EventRow, type EventView, toEventView } from './events.schemas.js';
 import { eventsRepository } from './events.repository.js';
@@ -33,14 +33,12 @@ export function readAssignment(body: AssignmentBody): { guideId: string; forceCo
 
 export function assignmentService({
   db,
-  guides,
   domainEvents = noEvents,
 }: {
   db: Db;
-  guides: GuidesFacade;
   domainEvents?: EventSink;
 }) {
-  const visibility = eventVisibility(guides);
+  const visibility = eventVisibility();
 
   /** The event after a change of its guides, emitted as `event.update` with what changed. */
   async function changed(tx: Tx, caller: Caller, before: EventRow): Promise<EventView> {

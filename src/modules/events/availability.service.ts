@@ -6,7 +6,7 @@
 import type { Db } from '../../db/database.js';
 import type { Caller } from '../../domain/caller.js';
 import { invalid } from '../../domain/errors.js';
-import type { ExperiencesFacade } from '../experiences/index.js';
+import { experiencesFacade as experiences } from '../experiences/index.js';
 import { isDate } from '../schedules/index.js';
 import {
   MAX_AVAILABILITY_DAYS,
@@ -43,13 +43,7 @@ function experienceIds(list: string): string[] {
   return ids;
 }
 
-export function availabilityService({
-  db,
-  experiences,
-}: {
-  db: Db;
-  experiences: ExperiencesFacade;
-}) {
+export function availabilityService({ db }: { db: Db }) {
   return {
     async of(
       caller: Caller | null,

@@ -5,8 +5,6 @@
 import type { Db } from '../../db/database.js';
 import type { ResourceModule } from '../../http/module.js';
 import type { EventSink } from '../../outbox/index.js';
-import type { ExperiencesFacade } from '../experiences/index.js';
-import type { GuidesFacade } from '../guides/index.js';
 import type { IdempotencyService } from '../idempotency/index.js';
 import { assignmentRoutes } from './assignment.routes.js';
 import { assignmentService } from './assignment.service.js';
@@ -20,8 +18,6 @@ import { eventVersionChanges } from './events.versions.js';
 
 export function eventsModule(deps: {
   db: Db;
-  experiences: ExperiencesFacade;
-  guides: GuidesFacade;
   idempotency: IdempotencyService;
   domainEvents?: EventSink;
 }): ResourceModule<EventsFacade> {
@@ -38,6 +34,6 @@ export function eventsModule(deps: {
     },
     facade: eventsFacade,
     expanders: { event: (_db, caller, ids) => events.views(caller, ids) },
-    versions: eventVersionChanges(deps),
+    versions: eventVersionChanges(),
   };
 }

@@ -1,10 +1,12 @@
-/** All SQL on events. */
+/** All SQL on events (the seats and the guides on them in event-seats/event-guides.repository.ts). */
 import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
-import { creationStamps, creationTime } from '../../db/creation-clock.js';
-import type { DB, EventsTable, GuideStatus } from '../../db/types.js';
+import { creationStamps } from '../../db/creation-clock.js';
+import type { DB, EventsTable } from '../../db/types.js';
 import type { CompiledList } from '../../query/compile.js';
 import type { ListSource } from '../../query/run.js';
-import { seatsOpen, type EventRow } from './events.schemas.js';
+import { eventGuidesRepository } from './event-guides.repository.js';
+import { eventSeatsRepository } from './event-seats.repository.js';
+import type { EventRow } from './events.schemas.js';
 
 /** The seats of an event at a departure, as availability and quotes read them. */
 const toDeparture = (
@@ -27,15 +29,26 @@ export interface NewEventRow {
   max: number | null;
 }
 
-export function eventsRepository(db: Kysely<DB>) {
-  /** Events with the name and time zone of their experience, which their view shows. */
-  const withExperience = () =>
-    db
-      .selectFrom('events as e')
-      .innerJoin('experiences as x', 'x.id', 'e.experience_id')
-      .selectAll('e')
-      .select(['x.name as title', 'x.timezone as timezone']);
+/** Events with the name and time zone of their experience, which their view shows. */
+export const eventsWithExperience = (db: Kysely<DB>) =>
+  db
+    .selectFrom('events as e')
+    .innerJoin('experiences as x', 'x.id', 'e.experience_id')
+    .selectAll('e')
+    .select(['x.name as title', 'x.timezone as timezone']);
 
+/** All SQL on events: the rows here, their seats and their guides in the files beside. */
+export function eventsRepository(db: Kysely<DB>) {
+  return {
+    ...eventRowsRepository(db),
+    ...eventSeatsRepository(db),
+    ...eventGuidesRepository(db),
+  };
+}
+
+/** Events themselves: read, locked, changed, made, deleted, listed. */
+function eventRowsRepository(db: Kysely<DB>) {
+  const withExperience = () => eventsWithExperience(db);
   return {
     withExperience,
 
@@ -134,198 +147,6 @@ export function eventsRepository(db: Kysely<DB>) {
         .where('starts_at', '=', row.starts_at)
         .executeTakeFirstOrThrow();
       return { id: existing.id, created: false };
-    },
-
-    /**
-     * Takes `quantity` seats in one conditional statement: the row lock and the re-check of
-     * the condition happen together, so concurrent bookings can never oversell. The event
-     * after it, or undefined when there is no room (or it is closed by hand).
-     */
-    async reserve(id: string, quantity: number): Promise<Selectable<EventsTable> | undefined> {
-      return (
-        db
-          .updateTable('events')
-          .set({ reserved: sql`reserved + ${quantity}`, updated_at: new Date() })
-          .where('id', '=', id)
-          // A departure closed by hand takes no seats, whatever its capacity.
-          .where('manual', 'is not', false)
-          .where((eb) =>
-            eb.or([eb('max', 'is', null), eb(sql`reserved + ${quantity}`, '<=', eb.ref('max'))]),
-          )
-          .returningAll()
-          .executeTakeFirst()
-      );
-    },
-
-    /**
-     * Takes `quantity` seats at a departure in one statement, making its event (with those
-     * seats already taken) when it has none: the event after it, and whether it was made.
-     * Undefined when that did not happen, which is either no room (or closed by hand) or an
-     * event another transaction made while this statement ran (its snapshot cannot see it):
-     * the caller then finds the event and reserves with `findOrCreate` and `reserve`, which
-     * tell the two apart.
-     */
-    async takeSeatsAt(
-      row: NewEventRow,
-      quantity: number,
-    ): Promise<(Selectable<EventsTable> & { created: boolean }) | undefined> {
-      const at = creationTime();
-      const made = db
-        .insertInto('events')
-        .columns([
-          'id',
-          'experience_id',
-          'seller_id',
-          'starts_at',
-          'ends_at',
-          'max',
-          'reserved',
-          'created_at',
-          'updated_at',
-        ])
-        .expression(
-          db
-            .selectNoFrom([
-              sql<string>`${row.id}`.as('id'),
-              sql<string>`${row.experience_id}`.as('experience_id'),
-              sql<string>`${row.seller_id}`.as('seller_id'),
-              sql<Date>`${row.starts_at}::timestamptz`.as('starts_at'),
-              sql<Date>`${row.ends_at}::timestamptz`.as('ends_at'),
-              sql<number | null>`${row.max}::int`.as('max'),
-              sql<number>`${quantity}::int`.as('reserved'),
-              sql<Date>`${at}::timestamptz`.as('created_at'),
-              sql<Date>`${at}::timestamptz`.as('updated_at'),
-            ])
-            .where(sql<SqlBool>`${row.max}::int is null or ${quantity}::int <= ${row.max}::int`),
-        )
-        .onConflict((oc) => oc.constraint('events_experience_start').doNothing())
-        .returningAll();
-      const taken = db
-        .updateTable('events')
-        .set({ reserved: sql`reserved + ${quantity}`, updated_at: at })
-        .where('experience_id', '=', row.experience_id)
-        .where('starts_at', '=', row.starts_at)
-        // Made just now by this statement: its seats are already taken.
-        .where(sql<SqlBool>`not exists (select from made)`)
-        .where('manual', 'is not', false)
-        .where((eb) =>
-          eb.or([eb('max', 'is', null), eb(sql`reserved + ${quantity}`, '<=', eb.ref('max'))]),
-        )
-        .returningAll();
-      return db
-        .with('made', () => made)
-        .with('taken', () => taken)
-        .selectFrom('made')
-        .selectAll()
-        .select(sql<boolean>`true`.as('created'))
-        .unionAll((eb) =>
-          eb
-            .selectFrom('taken')
-            .selectAll()
-            .select(sql<boolean>`false`.as('created')),
-        )
-        .executeTakeFirst();
-    },
-
-    async release(id: string, quantity: number): Promise<void> {
-      await db
-        .updateTable('events')
-        .set({ reserved: sql`reserved - ${quantity}`, updated_at: new Date() })
-        .where('id', '=', id)
-        .execute();
-    },
-
-    /**
-     * Another event of the guide that overlaps this one (touching ends do not overlap), where
-     * the guide has not declined.
-     */
-    async overlappingWithGuide(
-      guideId: string,
-      event: { id: string; starts_at: Date; ends_at: Date },
-    ): Promise<EventRow | undefined> {
-      return withExperience()
-        .where(sql<SqlBool>`e.guide_ids @> array[${guideId}]::text[]`)
-        .where(sql<SqlBool>`coalesce(e.guide_statuses ->> ${guideId}, 'confirmed') <> 'declined'`)
-        .where('e.id', '<>', event.id)
-        .where('e.starts_at', '<', event.ends_at)
-        .where('e.ends_at', '>', event.starts_at)
-        .orderBy('e.starts_at')
-        .limit(1)
-        .executeTakeFirst();
-    },
-
-    /** Puts a guide on an event, its acknowledgement `pending` (v2018-06-26). */
-    async addGuide(id: string, guideId: string): Promise<void> {
-      await db
-        .updateTable('events')
-        .set({
-          guide_ids: sql`array_append(guide_ids, ${guideId})`,
-          guide_statuses: sql`guide_statuses || jsonb_build_object(${guideId}::text, 'pending')`,
-          updated_at: new Date(),
-        })
-        .where('id', '=', id)
-        .where(sql<SqlBool>`not guide_ids @> array[${guideId}]::text[]`)
-        .execute();
-    },
-
-    /** A guide's answer to its assignment. */
-    async setGuideStatus(id: string, guideId: string, status: GuideStatus): Promise<void> {
-      await db
-        .updateTable('events')
-        .set({
-          guide_statuses: sql`guide_statuses || jsonb_build_object(${guideId}::text, ${status}::text)`,
-          updated_at: new Date(),
-        })
-        .where('id', '=', id)
-        .execute();
-    },
-
-    /** Takes a guide off every event that has not started by `now` (the guide was deleted). */
-    async removeGuideFromFuture(guideId: string, now: Date): Promise<void> {
-      await db
-        .updateTable('events')
-        .set({
-          guide_ids: sql`array_remove(guide_ids, ${guideId})`,
-          guide_statuses: sql`guide_statuses - ${guideId}::text`,
-          updated_at: now,
-        })
-        .where(sql<SqlBool>`guide_ids @> array[${guideId}]::text[]`)
-        .where('starts_at', '>', now)
-        .execute();
-    },
-
-    /** The guides on each of these events that have not declined. */
-    async guidesOf(ids: readonly string[]): Promise<Map<string, string[]>> {
-      if (ids.length === 0) return new Map();
-      const rows = await db
-        .selectFrom('events')
-        .select(['id', 'guide_ids', 'guide_statuses'])
-        .where('id', 'in', ids)
-        .execute();
-      return new Map(
-        rows.map((r) => [r.id, r.guide_ids.filter((g) => r.guide_statuses[g] !== 'declined')]),
-      );
-    },
-
-    async removeGuide(id: string, guideId: string): Promise<void> {
-      await db
-        .updateTable('events')
-        .set({
-          guide_ids: sql`array_remove(guide_ids, ${guideId})`,
-          guide_statuses: sql`guide_statuses - ${guideId}::text`,
-          updated_at: new Date(),
-        })
-        .where('id', '=', id)
-        .execute();
-    },
-
-    async seatsLeft(id: string): Promise<number | null> {
-      const row = await db
-        .selectFrom('events')
-        .select(['max', 'reserved', 'manual'])
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
-      return seatsOpen(row);
     },
 
     /**

@@ -13,8 +13,8 @@ import { DomainError, invalid, notFound } from '../../domain/errors.js';
 import { emitChange, noEvents, type EventSink } from '../../outbox/index.js';
 import { runList } from '../../query/run.js';
 import type { Scope } from '../../query/types.js';
-import type { ExperiencesFacade } from '../experiences/index.js';
-import type { GuidesFacade } from '../guides/index.js';
+import { experiencesFacade as experiences } from '../experiences/index.js';
+import { guidesFacade as guides } from '../guides/index.js';
 import type { Recorder } from '../idempotency/index.js';
 import { parseStart } from '../schedules/index.js';
 import { setGuides } from './assignment.js';
@@ -39,8 +39,6 @@ export interface EventInput {
 
 export interface EventsServiceDeps {
   db: Db;
-  experiences: ExperiencesFacade;
-  guides: GuidesFacade;
   domainEvents?: EventSink;
 }
 
@@ -48,7 +46,7 @@ export interface EventsServiceDeps {
  * Who sees an event: the seller's staff, and a ROLE_GUIDE delegate the events it is
  * assigned to (its guide profiles are read only for callers that hold that role).
  */
-export function eventVisibility(guides: GuidesFacade) {
+export function eventVisibility() {
   const guideIdsOf = async (db: Executor, caller: Caller): Promise<string[]> =>
     accessOf(caller).holdsRole('ROLE_GUIDE') ? guides.idsGuidedBy(db, caller) : [];
 
@@ -90,14 +88,9 @@ export function eventVisibility(guides: GuidesFacade) {
   };
 }
 
-export function eventsService({
-  db,
-  experiences,
-  guides,
-  domainEvents = noEvents,
-}: EventsServiceDeps) {
+export function eventsService({ db, domainEvents = noEvents }: EventsServiceDeps) {
   const repo = eventsRepository(db);
-  const visibility = eventVisibility(guides);
+  const visibility = eventVisibility();
 
   return {
     list: async (caller: Caller, query: Record<string, unknown>) =>

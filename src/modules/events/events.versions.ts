@@ -10,8 +10,8 @@
  */
 import { isId } from '../../db/ids.js';
 import { accessOf } from '../../domain/access.js';
-import type { ExperiencesFacade } from '../experiences/index.js';
-import type { GuidesFacade } from '../guides/index.js';
+import { experiencesFacade as experiences } from '../experiences/index.js';
+import { guidesFacade as guides } from '../guides/index.js';
 import { GUIDE_ACKNOWLEDGEMENT, GUIDE_PROFILES } from '../../versions/index.js';
 import type { RequestParts, VersionChanges, VersionContext } from '../../versions/types.js';
 import type { ApiObject } from '../../versions/transforms.js';
@@ -24,13 +24,7 @@ const NO_GUIDE = '0'.repeat(24);
 /** Callers from v2018-02-26 on have guides checked against their schedules. */
 export const checksGuideSchedules = (apiVersion: string): boolean => apiVersion >= GUIDE_PROFILES;
 
-export function eventVersionChanges({
-  guides,
-  experiences,
-}: {
-  guides: GuidesFacade;
-  experiences: ExperiencesFacade;
-}): VersionChanges {
+export function eventVersionChanges(): VersionChanges {
   /**
    * The seller whose guides a request would touch, when the caller manages them: nothing is
    * translated (let alone created) for anyone else; the route then answers 403 or 404.

@@ -3,16 +3,15 @@ import type { Db } from '../../db/database.js';
 import type { ResourceModule } from '../../http/module.js';
 import type { EventSink } from '../../outbox/index.js';
 import type { IdempotencyService } from '../idempotency/index.js';
-import type { UsersFacade } from '../users/index.js';
 import { Demographic, DemographicList } from './demographics.schemas.js';
 import { experiencesFacade, type ExperiencesFacade } from './experiences.facade.js';
+import { experiencePartsRoutes } from './experience-parts.routes.js';
 import { experiencesRoutes } from './experiences.routes.js';
 import { Experience, ExperienceList } from './experiences.schemas.js';
 import { experiencesService } from './experiences.service.js';
 
 export function experiencesModule(deps: {
   db: Db;
-  users: UsersFacade;
   idempotency: IdempotencyService;
   domainEvents?: EventSink;
 }): ResourceModule<ExperiencesFacade> {
@@ -20,7 +19,10 @@ export function experiencesModule(deps: {
   return {
     name: 'experiences',
     schemas: [Experience, ExperienceList, Demographic, DemographicList],
-    routes: (app) => experiencesRoutes(app, { experiences, idempotency: deps.idempotency }),
+    routes: async (app) => {
+      await experiencesRoutes(app, { experiences, idempotency: deps.idempotency });
+      await experiencePartsRoutes(app, { experiences, idempotency: deps.idempotency });
+    },
     facade: experiencesFacade,
     expanders: { experience: (_db, caller, ids) => experiences.views(caller, ids) },
   };

@@ -19,7 +19,7 @@ import {
   type ScheduleInput,
 } from '../schedules/index.js';
 import { recordedCreate, type Recorder } from '../idempotency/index.js';
-import type { UsersFacade } from '../users/index.js';
+import { usersFacade as users } from '../users/index.js';
 import { experienceList } from './experiences.list.js';
 import { demographicList } from './demographics.list.js';
 import { demographicsRepository } from './demographics.repository.js';
@@ -110,11 +110,9 @@ export const canView = (
 
 export function experiencesService({
   db,
-  users,
   domainEvents = noEvents,
 }: {
   db: Db;
-  users: UsersFacade;
   domainEvents?: EventSink;
 }) {
   const repo = experiencesRepository(db);

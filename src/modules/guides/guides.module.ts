@@ -2,14 +2,13 @@
 import type { Db } from '../../db/database.js';
 import type { ResourceModule } from '../../http/module.js';
 import type { IdempotencyService } from '../idempotency/index.js';
-import type { UsersFacade } from '../users/index.js';
 import { guidesFacade, type GuidesFacade } from './guides.facade.js';
 import { guidesRoutes } from './guides.routes.js';
 import { Guide, GuideList, GuideSchedule } from './guides.schemas.js';
 import { guidesService, type GuidesServiceDeps } from './guides.service.js';
 
 export function guidesModule(
-  deps: GuidesServiceDeps & { db: Db; users: UsersFacade; idempotency: IdempotencyService },
+  deps: GuidesServiceDeps & { db: Db; idempotency: IdempotencyService },
 ): ResourceModule<GuidesFacade> {
   const guides = guidesService(deps);
   return {

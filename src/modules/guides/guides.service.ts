@@ -20,7 +20,7 @@ import {
   type ScheduleInput,
 } from '../schedules/index.js';
 import { delegatesFacade } from '../delegates/index.js';
-import type { UsersFacade } from '../users/index.js';
+import { usersFacade as users } from '../users/index.js';
 import { guideList } from './guides.list.js';
 import { type GuideRow, guideSchedulesOf, type GuideView, toGuideView } from './guides.schemas.js';
 import { guidesRepository } from './guides.repository.js';
@@ -43,7 +43,6 @@ function checkSchedules(schedules: ScheduleInput[], path: (i: number) => string)
 
 export interface GuidesServiceDeps {
   db: Db;
-  users: UsersFacade;
   /** Takes a deleted guide off the events that have not started (the events module's). */
   leaveFutureEvents: (tx: Tx, guideId: string, now: Date) => Promise<void>;
   domainEvents?: EventSink;
@@ -51,7 +50,6 @@ export interface GuidesServiceDeps {
 
 export function guidesService({
   db,
-  users,
   leaveFutureEvents,
   domainEvents = noEvents,
 }: GuidesServiceDeps) {

@@ -14,7 +14,7 @@ import type { Caller } from '../../domain/caller.js';
 import { DomainError, invalidFields, notFound } from '../../domain/errors.js';
 import { runList } from '../../query/run.js';
 import type { ApiKeyCipher } from '../../security/api-keys.js';
-import type { UsersFacade } from '../users/index.js';
+import { usersFacade as users } from '../users/index.js';
 import { checkResolves, urlProblems } from './destination.js';
 import { newSecret, openSecret, sealSecret } from './hook-secrets.js';
 import { deliveryList, hookList } from './hooks.list.js';
@@ -28,7 +28,6 @@ import {
 
 export interface HooksServiceDeps {
   db: Db;
-  users: UsersFacade;
   cipher: ApiKeyCipher;
   env: BookingEnv;
   /** The version a hook renders in: the one asked for, else the caller's (registry.resolve). */
@@ -47,7 +46,7 @@ export interface NewHook {
   apiVersion?: string;
 }
 
-export function hooksService({ db, users, cipher, env, resolveVersion }: HooksServiceDeps) {
+export function hooksService({ db, cipher, env, resolveVersion }: HooksServiceDeps) {
   const repo = hooksRepository(db);
 
   /**

@@ -9,7 +9,7 @@ import { accessOf } from '../../domain/access.js';
 import type { Caller, Checkout } from '../../domain/caller.js';
 import { DomainError } from '../../domain/errors.js';
 import { delegatesFacade } from '../delegates/index.js';
-import type { Account } from '../users/index.js';
+import { usersFacade as users, type Account } from '../users/index.js';
 import {
   planBooking,
   unscheduled,
@@ -20,6 +20,8 @@ import {
 import { readLineItems } from './line-items.js';
 import type { OrdersContext } from './orders.context.js';
 import { ordersRepository } from './orders.repository.js';
+import { eventsFacade } from '../events/index.js';
+import { experiencesFacade } from '../experiences/index.js';
 
 /**
  * The account a booking may name as its customer: the caller itself, or one the seller
@@ -31,7 +33,7 @@ async function attachable(
   caller: Caller,
   sellerId: string | undefined,
 ) {
-  const { db, users } = ctx;
+  const { db } = ctx;
   if (customerId === caller.id) return users.find(db, customerId);
   if (!sellerId) return undefined;
   const known =
@@ -53,7 +55,7 @@ export async function openedByHand(
 ): Promise<Set<string>> {
   const wanted = unscheduled(items, scheduling);
   if (wanted.length === 0) return new Set();
-  return ctx.events.openedByHand(
+  return eventsFacade.openedByHand(
     executor,
     wanted.map((w) => w.experienceId),
     wanted.map((w) => w.start),
@@ -76,7 +78,7 @@ export async function planRequest(
   // The caller is the account as authenticated (its cache is emptied on every change to
   // it), so it is not read again.
   const account: Account = caller;
-  const rows = await ctx.experiences.findMany(ctx.db, ids);
+  const rows = await experiencesFacade.findMany(ctx.db, ids);
   const sellerId = rows.find((r) => r.id === input.items[0]?.experience.id)?.sellerId;
   const customer = input.customer && (await attachable(ctx, input.customer.id, caller, sellerId));
   const scheduling = { experiences: new Map(rows.map((e) => [e.id, e])) };

@@ -11,7 +11,7 @@ import { inTransaction, type Tx } from '../../db/unit-of-work.js';
 import { inOneStatement, type BatchTx } from '../../db/write-batch.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller, Checkout } from '../../domain/caller.js';
-import { departureKey } from '../events/index.js';
+import { eventsFacade, departureKey } from '../events/index.js';
 import type { Recorder } from '../idempotency/index.js';
 import type { BookingInput, PlannedBooking, PlannedItem } from './booking.js';
 import { SHORT_CODE_TRIES, newShortCode } from './booking-codes.js';
@@ -55,7 +55,7 @@ async function write(
   plan: PlannedBooking,
   sender: Sender,
 ): Promise<OrderView> {
-  const { eventAt, changes } = await ctx.events.seats.take(
+  const { eventAt, changes } = await eventsFacade.seats.take(
     tx,
     plan.sellerId,
     plan.items.map((item) => ({

@@ -13,6 +13,7 @@ import { addSeats, seatsHeld } from './order-changes.js';
 import { emitSeatChanges, maySee, type OrdersContext } from './orders.context.js';
 import { ordersRepository } from './orders.repository.js';
 import { toOrderView, type OrderView } from './orders.schemas.js';
+import { eventsFacade } from '../events/index.js';
 
 export async function cancel(ctx: OrdersContext, caller: Caller, id: string): Promise<OrderView> {
   const access = accessOf(caller);
@@ -25,7 +26,7 @@ export async function cancel(ctx: OrdersContext, caller: Caller, id: string): Pr
     const items = (await orders.itemsOf([id])).get(id) ?? [];
     const live = items.filter((i) => holdsSeats(i.status));
     await orders.markCanceled(id);
-    const changes = await ctx.events.seats.move(tx, addSeats(new Map(), seatsHeld(live), -1));
+    const changes = await eventsFacade.seats.move(tx, addSeats(new Map(), seatsHeld(live), -1));
     const canceled = (await orders.findById(id))!;
     const view = toOrderView(canceled, (await orders.itemsOf([id])).get(id) ?? []);
     await emitChange(ctx.domainEvents, tx, {

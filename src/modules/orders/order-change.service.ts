@@ -9,8 +9,8 @@ import { inTransaction, type Tx } from '../../db/unit-of-work.js';
 import { accessOf, type Access } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { DomainError, forbidden, invalid, notFound } from '../../domain/errors.js';
-import { departureKey, type SeatDelta } from '../events/index.js';
-import type { BookableExperience } from '../experiences/index.js';
+import { eventsFacade, departureKey, type SeatDelta } from '../events/index.js';
+import { experiencesFacade, type BookableExperience } from '../experiences/index.js';
 import type { Recorder } from '../idempotency/index.js';
 import {
   customerEmailOf,
@@ -130,7 +130,7 @@ async function reviseItems(
     toPlan.map((p) => p.input.status === p.current?.status),
     keptSeats,
   );
-  const eventAt = await ctx.events.seats.eventsAt(tx, order.seller_id, planned);
+  const eventAt = await eventsFacade.seats.eventsAt(tx, order.seller_id, planned);
   const eventOf = (item: PlannedItem) => eventAt.get(departureKey(item.experience.id, item.start))!;
   const added: OrderItemRow[] = [];
   const deltas = new Map<string, SeatDelta>();
@@ -172,7 +172,7 @@ export async function change(
   const email = customerEmailOf(input);
   const given = (input.items ?? []).map((item, i) => readLineItems(item, `items.${i}`));
   const ids = [...new Set(given.flatMap((i) => (i.experience ? [i.experience.id] : [])))];
-  const rows = ids.length > 0 ? await ctx.experiences.findMany(ctx.db, ids) : [];
+  const rows = ids.length > 0 ? await experiencesFacade.findMany(ctx.db, ids) : [];
   return inTransaction(ctx.db, async (tx) => {
     const orders = ordersRepository(tx);
     const order = await orders.lock(id);
@@ -195,7 +195,7 @@ export async function change(
       // Experiences of items named by id only: those of the order, read in its transaction.
       const known = new Map(rows.map((e) => [e.id, e]));
       const kept = [...new Set(items.map((i) => i.experience.id))].filter((e) => !known.has(e));
-      for (const e of kept.length > 0 ? await ctx.experiences.findMany(tx, kept) : [])
+      for (const e of kept.length > 0 ? await experiencesFacade.findMany(tx, kept) : [])
         known.set(e.id, e);
       ({ after, work } = await reviseItems(ctx, tx, order, before, items, {
         access,

@@ -1,6 +1,5 @@
 /**
- * What every use case of orders runs with: the database, the modules it calls, where its
- * domain events go, the relay cap on confirmations, the hold length and the clock. The
+ * What every use case of orders runs with: the database, where its domain events go, the relay cap on confirmations, the hold length and the clock. The
  * use-case files (booking, changes, holds, cancellation, reads) are top-level functions
  * taking this context first; orders.service.ts binds them to one.
  */
@@ -8,9 +7,7 @@ import type { Db } from '../../db/database.js';
 import type { Tx } from '../../db/unit-of-work.js';
 import type { Access } from '../../domain/access.js';
 import { noEvents, type EventSink } from '../../outbox/index.js';
-import type { EventsFacade, SeatChange } from '../events/index.js';
-import type { ExperiencesFacade } from '../experiences/index.js';
-import type { UsersFacade } from '../users/index.js';
+import type { SeatChange } from '../events/index.js';
 import type { OrderRow } from './orders.schemas.js';
 
 /** The relay cap on confirmations a customer account causes to others (docs/booking.md). */
@@ -26,9 +23,6 @@ export interface OrdersServiceDeps {
   relayCap: RelayCap;
   /** Where `order.*` and seat `event.update` events go, in the change's transaction. */
   domainEvents?: EventSink;
-  users: UsersFacade;
-  experiences: ExperiencesFacade;
-  events: EventsFacade;
   /** How long a hold (item status 103) keeps its seats unconfirmed. */
   holdMs?: number;
   /** The clock skew the pollers' horizon allows for (db/poll-horizon.ts). */

@@ -4,7 +4,7 @@
  * seats and writing nothing.
  */
 import type { Caller, Checkout } from '../../domain/caller.js';
-import { capacityExceeded, departureKey, seatsOpen } from '../events/index.js';
+import { eventsFacade, capacityExceeded, departureKey, seatsOpen } from '../events/index.js';
 import { localIso } from '../shared/index.js';
 import type { BookingInput, PlannedBooking, PlannedItem } from './booking.js';
 import { planCheckout, planRequest } from './booking-request.js';
@@ -22,7 +22,7 @@ async function quotePlanned(ctx: OrdersContext, planned: PlannedBooking): Promis
     wanted.set(key, entry);
   }
   // The seats of every departure asked, in one query whatever the number of items.
-  const found = await ctx.events.seatsAt(
+  const found = await eventsFacade.seatsAt(
     ctx.db,
     [...new Set(planned.items.map((i) => i.experience.id))],
     planned.items.map((i) => i.start),

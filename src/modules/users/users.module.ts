@@ -43,5 +43,7 @@ export function usersModule(
       ...(callers ? { callers } : {}),
     }),
     service,
+    // The cache's LISTEN connection, closed before the database.
+    close: async () => callers?.close(),
   };
 }

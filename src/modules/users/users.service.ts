@@ -34,11 +34,6 @@ export interface UsersServiceDeps {
   cipher: ApiKeyCipher;
   /** The version new accounts are pinned to. */
   latestVersion: string;
-  /**
-   * Runs in the sign-up's transaction. Nothing uses it since invitations stopped following
-   * the address at sign-up (an unproven address must grant nothing: docs/security.md).
-   */
-  onSignUp?: (tx: Tx, account: { id: string; email: string }) => Promise<void>;
   /** Where `user.update` goes (its metadata changed), in the change's transaction. */
   domainEvents?: EventSink;
   /** Verified API keys of this instance (caller-cache.ts): dropped when a key rotates. */
@@ -49,7 +44,6 @@ export function usersService({
   db,
   cipher,
   latestVersion,
-  onSignUp,
   domainEvents = noEvents,
   callers,
 }: UsersServiceDeps) {
@@ -129,7 +123,6 @@ export function usersService({
             api_key_ciphertext: ciphertext,
             api_version: latestVersion,
           });
-          await onSignUp?.(tx, { id: inserted.id, email: inserted.email });
           await record?.(tx, { status: 201, body: toUserView(inserted) });
           return inserted;
         });

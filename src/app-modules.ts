@@ -1,0 +1,168 @@
+/**
+ * The application's modules, in dependency order, each given what it needs from the
+ * configuration and the platform (database, event sink, idempotency, cipher, logs). A module
+ * reaches its neighbours by importing their facades; what is passed here is configuration,
+ * shared infrastructure, and callbacks upward (a lower module asking a higher one, e.g.
+ * guides telling events a guide left). app.ts registers every module of the list the same
+ * way (http/module.ts).
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import { countingFailures } from './http/auth.js';
+import type { AuthThrottle } from './http/auth-throttle.js';
+import type { ResourceModule } from './http/module.js';
+import {
+  enqueue,
+  enqueueInvitation,
+  mailConsumer,
+  mailModule,
+  sentToOthersLastHour,
+} from './mail/index.js';
+import { checkoutModule } from './modules/checkout/index.js';
+import { delegatesModule } from './modules/delegates/index.js';
+import { eventsFacade, eventsModule } from './modules/events/index.js';
+import { experiencesModule } from './modules/experiences/index.js';
+import { guidesModule } from './modules/guides/index.js';
+import { hooksModule, webhookSender } from './modules/hooks/index.js';
+import { idempotencyService } from './modules/idempotency/index.js';
+import { ordersFacade, ordersModule } from './modules/orders/index.js';
+import {
+  createCallerCache,
+  usersFacade,
+  usersModule,
+  type UsersModule,
+} from './modules/users/index.js';
+import { createEventSink } from './outbox/index.js';
+import { setPasswordHashConcurrency } from './security/passwords.js';
+import { configuredCipher } from './security/secret.js';
+import { apiVersions, LATEST_VERSION } from './versions/index.js';
+import { createVersionRegistry, type VersionRegistry } from './versions/registry.js';
+import type { ApiVersion, VersionChanges } from './versions/types.js';
+
+export interface ModuleContext {
+  config: Config;
+  database: Database;
+  log: FastifyBaseLogger;
+  /** Failed credentials counted per address (auth-throttle.ts), publishable keys' too. */
+  authThrottle: AuthThrottle;
+  /** false: domain events are not stored (the benchmark's baseline). */
+  storeDomainEvents?: boolean;
+  /** The dated API versions (default src/versions/) and extra changes (tests). */
+  versions?: readonly ApiVersion[];
+  versionChanges?: readonly VersionChanges[];
+}
+
+export interface Modules {
+  list: ResourceModule[];
+  /** Authentication and the trusted path (the admin socket) need the users module itself. */
+  users: UsersModule;
+  versions: VersionRegistry;
+}
+
+export async function createModules(ctx: ModuleContext): Promise<Modules> {
+  const { config, database, log } = ctx;
+  const { db } = database;
+  const cipher = configuredCipher(config);
+  setPasswordHashConcurrency(config.passwordHashConcurrency);
+  const idempotency = idempotencyService({ db });
+  // Domain events, written in each change's transaction; email is derived from them there,
+  // webhooks by the hooks module's dispatcher.
+  const domainEvents = createEventSink([mailConsumer], { store: ctx.storeDomainEvents });
+  // Verified API keys in memory, kept only while every change to them is heard (LISTEN).
+  const callers = await createCallerCache(database, {
+    ttlMs: config.apiKeyCacheTtlMs,
+    staleMs: config.apiKeyCacheStaleMs,
+  });
+  const users = usersModule({
+    db,
+    domainEvents,
+    callers,
+    idempotency,
+    cipher,
+    latestVersion: LATEST_VERSION,
+  });
+  const list: ResourceModule[] = [
+    users,
+    delegatesModule({
+      db,
+      idempotency,
+      // The invitation email, with its token sealed, in the invitation's transaction.
+      sendInvitation: (tx, invitation) => enqueueInvitation(tx, cipher, invitation),
+      hasBookedWith: ordersFacade.hasBookedWith,
+      callersChanged: (userId) => callers.invalidate(userId),
+    }),
+    guidesModule({
+      db,
+      domainEvents,
+      idempotency,
+      leaveFutureEvents: eventsFacade.leaveFutureEvents,
+    }),
+    experiencesModule({ db, idempotency, domainEvents }),
+    eventsModule({ db, domainEvents, idempotency }),
+    ordersModule({
+      db,
+      idempotency,
+      domainEvents,
+      holdMs: config.holds.holdMs,
+      pollMarginMs: config.pollHorizonMarginMs,
+      relayCap: { sentToOthersLastHour, toOthersPerHour: config.confirmationsToOthersPerHour },
+      ...(config.holds.sweep
+        ? { sweeper: { sweepMs: config.holds.sweepMs, logger: log.child({ component: 'holds' }) } }
+        : {}),
+    }),
+    checkoutModule({
+      db,
+      idempotency,
+      // A wrong publishable key counts with the address's other failed credentials.
+      guard: (authenticate) => countingFailures(authenticate, ctx.authThrottle),
+    }),
+  ];
+  const versions = createVersionRegistry(ctx.versions ?? apiVersions, [
+    ...list.flatMap((m) => (m.versions ? [m.versions] : [])),
+    ...(ctx.versionChanges ?? []),
+  ]);
+  list.push(
+    hooksModule({
+      db,
+      cipher,
+      env: config.env,
+      resolveVersion: (requested, callerVersion) =>
+        requested === undefined ? callerVersion : versions.resolve(requested, undefined),
+      ...(config.webhooks.dispatch
+        ? {
+            dispatch: {
+              versions,
+              send: webhookSender(config.env, config.webhooks.timeoutMs),
+              logger: log.child({ component: 'webhooks' }),
+              ...config.webhooks,
+              // The owner learns its hook was disabled (email, through the outbox).
+              onDisabled: async (tx, hook) => {
+                const owner = await usersFacade.find(tx, hook.user.id);
+                if (owner)
+                  await enqueue(tx, {
+                    kind: 'hook_disabled',
+                    hookId: hook.id,
+                    recipient: owner.email,
+                  });
+              },
+            },
+          }
+        : {}),
+    }),
+    // Email goes out only with a relay configured; without one it stays queued.
+    mailModule(
+      config.smtpUrl
+        ? {
+            db,
+            smtpUrl: config.smtpUrl,
+            from: config.mailFrom,
+            cipher,
+            logger: log.child({ component: 'mail' }),
+            ...config.outbox,
+          }
+        : undefined,
+    ),
+  );
+  return { list, users, versions };
+}

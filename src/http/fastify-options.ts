@@ -1,0 +1,51 @@
+/**
+ * The Fastify instance's options from the configuration: logging, validation and
+ * serialization compilers, the body limit, the timeouts for slow and idle clients, and
+ * problem+json for the framework's own errors.
+ */
+import { LogController, type FastifyHttpOptions } from 'fastify';
+import type { Server } from 'node:http';
+import type { Config } from '../config.js';
+import { clientErrorHandler, sendProblem, toProblem } from './error-handler.js';
+import { loggerOptions } from './logging.js';
+import { genReqId } from './request-id.js';
+import { buildSerializer } from './serialization.js';
+import { buildValidator } from './validation.js';
+
+export function fastifyOptions(
+  config: Config,
+  logStream: NodeJS.WritableStream | undefined,
+): FastifyHttpOptions<Server> {
+  return {
+    logger: loggerOptions(config.logLevel, logStream),
+    genReqId,
+    requestIdHeader: false,
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    schemaController: {
+      compilersFactory: {
+        buildValidator: buildValidator as never,
+        buildSerializer: buildSerializer as never,
+      },
+    },
+    bodyLimit: config.bodyLimit,
+    // Slow and idle clients (docs/configuration.md): a connection must send its headers in
+    // time, an idle keep-alive one is closed, and the checks run every second.
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.sockets.keepAliveTimeoutMs,
+    connectionTimeout: config.sockets.idleTimeoutMs,
+    http: {
+      headersTimeout:
+        config.requestTimeoutMs > 0
+          ? Math.min(config.sockets.headersTimeoutMs, config.requestTimeoutMs)
+          : config.sockets.headersTimeoutMs,
+      connectionsCheckingInterval: 1000,
+    },
+    clientErrorHandler,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    frameworkErrors: (error, request, reply) => {
+      void reply.header('x-request-id', request.id);
+      sendProblem(reply, toProblem(error, request));
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * Every request's way through the application, in order: the request id; a malformed query
+ * refused; the rate limits (credential, checkout); the version asked for; the caller from
+ * its credentials (failures throttled); the account's pinned version; the modules' own
+ * `onRequest` hooks (a publishable key's guest checkout); then, before validation, input no
+ * handler may see, `expand=`, the older versions' request rewrites and lenient bodies; the
+ * modules' `preHandler` hooks; and on the way out `expand=`, the older versions' shapes, and
+ * conditional GETs. The order is the rule: it lives here once.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import { authenticationHook, type Authenticator } from './auth.js';
+import type { AuthThrottle } from './auth-throttle.js';
+import { checkoutLimitHook } from './checkout-limit.js';
+import { conditionalGet } from './conditional-get.js';
+import { expandHook, readExpand, type Expanders } from './expand.js';
+import { refuseMalformedQuery, refuseUnstorableInput } from './input-text.js';
+import { relaxBodyForOlderVersions } from './lenient-bodies.js';
+import type { ResourceModule } from './module.js';
+import { registerRateLimit } from './rate-limit.js';
+import type { SharedRedis } from './redis.js';
+import { echoRequestId } from './request-id.js';
+import type { versionHooks } from './versioning.js';
+
+export interface Pipeline {
+  config: Config;
+  db: Db;
+  redis: SharedRedis | undefined;
+  versioning: ReturnType<typeof versionHooks>;
+  authenticate: Authenticator;
+  authThrottle: AuthThrottle;
+  modules: readonly ResourceModule[];
+}
+
+export async function registerRequestPipeline(app: FastifyInstance, p: Pipeline): Promise<void> {
+  const { config, versioning, modules } = p;
+  app.addHook('onRequest', echoRequestId);
+  app.addHook('onRequest', refuseMalformedQuery);
+  await registerRateLimit(app, config, p.redis);
+  app.addHook(
+    'onRequest',
+    checkoutLimitHook(
+      {
+        perKey: config.rateLimit.checkoutPerKey,
+        perAddress: config.rateLimit.checkoutPerAddress,
+        windowMs: config.rateLimit.windowMs,
+      },
+      p.redis,
+    ),
+  );
+  app.addHook('onRequest', versioning.fromHeader);
+  app.addHook('onRequest', authenticationHook(p.authenticate, config.env, p.authThrottle));
+  app.addHook('onRequest', versioning.fromAccount);
+  for (const hook of modules.flatMap((m) => m.hooks?.onRequest ?? []))
+    app.addHook('onRequest', hook);
+  for (const hook of modules.flatMap((m) => m.hooks?.preHandler ?? []))
+    app.addHook('preHandler', hook);
+  app.addHook('preValidation', refuseUnstorableInput);
+  app.addHook('preValidation', async (request) => readExpand(request));
+  app.addHook('preValidation', versioning.rewriteRequest);
+  app.addHook('preValidation', relaxBodyForOlderVersions);
+  // Expanded first, so the objects it brings in get the caller's version shape too.
+  const expanders = Object.assign({}, ...modules.map((m) => m.expanders ?? {})) as Expanders;
+  app.addHook('preSerialization', expandHook(p.db, expanders));
+  app.addHook('preSerialization', versioning.rewriteResponse);
+  app.addHook('onSend', conditionalGet);
+}

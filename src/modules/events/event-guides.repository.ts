@@ -1,0 +1,97 @@
+/**
+ * The SQL of the guides on events: who is on which event, the overlap rule's query, adding,
+ * acknowledging and removing a guide, and a deleted guide leaving the events to come.
+ */
+import { sql, type Kysely, type SqlBool } from 'kysely';
+import type { DB, GuideStatus } from '../../db/types.js';
+import { eventsWithExperience } from './events.repository.js';
+import type { EventRow } from './events.schemas.js';
+
+export function eventGuidesRepository(db: Kysely<DB>) {
+  const withExperience = () => eventsWithExperience(db);
+  return {
+    /**
+     * Another event of the guide that overlaps this one (touching ends do not overlap), where
+     * the guide has not declined.
+     */
+    async overlappingWithGuide(
+      guideId: string,
+      event: { id: string; starts_at: Date; ends_at: Date },
+    ): Promise<EventRow | undefined> {
+      return withExperience()
+        .where(sql<SqlBool>`e.guide_ids @> array[${guideId}]::text[]`)
+        .where(sql<SqlBool>`coalesce(e.guide_statuses ->> ${guideId}, 'confirmed') <> 'declined'`)
+        .where('e.id', '<>', event.id)
+        .where('e.starts_at', '<', event.ends_at)
+        .where('e.ends_at', '>', event.starts_at)
+        .orderBy('e.starts_at')
+        .limit(1)
+        .executeTakeFirst();
+    },
+
+    /** Puts a guide on an event, its acknowledgement `pending` (v2018-06-26). */
+    async addGuide(id: string, guideId: string): Promise<void> {
+      await db
+        .updateTable('events')
+        .set({
+          guide_ids: sql`array_append(guide_ids, ${guideId})`,
+          guide_statuses: sql`guide_statuses || jsonb_build_object(${guideId}::text, 'pending')`,
+          updated_at: new Date(),
+        })
+        .where('id', '=', id)
+        .where(sql<SqlBool>`not guide_ids @> array[${guideId}]::text[]`)
+        .execute();
+    },
+
+    /** A guide's answer to its assignment. */
+    async setGuideStatus(id: string, guideId: string, status: GuideStatus): Promise<void> {
+      await db
+        .updateTable('events')
+        .set({
+          guide_statuses: sql`guide_statuses || jsonb_build_object(${guideId}::text, ${status}::text)`,
+          updated_at: new Date(),
+        })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    /** Takes a guide off every event that has not started by `now` (the guide was deleted). */
+    async removeGuideFromFuture(guideId: string, now: Date): Promise<void> {
+      await db
+        .updateTable('events')
+        .set({
+          guide_ids: sql`array_remove(guide_ids, ${guideId})`,
+          guide_statuses: sql`guide_statuses - ${guideId}::text`,
+          updated_at: now,
+        })
+        .where(sql<SqlBool>`guide_ids @> array[${guideId}]::text[]`)
+        .where('starts_at', '>', now)
+        .execute();
+    },
+
+    /** The guides on each of these events that have not declined. */
+    async guidesOf(ids: readonly string[]): Promise<Map<string, string[]>> {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('events')
+        .select(['id', 'guide_ids', 'guide_statuses'])
+        .where('id', 'in', ids)
+        .execute();
+      return new Map(
+        rows.map((r) => [r.id, r.guide_ids.filter((g) => r.guide_statuses[g] !== 'declined')]),
+      );
+    },
+
+    async removeGuide(id: string, guideId: string): Promise<void> {
+      await db
+        .updateTable('events')
+        .set({
+          guide_ids: sql`array_remove(guide_ids, ${guideId})`,
+          guide_statuses: sql`guide_statuses - ${guideId}::text`,
+          updated_at: new Date(),
+        })
+        .where('id', '=', id)
+        .execute();
+    },
+  };
+}
