@@ -16,6 +16,8 @@ import { deliveryList, hookList } from '../../src/modules/hooks/hooks.list.js';
 import * as domainEventsModule from '../../src/outbox/domain-events.repository.js';
 import * as delegatesModule from '../../src/modules/delegates/delegates.repository.js';
 import * as eventsModule from '../../src/modules/events/events.repository.js';
+import * as eventSeatsModule from '../../src/modules/events/event-seats.repository.js';
+import * as eventGuidesModule from '../../src/modules/events/event-guides.repository.js';
 import * as experiencesModule from '../../src/modules/experiences/experiences.repository.js';
 import * as demographicsModule from '../../src/modules/experiences/demographics.repository.js';
 import { demographicList } from '../../src/modules/experiences/demographics.list.js';
@@ -53,7 +55,9 @@ const { hooksRepository } = tracked(hooksModule);
 const { publishableKeysRepository } = tracked(publishableKeysModule);
 const { domainEventsRepository } = tracked(domainEventsModule);
 const { delegatesRepository } = tracked(delegatesModule);
-const { eventsRepository } = tracked(eventsModule);
+const { eventsRepository, eventsWithExperience } = tracked(eventsModule);
+const { eventSeatsRepository } = tracked(eventSeatsModule);
+const { eventGuidesRepository } = tracked(eventGuidesModule);
 const { experiencesRepository } = tracked(experiencesModule);
 const { demographicsRepository } = tracked(demographicsModule);
 const { guidesRepository } = tracked(guidesModule);
@@ -188,7 +192,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     'label[startsWith]': 'ad',
   }),
   events: {
-    withExperience: (db) => eventsRepository(db).withExperience().execute(),
+    withExperience: (db) => eventsWithExperience(db).execute(),
     findById: (db) => eventsRepository(db).findById(A),
     findMany: (db) => eventsRepository(db).findMany([A, B]),
     findAt: (db) => eventsRepository(db).findAt(A, AT),
@@ -198,7 +202,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
         true,
       ),
     takeSeatsAt: (db) =>
-      eventsRepository(db).takeSeatsAt(
+      eventSeatsRepository(db).takeSeatsAt(
         { id: A, experience_id: B, seller_id: B, starts_at: AT, ends_at: LATER, max: 10 },
         2,
       ),
@@ -211,16 +215,16 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
         ends_at: LATER,
         max: 10,
       }),
-    reserve: (db) => eventsRepository(db).reserve(A, 2),
-    release: (db) => eventsRepository(db).release(A, 2),
+    reserve: (db) => eventSeatsRepository(db).reserve(A, 2),
+    release: (db) => eventSeatsRepository(db).release(A, 2),
     overlappingWithGuide: (db) =>
-      eventsRepository(db).overlappingWithGuide(B, { id: A, starts_at: AT, ends_at: LATER }),
-    addGuide: (db) => eventsRepository(db).addGuide(A, B),
-    setGuideStatus: (db) => eventsRepository(db).setGuideStatus(A, B, 'declined'),
-    removeGuide: (db) => eventsRepository(db).removeGuide(A, B),
-    removeGuideFromFuture: (db) => eventsRepository(db).removeGuideFromFuture(B, AT),
-    guidesOf: (db) => eventsRepository(db).guidesOf([A, B]),
-    seatsLeft: (db) => eventsRepository(db).seatsLeft(A),
+      eventGuidesRepository(db).overlappingWithGuide(B, { id: A, starts_at: AT, ends_at: LATER }),
+    addGuide: (db) => eventGuidesRepository(db).addGuide(A, B),
+    setGuideStatus: (db) => eventGuidesRepository(db).setGuideStatus(A, B, 'declined'),
+    removeGuide: (db) => eventGuidesRepository(db).removeGuide(A, B),
+    removeGuideFromFuture: (db) => eventGuidesRepository(db).removeGuideFromFuture(B, AT),
+    guidesOf: (db) => eventGuidesRepository(db).guidesOf([A, B]),
+    seatsLeft: (db) => eventSeatsRepository(db).seatsLeft(A),
     forAvailability: (db) => eventsRepository(db).forAvailability([A], [AT, LATER], AT, LATER),
     startingAtMany: (db) => eventsRepository(db).startingAtMany([A, B], [AT, LATER]),
     lock: (db) => eventsRepository(db).lock(A),

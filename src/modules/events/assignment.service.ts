@@ -13,6 +13,7 @@ import { emitChange, noEvents, type EventSink } from '../../outbox/index.js';
 import { guidesFacade as guides } from '../guides/index.js';
 import { acknowledge, assignGuide, requireGuideOn } from './assignment.js';
 import { type EventRow, type EventView, toEventView } from './events.schemas.js';
+import { eventGuidesRepository } from './event-guides.repository.js';
 import { eventsRepository } from './events.repository.js';
 import { eventVisibility } from './events.service.js';
 
@@ -109,7 +110,7 @@ export function assignmentService({
       const event = await managedEvent(caller, eventId);
       requireGuideOn(event, guideId);
       return inTransaction(db, async (tx) => {
-        await eventsRepository(tx).removeGuide(eventId, guideId);
+        await eventGuidesRepository(tx).removeGuide(eventId, guideId);
         return changed(tx, caller, event);
       });
     },

@@ -9,6 +9,7 @@ import { DomainError, notFound } from '../../domain/errors.js';
 import type { GuideStatus } from '../../db/types.js';
 import { unavailability, type GuideProfile, type GuidesFacade } from '../guides/index.js';
 import { toEventView, type EventRow } from './events.schemas.js';
+import { eventGuidesRepository } from './event-guides.repository.js';
 import { eventsRepository } from './events.repository.js';
 
 export interface AssignmentOptions {
@@ -43,7 +44,7 @@ export async function assignGuide(
   const current = (await events.findById(event.id))!;
   if (current.guide_ids.includes(guideId)) return;
   await checkAvailable(trx, guides, guide, current, options);
-  await events.addGuide(event.id, guideId);
+  await eventGuidesRepository(trx).addGuide(event.id, guideId);
 }
 
 /**
@@ -68,7 +69,7 @@ export async function acknowledge(
   if (was === 'declined') {
     await checkAvailable(trx, guides, guide, current, { forceConfirm: false, checkSchedule: true });
   }
-  await events.setGuideStatus(event.id, guideId, status);
+  await eventGuidesRepository(trx).setGuideStatus(event.id, guideId, status);
 }
 
 /** The assignment rules: the guide's schedules, then its other events. */
@@ -80,7 +81,6 @@ async function checkAvailable(
   options: AssignmentOptions,
 ): Promise<void> {
   const guideId = guide.id;
-  const events = eventsRepository(trx);
   if (options.checkSchedule) {
     const reason = unavailability(guide.schedules, {
       start: current.starts_at,
@@ -96,7 +96,7 @@ async function checkAvailable(
     }
   }
   if (!options.forceConfirm) {
-    const clash = await events.overlappingWithGuide(guideId, current);
+    const clash = await eventGuidesRepository(trx).overlappingWithGuide(guideId, current);
     if (clash) {
       throw new DomainError(
         'guide_conflict',
@@ -124,7 +124,6 @@ export async function autoAssign(
   event: EventRow,
   wanted: number,
 ): Promise<string[]> {
-  const events = eventsRepository(trx);
   const assigned: string[] = [];
   let after = '';
   for (let seen = 0; assigned.length < wanted && seen < AUTO_ASSIGN_CANDIDATES; seen++) {
@@ -134,8 +133,8 @@ export async function autoAssign(
     if (event.guide_ids.includes(guide.id)) continue;
     const interval = { start: event.starts_at, end: event.ends_at, timezone: event.timezone };
     if (unavailability(guide.schedules, interval)) continue;
-    if (await events.overlappingWithGuide(guide.id, event)) continue;
-    await events.addGuide(event.id, guide.id);
+    if (await eventGuidesRepository(trx).overlappingWithGuide(guide.id, event)) continue;
+    await eventGuidesRepository(trx).addGuide(event.id, guide.id);
     assigned.push(guide.id);
   }
   return assigned;
@@ -151,8 +150,7 @@ export async function setGuides(
 ): Promise<void> {
   const wanted = [...new Set(guideIds)];
   const removed = event.guide_ids.filter((id) => !wanted.includes(id));
-  const events = eventsRepository(trx);
-  for (const id of removed) await events.removeGuide(event.id, id);
+  for (const id of removed) await eventGuidesRepository(trx).removeGuide(event.id, id);
   // Locks are taken in id order, like seats, so concurrent requests cannot wait in a cycle;
   // the guides are then added in the order given, which is the order the event lists them.
   for (const id of [...wanted].sort()) await guides.lock(trx, id);

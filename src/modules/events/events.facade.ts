@@ -5,6 +5,7 @@
  * hand, the guides on events (emails), and a deleted guide leaving the events to come.
  */
 import type { Executor, Tx } from '../../db/unit-of-work.js';
+import { eventGuidesRepository } from './event-guides.repository.js';
 import { eventsRepository } from './events.repository.js';
 import { departureKey, seats } from './seats.js';
 
@@ -49,10 +50,10 @@ export const eventsFacade = {
   },
 
   leaveFutureEvents: (tx: Tx, guideId: string, now: Date): Promise<void> =>
-    eventsRepository(tx).removeGuideFromFuture(guideId, now),
+    eventGuidesRepository(tx).removeGuideFromFuture(guideId, now),
 
   guidesOf: (db: Executor, eventIds: readonly string[]): Promise<Map<string, string[]>> =>
-    eventsRepository(db).guidesOf(eventIds),
+    eventGuidesRepository(db).guidesOf(eventIds),
 };
 
 export type EventsFacade = typeof eventsFacade;

@@ -4,8 +4,6 @@ import { creationStamps } from '../../db/creation-clock.js';
 import type { DB, EventsTable } from '../../db/types.js';
 import type { CompiledList } from '../../query/compile.js';
 import type { ListSource } from '../../query/run.js';
-import { eventGuidesRepository } from './event-guides.repository.js';
-import { eventSeatsRepository } from './event-seats.repository.js';
 import type { EventRow } from './events.schemas.js';
 
 /** The seats of an event at a departure, as availability and quotes read them. */
@@ -37,20 +35,10 @@ export const eventsWithExperience = (db: Kysely<DB>) =>
     .selectAll('e')
     .select(['x.name as title', 'x.timezone as timezone']);
 
-/** All SQL on events: the rows here, their seats and their guides in the files beside. */
-export function eventsRepository(db: Kysely<DB>) {
-  return {
-    ...eventRowsRepository(db),
-    ...eventSeatsRepository(db),
-    ...eventGuidesRepository(db),
-  };
-}
-
 /** Events themselves: read, locked, changed, made, deleted, listed. */
-function eventRowsRepository(db: Kysely<DB>) {
+export function eventsRepository(db: Kysely<DB>) {
   const withExperience = () => eventsWithExperience(db);
   return {
-    withExperience,
 
     async findById(id: string): Promise<EventRow | undefined> {
       return withExperience().where('e.id', '=', id).executeTakeFirst();

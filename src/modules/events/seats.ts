@@ -12,6 +12,7 @@ import { auditOf } from '../../outbox/index.js';
 import type { BookableExperience } from '../experiences/index.js';
 import { guidesFacade } from '../guides/index.js';
 import { autoAssign } from './assignment.js';
+import { eventSeatsRepository } from './event-seats.repository.js';
 import { eventsRepository, type NewEventRow } from './events.repository.js';
 import { experienceMustExist } from './events.rules.js';
 import { seatsOpen, toEventView, type EventView } from './events.schemas.js';
@@ -45,7 +46,7 @@ const findOrCreate = (tx: Tx, event: NewEventRow): Promise<{ id: string; created
 
 /** Takes seats if there is room: the change, or null when there is none. */
 async function reserve(tx: Tx, id: string, quantity: number, shown: Shown) {
-  const row = await eventsRepository(tx).reserve(id, quantity);
+  const row = await eventSeatsRepository(tx).reserve(id, quantity);
   if (!row) return null;
   return seatChange(toEventView({ ...row, title: shown.name, timezone: shown.timezone }), quantity);
 }
@@ -55,9 +56,8 @@ async function reserve(tx: Tx, id: string, quantity: number, shown: Shown) {
  * long after the booking, the experience renamed since).
  */
 async function release(tx: Tx, id: string, quantity: number) {
-  const events = eventsRepository(tx);
-  await events.release(id, quantity);
-  return seatChange(toEventView((await events.findById(id))!), -quantity);
+  await eventSeatsRepository(tx).release(id, quantity);
+  return seatChange(toEventView((await eventsRepository(tx).findById(id))!), -quantity);
 }
 
 /**
@@ -67,7 +67,7 @@ async function release(tx: Tx, id: string, quantity: number) {
 async function takeSeatsAt(tx: Tx, event: NewEventRow, quantity: number, shown: Shown) {
   const row = await experienceMustExist(
     event.experience_id,
-    eventsRepository(tx).takeSeatsAt(event, quantity),
+    eventSeatsRepository(tx).takeSeatsAt(event, quantity),
   );
   if (!row) return null;
   const { created, ...after } = row;
@@ -173,7 +173,7 @@ async function take(tx: Tx, sellerId: string, requests: readonly SeatRequest[]) 
     }
     const change = await reserve(tx, id, quantity, experience);
     if (!change) {
-      const seatsLeft = await eventsRepository(tx).seatsLeft(id);
+      const seatsLeft = await eventSeatsRepository(tx).seatsLeft(id);
       throw capacityExceeded(item, seatsLeft ?? 0, quantity, { id });
     }
     eventAt.set(key, id);
@@ -218,7 +218,7 @@ async function move(tx: Tx, deltas: ReadonlyMap<string, SeatDelta>): Promise<Sea
       changes.push(change);
       continue;
     }
-    const seatsLeft = await eventsRepository(tx).seatsLeft(eventId);
+    const seatsLeft = await eventSeatsRepository(tx).seatsLeft(eventId);
     throw capacityExceeded(item, seatsLeft ?? 0, delta, { id: eventId });
   }
   return changes;
