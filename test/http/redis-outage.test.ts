@@ -165,14 +165,12 @@ describe('Redis that drops or hangs mid-run', () => {
     if (!reachable) return;
     proxy = await startTcpProxy({ host: '127.0.0.1', port: 6379 });
     // `one` reaches Redis through the proxy the test cuts; `two` directly.
-    one = await createTestApp({
-      ...LIMITS,
-      REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
-    });
-    two = await createTestApp({
-      ...LIMITS,
-      REDIS_URL: 'redis://127.0.0.1:6379',
-    });
+    // A loaded machine (CI runs suites side by side) can take longer than the 50 ms default
+    // to answer a healthy Redis: that would open the breaker and count locally, which these
+    // tests read as not sharing. 500 ms still trips well under the old 2 s wait when stalled.
+    const healthy = { ...LIMITS, REDIS_TIMEOUT_MS: '500' };
+    one = await createTestApp({ ...healthy, REDIS_URL: `redis://127.0.0.1:${proxy.port}` });
+    two = await createTestApp({ ...healthy, REDIS_URL: 'redis://127.0.0.1:6379' });
   });
   afterAll(async () => {
     await one?.close();
