@@ -22,6 +22,11 @@
  *
  * Entries also expire after `ttlMs` (`API_KEY_CACHE_TTL_MS`; 0 keeps nothing), and at most
  * `maxEntries` are kept (oldest dropped).
+ *
+ * Other credentials that must stop working at once everywhere (resellers' Bearer
+ * credentials, modules/resellers) keep theirs in a `section` of the same cache: the same
+ * channel, fence and bounds, their entries keyed apart and dropped when any id they name
+ * (the credential's, its seller's) is announced.
  */
 import { randomBytes } from 'node:crypto';
 import type { Database, Listening } from '../../db/database.js';
@@ -31,12 +36,21 @@ import { usersRepository } from './users.repository.js';
 
 export const CALLERS_CHANNEL = 'booking_callers';
 
-export interface CallerCache {
-  /** The cached caller, once the fence says nothing newer can have been missed. */
-  get(digest: Buffer): Promise<Caller | undefined>;
+/** Verified credentials of one kind, by digest. */
+export interface CredentialCache<T> {
+  /** The cached value, once the fence says nothing newer can have been missed. */
+  get(digest: Buffer): Promise<T | undefined>;
   /** Take before reading the database; pass to `put` with what was read. */
   generation(): number;
-  put(digest: Buffer, caller: Caller, generation: number): void;
+  put(digest: Buffer, value: T, generation: number): void;
+}
+
+export interface CallerCache extends CredentialCache<Caller> {
+  /**
+   * Another kind of credential on the same channel and fence: its entries keyed apart from
+   * API keys, each dropped when one of the ids `ownersOf` gives it is announced.
+   */
+  section<T>(kind: string, ownersOf: (value: T) => readonly string[]): CredentialCache<T>;
   /** Drops a user's entries now (its own instance; others hear the notification). */
   invalidate(userId: string): void;
   /**
@@ -62,7 +76,7 @@ export async function createCallerCache(
   database: Pick<Database, 'listen' | 'kind'>,
   { ttlMs = 60_000, maxEntries = 10_000, staleMs = 100 } = {},
 ): Promise<CallerCache> {
-  const entries = new Map<string, { caller: Caller; expires: number }>();
+  const entries = new Map<string, { value: unknown; owners: readonly string[]; expires: number }>();
   let generation = 0;
   let connected = false;
   // One process owns an embedded database: its own invalidations are all there is to hear.
@@ -72,7 +86,7 @@ export async function createCallerCache(
 
   const forget = (userId: string) => {
     generation += 1;
-    for (const [key, entry] of entries) if (entry.caller.id === userId) entries.delete(key);
+    for (const [key, entry] of entries) if (entry.owners.includes(userId)) entries.delete(key);
   };
   const clear = () => {
     generation += 1;
@@ -92,29 +106,39 @@ export async function createCallerCache(
     },
   });
 
-  const lookup = (digest: Buffer): Caller | undefined => {
+  const lookup = (key: string): unknown => {
     if (!connected) return undefined;
-    const key = digest.toString('base64');
     const entry = entries.get(key);
     if (!entry) return undefined;
     if (entry.expires < Date.now()) {
       entries.delete(key);
       return undefined;
     }
-    return entry.caller;
+    return entry.value;
+  };
+
+  /** One kind of credential: keys `<kind>:<digest>` (API keys: no prefix). */
+  const section = <T>(kind: string, ownersOf: (value: T) => readonly string[]) => {
+    const keyOf = (digest: Buffer) => `${kind}${digest.toString('base64')}`;
+    return {
+      async get(digest: Buffer) {
+        const key = keyOf(digest);
+        if (!fenced || !connected || !entries.has(key)) return lookup(key) as T | undefined;
+        return (await fence.fresh()) ? (lookup(key) as T | undefined) : undefined;
+      },
+      generation: () => generation,
+      put(digest: Buffer, value: T, readAt: number) {
+        if (!connected || readAt !== generation || ttlMs === 0) return;
+        if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+        entries.set(keyOf(digest), { value, owners: ownersOf(value), expires: Date.now() + ttlMs });
+      },
+    } satisfies CredentialCache<T>;
   };
 
   return {
-    async get(digest) {
-      if (!fenced || !connected || !entries.has(digest.toString('base64'))) return lookup(digest);
-      return (await fence.fresh()) ? lookup(digest) : undefined;
-    },
-    generation: () => generation,
-    put(digest, caller, readAt) {
-      if (!connected || readAt !== generation || ttlMs === 0) return;
-      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-      entries.set(digest.toString('base64'), { caller, expires: Date.now() + ttlMs });
-    },
+    ...section<Caller>('', (caller) => [caller.id]),
+    section: <T>(kind: string, ownersOf: (value: T) => readonly string[]) =>
+      section(`${kind}:`, ownersOf),
     invalidate: forget,
     propagated: () =>
       fenced ? new Promise((resolve) => setTimeout(resolve, staleMs)) : Promise.resolve(),
