@@ -286,6 +286,44 @@ export interface PublishableKeysTable {
   revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
+/** A guest's status at its departure (Xola's `guestStatus`). */
+export type GuestStatus = 'pending' | 'arrived' | 'no_show';
+
+/** One seat of an order item (issue 29): made with the seats, canceled with them. */
+export interface OrderGuestsTable {
+  id: string;
+  order_id: string;
+  item_id: string;
+  seller_id: string;
+  event_id: string;
+  /** The guest type booked; null: a seat at the experience's own price. */
+  demographic_id: string | null;
+  /** Scanned at the dock: unique, unguessable (8 hex of seconds, 96 random bits). */
+  ticket_code: string;
+  status: GuestStatus;
+  checked_in_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  checked_in_by: string | null;
+  /** Its place among its item's guests. */
+  position: number;
+  created_at: ColumnType<Date, Date | string, never>;
+  /** When its seat was given back; the live list leaves it out. */
+  canceled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** Every arrival recorded at the dock (a scan, or Xola's modify); an undo stamps `undone_at`. */
+export interface CheckinsTable {
+  id: string;
+  seller_id: string;
+  guest_id: string;
+  order_id: string;
+  event_id: string;
+  source: 'scan' | 'modify';
+  created_at: ColumnType<Date, Date | string, never>;
+  created_by: string | null;
+  undone_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  undone_by: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   experiences: ExperiencesTable;
@@ -302,4 +340,6 @@ export interface DB {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   publishable_keys: PublishableKeysTable;
+  order_guests: OrderGuestsTable;
+  checkins: CheckinsTable;
 }

@@ -19,6 +19,7 @@ import * as m0015 from './0015_event_operations.js';
 import * as m0016 from './0016_publishable_keys.js';
 import * as m0017 from './0017_invitation_tokens.js';
 import * as m0018 from './0018_creation_order.js';
+import * as m0019 from './0019_guests_checkins.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': m0001,
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0016_publishable_keys': m0016,
   '0017_invitation_tokens': m0017,
   '0018_creation_order': m0018,
+  '0019_guests_checkins': m0019,
 };
