@@ -1,7 +1,8 @@
 /**
- * Every request's way through the application, in order: the request id; a malformed query
- * refused; the rate limits (credential, checkout); the version asked for; the caller from
- * its credentials (failures throttled); the account's pinned version; the modules' own
+ * Every request's way through the application, in order: the request id; a provisional
+ * version (so every answer names one, a 429 too); a malformed query refused; the rate
+ * limits (credential, checkout); the version asked for; the caller from its credentials
+ * (failures throttled); the account's pinned version; the modules' own
  * `onRequest` hooks (a publishable key's guest checkout); then, before validation, input no
  * handler may see, `expand=`, the older versions' request rewrites and lenient bodies; the
  * modules' `preHandler` hooks; and on the way out `expand=`, the older versions' shapes, and
@@ -36,6 +37,8 @@ export interface Pipeline {
 export async function registerRequestPipeline(app: FastifyInstance, p: Pipeline): Promise<void> {
   const { config, versioning, modules } = p;
   app.addHook('onRequest', echoRequestId);
+  // Every answer names its version, one refused before the version hooks (a 429) too.
+  app.addHook('onRequest', versioning.provisional);
   app.addHook('onRequest', refuseMalformedQuery);
   await registerRateLimit(app, config, p.redis);
   app.addHook(

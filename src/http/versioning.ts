@@ -31,6 +31,22 @@ function setVersion(request: FastifyRequest, reply: FastifyReply, version: strin
 
 export function versionHooks(registry: VersionRegistry, db: Db) {
   return {
+    /**
+     * onRequest, before the limiters: the header's version when it resolves, else the
+     * latest, so an answer refused before `fromHeader` runs (a 429) still carries one.
+     * Never refuses: a bad header is `fromHeader`'s to answer, after the limits counted it.
+     */
+    provisional: async (request: FastifyRequest, reply: FastifyReply) => {
+      const header = explicitVersion(request);
+      let version = registry.latest;
+      try {
+        if (header !== undefined) version = registry.resolve(header, undefined);
+      } catch {
+        // fromHeader answers 400 for it.
+      }
+      setVersion(request, reply, version);
+    },
+
     /** onRequest, before authentication: the header's version, or provisionally the latest. */
     fromHeader: async (request: FastifyRequest, reply: FastifyReply) => {
       setVersion(request, reply, registry.latest);

@@ -1,5 +1,15 @@
+/**
+ * Rate limits: per credential, 429 in problem+json with the RateLimit headers, health
+ * checks exempt; and every limiter's 429 names its API version.
+ */
+import { randomBytes } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LATEST_VERSION, QUERY_OPERATORS } from '../../src/versions/index.js';
 import { as, createTestApp, expectProblem, signUp, type TestApp } from '../helpers/app.js';
+
+/** A dated version older than the latest, echoed as asked. */
+const OLD = QUERY_OPERATORS;
 
 describe('rate limits', () => {
   let t: TestApp;
@@ -29,5 +39,80 @@ describe('rate limits', () => {
     for (let i = 0; i < 6; i++) {
       expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     }
+  });
+});
+
+/**
+ * Every answer names its API version (X-API-VERSION), a throttled one too: a 429 from each
+ * limiter echoes the version asked for, or the latest when none (or a bad one) was sent.
+ * The general limit and the checkout limit refuse before the version hooks run.
+ */
+describe('a throttled answer names its version', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      BOOKING_ENV: 'sandbox',
+      RATE_LIMIT_MAX: '3',
+      RATE_LIMIT_WINDOW_MS: '60000',
+      CHECKOUT_RATE_PER_ADDRESS: '1',
+      AUTH_FAILURES_PER_ADDRESS: '2',
+    });
+  });
+  afterAll(async () => t.close());
+
+  /** Sends until the first 429 (at most `tries`), which it returns. */
+  async function untilThrottled(send: () => Promise<LightMyRequestResponse>, tries = 10) {
+    for (let i = 0; i < tries; i++) {
+      const response = await send();
+      if (response.statusCode === 429) return response;
+    }
+    throw new Error(`no 429 in ${tries} requests`);
+  }
+
+  /** A 429 of the limiter whose detail matches `limiter`, naming `version`. */
+  const expectVersion = (response: LightMyRequestResponse, limiter: RegExp, version: string) => {
+    expectProblem(response, 429, 'rate_limited');
+    expect(response.json<{ detail: string }>().detail).toMatch(limiter);
+    expect(response.headers['x-api-version']).toBe(version);
+  };
+  const GENERAL = /^Rate limit of 3 requests/;
+
+  it('from the general rate limit', async () => {
+    const ann = await signUp(t.app);
+    const send = (headers: Record<string, string>) => () =>
+      as(t.app, ann, { method: 'GET', url: '/api/users/me', headers });
+    expectVersion(await untilThrottled(send({ 'x-api-version': OLD })), GENERAL, OLD);
+    expectVersion(await untilThrottled(send({})), GENERAL, LATEST_VERSION);
+    // A bad version is refused (400) only after the limits: a throttled one is a 429.
+    const bad = await untilThrottled(send({ 'x-api-version': 'yesterday' }));
+    expectVersion(bad, GENERAL, LATEST_VERSION);
+  });
+
+  it('from the checkout limit of a publishable key', async () => {
+    const seller = await signUp(t.app, { roles: ['ROLE_SELLER'] });
+    const made = await as(t.app, seller, {
+      method: 'POST',
+      url: `/api/sellers/${seller.id}/publishable-keys`,
+      payload: {},
+    });
+    const send = () =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/experiences',
+        remoteAddress: '192.0.2.7',
+        headers: { 'x-publishable-key': made.json().key, 'x-api-version': OLD },
+      });
+    expectVersion(await untilThrottled(send), /with this publishable key/, OLD);
+  });
+
+  it('from the throttle of failed authentication', async () => {
+    const send = () =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/users/me',
+        remoteAddress: '192.0.2.8',
+        headers: { 'x-api-key': randomBytes(24).toString('base64url'), 'x-api-version': OLD },
+      });
+    expectVersion(await untilThrottled(send), /failed sign-ins/, OLD);
   });
 });
