@@ -239,6 +239,8 @@ export interface DomainEventsTable {
 export interface HooksTable {
   id: string;
   owner_id: string;
+  /** A reseller's hook (octo/webhooks); null: the owner's own. */
+  reseller_id: Generated<string | null>;
   event_name: string;
   url: string;
   secret_ciphertext: Buffer;
@@ -324,6 +326,45 @@ export interface CheckinsTable {
   undone_by: string | null;
 }
 
+/** A Bearer credential a seller issued to a reseller (OCTo; Xola's affiliates). */
+export interface ResellerCredentialsTable {
+  id: string;
+  seller_id: string;
+  name: string;
+  key_digest: Buffer;
+  key_ciphertext: Buffer;
+  /** 1250 is 12.5 %; null: none. */
+  commission_bps: number | null;
+  created_at: ColumnType<Date, Date | string, never>;
+  revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** What an OCTo booking records beside its order (docs/octo.md). */
+export interface ResellerBookingsTable {
+  order_id: string;
+  seller_id: string;
+  /** The reseller credential's id, or the seller's own (its API key). */
+  booker_id: string;
+  uuid: string;
+  /** SHA-256 of the reserve request, canonical: the same uuid again must send the same. */
+  request_digest: Buffer;
+  reseller_reference: string | null;
+  contact: JsonObjectOrNull;
+  confirmed_at: Date | null;
+  ended_at: Date | null;
+  end_reason: string | null;
+  expired: Generated<boolean>;
+}
+
+/** A unit item's own uuid, reference and contact, beside its guest. */
+export interface ResellerBookingSeatsTable {
+  guest_id: string;
+  order_id: string;
+  uuid: string;
+  reseller_reference: string | null;
+  contact: JsonObjectOrNull;
+}
+
 export interface DB {
   users: UsersTable;
   experiences: ExperiencesTable;
@@ -342,4 +383,7 @@ export interface DB {
   publishable_keys: PublishableKeysTable;
   order_guests: OrderGuestsTable;
   checkins: CheckinsTable;
+  reseller_credentials: ResellerCredentialsTable;
+  reseller_bookings: ResellerBookingsTable;
+  reseller_booking_seats: ResellerBookingSeatsTable;
 }

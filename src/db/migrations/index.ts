@@ -20,6 +20,7 @@ import * as m0016 from './0016_publishable_keys.js';
 import * as m0017 from './0017_invitation_tokens.js';
 import * as m0018 from './0018_creation_order.js';
 import * as m0019 from './0019_guests_checkins.js';
+import * as m0020 from './0020_resellers_octo.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': m0001,
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0017_invitation_tokens': m0017,
   '0018_creation_order': m0018,
   '0019_guests_checkins': m0019,
+  '0020_resellers_octo': m0020,
 };
