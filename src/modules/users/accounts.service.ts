@@ -1,0 +1,167 @@
+/**
+ * Accounts: signing up (`POST /api/users`, and the CLI's trusted path), reading one's own
+ * account, and changing its name, email or password; the email and the password only with
+ * the current password, and a new password rotates the API key.
+ */
+import { isUniqueViolation } from '../../db/errors.js';
+import { newId } from '../../db/ids.js';
+import { inTransaction } from '../../db/unit-of-work.js';
+import { DEFAULT_ROLES, SELF_ASSIGNABLE_ROLES, isAdmin, type Caller } from '../../domain/caller.js';
+import { DomainError, invalid, notFound } from '../../domain/errors.js';
+import { emitChange } from '../../outbox/index.js';
+import { hashPassword, verifyPassword } from '../../security/passwords.js';
+import type { Recorder } from '../idempotency/index.js';
+import { announceCallerChange } from './caller-cache.js';
+import { emailTaken, keyMaterial, ownedUser, type UsersContext } from './users.context.js';
+import { usersRepository, type UserRow } from './users.repository.js';
+import { toUserView, type UserView } from './users.schemas.js';
+
+export interface NewUser {
+  name: string;
+  email: string;
+  password: string;
+  roles?: string[];
+}
+
+export interface AccountChange {
+  name?: string;
+  email?: string;
+  password?: string;
+  currentPassword?: string;
+}
+
+/**
+ * Creates an account; returns it with its API key (the one time a key is volunteered).
+ * `trusted` (the CLI) may grant any role; the public endpoint only self-assignable ones.
+ */
+export async function create(
+  ctx: UsersContext,
+  input: NewUser,
+  { trusted = false, record }: { trusted?: boolean; record?: Recorder } = {},
+): Promise<UserView> {
+  const forbiddenRole = input.roles?.find(
+    (role) => !(SELF_ASSIGNABLE_ROLES as readonly string[]).includes(role),
+  );
+  if (forbiddenRole && !trusted) {
+    throw new DomainError('validation_failed', `roles: ${forbiddenRole} cannot be self-assigned.`, {
+      errors: [{ in: 'body', name: 'roles', detail: `${forbiddenRole} cannot be self-assigned` }],
+    });
+  }
+  const id = newId();
+  const { apiKey, digest, ciphertext } = keyMaterial(ctx, id);
+  const roles = [...new Set(input.roles && input.roles.length > 0 ? input.roles : DEFAULT_ROLES)];
+  const passwordHash = await hashPassword(input.password);
+  try {
+    const row = await inTransaction(ctx.db, async (tx) => {
+      const inserted = await usersRepository(tx).insert({
+        id,
+        name: input.name.trim(),
+        email: input.email.trim(),
+        password_hash: passwordHash,
+        roles,
+        api_key_digest: digest,
+        api_key_ciphertext: ciphertext,
+        api_version: ctx.latestVersion,
+      });
+      await record?.(tx, { status: 201, body: toUserView(inserted) });
+      return inserted;
+    });
+    return toUserView(row, { apiKey });
+  } catch (error) {
+    if (isUniqueViolation(error, 'users_email_key')) throw emailTaken('is already registered');
+    throw error;
+  }
+}
+
+export async function get(
+  ctx: UsersContext,
+  caller: Caller,
+  id: string,
+  withMetadata: boolean,
+): Promise<UserView> {
+  const row = await ownedUser(ctx, caller, id, 'read this user');
+  return toUserView(row, { metadata: withMetadata });
+}
+
+export async function me(
+  ctx: UsersContext,
+  caller: Caller,
+  withMetadata: boolean,
+): Promise<UserView> {
+  const row = await ownedUser(ctx, caller, caller.id, 'read this user');
+  return toUserView(row, {
+    metadata: withMetadata,
+    apiKey: ctx.cipher.decrypt(row.api_key_ciphertext, row.id),
+  });
+}
+
+/** A stored sign-up answer with the account's key, for its replay (the current key). */
+export async function withApiKey(ctx: UsersContext, account: UserView): Promise<UserView> {
+  const row = await usersRepository(ctx.db).findById(account.id);
+  if (!row) throw notFound(`User ${account.id}`);
+  return { ...account, apiKey: ctx.cipher.decrypt(row.api_key_ciphertext, row.id) };
+}
+
+/**
+ * The email and the password change only with the current password (a leaked API key
+ * alone must not take the account over); an admin needs none.
+ */
+async function checkGuarded(caller: Caller, row: UserRow, input: AccountChange): Promise<void> {
+  const email = input.email?.toLowerCase();
+  const guarded = input.password !== undefined || (email !== undefined && email !== row.email);
+  if (!guarded || isAdmin(caller)) return;
+  if (input.currentPassword === undefined) {
+    throw invalid('body', 'currentPassword', 'is required to change the email or password');
+  }
+  if (!(await verifyPassword(input.currentPassword, row.password_hash))) {
+    throw new DomainError('forbidden', 'The current password is not right.', {
+      errors: [{ in: 'body', name: 'currentPassword', detail: 'is not right' }],
+    });
+  }
+}
+
+/**
+ * Changes the user's name, email or password (the user itself, or an admin). A new
+ * password also rotates the API key (DESIGN.md section 5), which the answer carries, the
+ * old key refused at once on every instance.
+ */
+export async function update(
+  ctx: UsersContext,
+  caller: Caller,
+  id: string,
+  input: AccountChange,
+): Promise<UserView> {
+  const row = await ownedUser(ctx, caller, id, 'change this user');
+  await checkGuarded(caller, row, input);
+  const email = input.email?.toLowerCase();
+  const key = input.password === undefined ? undefined : keyMaterial(ctx, id);
+  const changes = {
+    ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+    ...(email !== undefined ? { email } : {}),
+    ...(input.password !== undefined ? { password_hash: await hashPassword(input.password) } : {}),
+    ...(key ? { api_key_digest: key.digest, api_key_ciphertext: key.ciphertext } : {}),
+  };
+  const before = toUserView(row, {});
+  const view = await inTransaction(ctx.db, async (tx) => {
+    const users = usersRepository(tx);
+    try {
+      await users.updateProfile(id, changes);
+    } catch (error) {
+      if (isUniqueViolation(error, 'users_email_key')) throw emailTaken('is taken');
+      throw error;
+    }
+    await announceCallerChange(tx, id);
+    const after = toUserView((await users.findById(id))!, {});
+    await emitChange(ctx.domainEvents, tx, {
+      name: 'user.update',
+      sellerId: id,
+      actorId: caller.id,
+      after,
+      before,
+    });
+    return after;
+  });
+  ctx.callers?.invalidate(id);
+  if (key) await ctx.callers?.propagated();
+  return key ? { ...view, apiKey: key.apiKey } : view;
+}
