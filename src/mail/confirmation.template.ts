@@ -118,6 +118,12 @@ const WORDING: Record<'confirmation' | 'cancellation', Wording> = {
   },
 };
 
+/**
+ * The code the guest gives: the order's short code (eight characters, unique per seller,
+ * what staff search by), not its 24-character id, which no one can read aloud.
+ */
+const READ_OUT = 'give it when you arrive or call';
+
 function subjectOf(order: OrderView, wording: Wording): string {
   const first = order.items[0]?.name ?? 'your booking';
   const more = order.items.length > 1 ? ` and ${order.items.length - 1} more` : '';
@@ -135,7 +141,7 @@ function guideText(guide: GuideContact): string[] {
 
 function textOf(order: OrderView, items: ItemLines[], wording: Wording): string {
   const lines = [`Hello ${order.customerName},`, '', wording.headline, ''];
-  lines.push(`Order reference: ${order.id}`, '');
+  lines.push(`Your booking code: ${order.shortCode} (${READ_OUT})`, '');
   items.forEach(({ item, when, canceled, guides }, i) => {
     lines.push(`${i + 1}. ${item.name}${canceled ? ' (canceled)' : ''}`);
     lines.push(`   Arrival: ${when}`);
@@ -184,7 +190,9 @@ function htmlOf(order: OrderView, items: ItemLines[], subject: string, wording: 
       <body>
         <p>Hello ${order.customerName},</p>
         <p>${wording.headline}</p>
-        <p>Order reference: <code>${order.id}</code></p>
+        <p>
+          Your booking code: <strong><code>${order.shortCode}</code></strong> (${READ_OUT})
+        </p>
         <table cellpadding="6" style="border-collapse:collapse">
           <thead>
             <tr>

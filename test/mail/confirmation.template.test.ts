@@ -35,6 +35,8 @@ function item(fields: Partial<OrderItemView> = {}): OrderItemView {
     shortCode: 'K7Q2M9',
     status: 200,
     ticketCode: '0'.repeat(32),
+    guests: [],
+    guestStatus: 'pending',
     ...fields,
   };
 }
@@ -104,6 +106,14 @@ describe('renderConfirmation', () => {
     expect(unknownZone.text).toContain('Arrival: Thu 4 Jul 2030, 18:30 (UTC-04:00)');
     expect(email.html).toContain('Thu 4 Jul 2030, 18:30 (America/New_York)');
     expect(email.html).toContain('<strong>116.50 EUR</strong>');
+  });
+
+  it('gives the short code the guest reads out, never the 24-character order id', () => {
+    const email = render({ order: order([item()]) });
+    expect(email.text).toContain('Your booking code: ABCDEFGH');
+    expect(email.html).toMatch(/Your booking code: ?<strong><code>ABCDEFGH<\/code><\/strong>/);
+    expect(email.text).not.toContain('a'.repeat(24));
+    expect(email.html).not.toContain('a'.repeat(24));
   });
 
   it('escapes every value in the HTML part, and keeps the subject on one line', () => {

@@ -199,7 +199,14 @@ describe('the dispatcher', () => {
 
     const text = parts.get('text/plain')!;
     expect(text).toContain(`Hello ${CUSTOMER},`);
-    expect(text).toContain(`Order reference: ${orderId}`);
+    // The code the guest reads out, not the 24-character order id.
+    const { short_code } = await db
+      .selectFrom('orders')
+      .select('short_code')
+      .where('id', '=', orderId)
+      .executeTakeFirstOrThrow();
+    expect(text).toContain(`Your booking code: ${short_code}`);
+    expect(text).not.toContain(orderId);
     expect(text).toContain('1. Kayak <Tour> & "Fun"');
     expect(text).toContain('Arrival: Tue 15 Jan 2030, 10:30 (Europe/Paris)');
     expect(text).toContain('Quantity: 2');
