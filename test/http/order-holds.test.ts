@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, type Account, type TestApp } from '../helpers/app.js';
 import { book, item, openShop, seatsReserved, type Shop } from '../helpers/booking.js';
+import { eventually } from '../helpers/eventually.js';
 import { delegate } from '../helpers/guides.js';
 
 let t: TestApp;
@@ -25,19 +26,6 @@ afterAll(async () => t.close());
 const read = async (id: string) =>
   (await as(t.app, desk, { method: 'GET', url: `/api/orders/${id}` })).json();
 const seats = (eventId: string) => seatsReserved(t.database.db, eventId);
-
-/** Polls until `check` passes (the sweeper runs every 50 ms once the hold is 1 s old). */
-async function eventually(check: () => Promise<void>, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > until) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
 
 describe('hold deadlines', () => {
   it('releases an unconfirmed hold: seats back, items and order canceled', async () => {

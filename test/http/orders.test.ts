@@ -109,6 +109,13 @@ describe('booking', () => {
         shortCode: order.shortCode,
         status: 200,
         ticketCode: expect.stringMatching(/^[0-9a-f]{32}$/),
+        guests: [0, 1].map(() => ({
+          id: expect.stringMatching(/^[0-9a-f]{24}$/),
+          demographic: null,
+          ticketCode: expect.stringMatching(/^[0-9a-f]{32}$/),
+          guestStatus: 'pending',
+        })),
+        guestStatus: 'pending',
       },
     ]);
     expect(await reserved(order.items[0].event.id)).toBe(2);

@@ -41,7 +41,7 @@ describe('statements per request', () => {
       'commit',
     ]);
     const writes = statements[3]!;
-    for (const table of ['orders', 'order_items', 'domain_events', 'outbox'])
+    for (const table of ['orders', 'order_items', 'order_guests', 'domain_events', 'outbox'])
       expect(writes).toContain(`insert into "${table}"`);
   });
 

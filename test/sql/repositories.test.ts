@@ -24,6 +24,7 @@ import { demographicList } from '../../src/modules/experiences/demographics.list
 import * as guidesModule from '../../src/modules/guides/guides.repository.js';
 import * as idempotencyModule from '../../src/modules/idempotency/idempotency.repository.js';
 import * as ordersModule from '../../src/modules/orders/orders.repository.js';
+import * as guestsModule from '../../src/modules/orders/guests.repository.js';
 import * as usersModule from '../../src/modules/users/users.repository.js';
 import { compile } from '../../src/query/compile.js';
 import { parse } from '../../src/query/parse.js';
@@ -63,6 +64,7 @@ const { demographicsRepository } = tracked(demographicsModule);
 const { guidesRepository } = tracked(guidesModule);
 const { idempotencyRepository } = tracked(idempotencyModule);
 const { ordersRepository } = tracked(ordersModule);
+const { guestsRepository } = tracked(guestsModule);
 const { usersRepository } = tracked(usersModule);
 
 const recorder = createQueryRecorder();
@@ -313,6 +315,33 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
         }),
       ).map(([name, call]) => [`search ${name}`, call]),
     ),
+  },
+  guests: {
+    insert: (db) =>
+      guestsRepository(db).insert([
+        {
+          id: A,
+          order_id: A,
+          item_id: B,
+          seller_id: B,
+          event_id: A,
+          demographic_id: null,
+          ticket_code: 'e'.repeat(32),
+          status: 'pending',
+          checked_in_at: null,
+          checked_in_by: null,
+          position: 0,
+          created_at: AT,
+          canceled_at: null,
+        },
+      ]),
+    liveOf: (db) => guestsRepository(db).liveOf(A),
+    allOf: (db) => guestsRepository(db).allOf([A, B]),
+    findByTicketCode: (db) => guestsRepository(db).findByTicketCode('e'.repeat(32)),
+    cancel: (db) => guestsRepository(db).cancel([A, B], AT),
+    cancelOfOrder: (db) => guestsRepository(db).cancelOfOrder(A, AT),
+    moveTo: (db) => guestsRepository(db).moveTo(B, [A]),
+    setStatus: (db) => guestsRepository(db).setStatus([A], 'arrived', AT, B),
   },
   idempotency: {
     claim: (db) => idempotencyRepository(db).claim(A, 'key', 'fp'),

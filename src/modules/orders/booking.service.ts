@@ -1,8 +1,9 @@
 /**
  * Booking (`POST /api/orders`, and the checkout's): a checked plan written in one
  * transaction, every item or none: the seats taken through the events module's seat
- * interface, then the order, its items, `order.create` (the confirmation email derives from
- * it), the seats' `event.update`s and the Idempotency-Key answer.
+ * interface, then the order, its items and their guests (one per seat), `order.create` (the
+ * confirmation email derives from it), the seats' `event.update`s and the Idempotency-Key
+ * answer.
  */
 import { creationTime } from '../../db/creation-clock.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -15,6 +16,8 @@ import { eventsFacade, departureKey } from '../events/index.js';
 import type { Recorder } from '../idempotency/index.js';
 import type { BookingInput, PlannedBooking, PlannedItem } from './booking.js';
 import { SHORT_CODE_TRIES, newShortCode } from './booking-codes.js';
+import { guestsOf } from './guests.js';
+import { guestsRepository } from './guests.repository.js';
 import { planCheckout, planRequest } from './booking-request.js';
 import { inBookingOrder } from './item-order.js';
 import { emitSeatChanges, type OrdersContext } from './orders.context.js';
@@ -47,7 +50,8 @@ async function overRelayCap(
 
 /**
  * Writes a checked booking: events found or made, seats taken, order and email stored (the
- * order's, its items', its events' and its email's rows deferred to the batch's statement).
+ * order's, its items', its guests', its events' and its email's rows deferred to the batch's
+ * statement).
  */
 async function write(
   ctx: OrdersContext,
@@ -95,7 +99,10 @@ async function write(
   const orders = ordersRepository(tx);
   await orders.insert(order);
   await orders.insertItems(items);
-  const view = toOrderView(order, items);
+  // A guest per seat, in the same statement (issue 29).
+  const guests = guestsOf(items, stamp);
+  await guestsRepository(tx).insert(guests);
+  const view = toOrderView(order, items, guests);
   const sendConfirmation =
     !!plan.customerEmail && !(await overRelayCap(ctx, tx, plan.customerEmail, sender));
   await ctx.domainEvents.emit(tx, {

@@ -1,13 +1,16 @@
 /**
  * Cancelling an order (`POST /api/orders/{id}/cancel`: the customer who booked, the seller or
  * its reservation staff): the order and its items canceled, every live seat given back
- * through the seat interface, `order.cancel` and the seats' `event.update`s.
+ * through the seat interface, its guests canceled with their seats, `order.cancel` and the
+ * seats' `event.update`s.
  */
+import { creationTime } from '../../db/creation-clock.js';
 import { inTransaction } from '../../db/unit-of-work.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { DomainError, notFound } from '../../domain/errors.js';
 import { emitChange } from '../../outbox/index.js';
+import { guestsRepository } from './guests.repository.js';
 import { holdsSeats } from './item-status.js';
 import { addSeats, seatsHeld } from './order-changes.js';
 import { emitSeatChanges, maySee, type OrdersContext } from './orders.context.js';
@@ -25,16 +28,19 @@ export async function cancel(ctx: OrdersContext, caller: Caller, id: string): Pr
       throw new DomainError('already_canceled', `Order ${id} is already canceled.`);
     const items = (await orders.itemsOf([id])).get(id) ?? [];
     const live = items.filter((i) => holdsSeats(i.status));
+    const guests = guestsRepository(tx);
+    const guestsBefore = await guests.liveOf(id);
     await orders.markCanceled(id);
+    await guests.cancelOfOrder(id, creationTime());
     const changes = await eventsFacade.seats.move(tx, addSeats(new Map(), seatsHeld(live), -1));
     const canceled = (await orders.findById(id))!;
-    const view = toOrderView(canceled, (await orders.itemsOf([id])).get(id) ?? []);
+    const view = toOrderView(canceled, (await orders.itemsOf([id])).get(id) ?? [], []);
     await emitChange(ctx.domainEvents, tx, {
       name: 'order.cancel',
       sellerId: order.seller_id,
       actorId: caller.id,
       after: view,
-      before: toOrderView(order, items),
+      before: toOrderView(order, items, guestsBefore),
     });
     await emitSeatChanges(ctx, tx, order.seller_id, caller.id, changes);
     return view;

@@ -15,7 +15,8 @@ import { orderList } from './orders.list.js';
 import { ordersRepository, type OrderWithItems } from './orders.repository.js';
 import { itemFromJson, toOrderView, type OrderView } from './orders.schemas.js';
 
-const view = (row: OrderWithItems): OrderView => toOrderView(row, row.items.map(itemFromJson));
+const view = (row: OrderWithItems): OrderView =>
+  toOrderView(row, row.items.map(itemFromJson), row.guests);
 
 /** What a caller sees in the list: the orders it booked, and those of sellers it staffs. */
 export function ordersScope(caller: Caller): Scope {

@@ -1,9 +1,9 @@
 /**
  * Writing orders, shared by the use cases: an item's row from a planned item, the fields an
  * order derives from its items, and `commitChange`, the one way an existing order changes
- * (order changes, an expired hold): seats moved, items updated and added, derived fields and
- * an adjustment for the amount's difference, and `order.update` (or `order.cancel`) with
- * its audit.
+ * (order changes, an expired hold): seats moved, items updated and added, their guests
+ * following their seats, derived fields and an adjustment for the amount's difference, and
+ * `order.update` (or `order.cancel`) with its audit.
  */
 import { creationTime } from '../../db/creation-clock.js';
 import { newId } from '../../db/ids.js';
@@ -14,6 +14,8 @@ import { eventsFacade, type SeatDelta } from '../events/index.js';
 import { iso } from '../shared/index.js';
 import { checkAmount, type PlannedItem } from './booking.js';
 import { newTicketCode } from './booking-codes.js';
+import { applyRevision, reviseGuests } from './guests.js';
+import { guestsRepository } from './guests.repository.js';
 import { inBookingOrder } from './item-order.js';
 import { ITEM_STATUS, holdsSeats, orderStatusOf } from './item-status.js';
 import { emitSeatChanges, type OrdersContext } from './orders.context.js';
@@ -124,14 +126,26 @@ export async function commitChange(
   const ordered = inBookingOrder(before, after);
   const added = new Set(work.added.map((i) => i.id));
   if (added.size > 0) await orders.insertItems(ordered.filter((i) => added.has(i.id)));
-  const view = toOrderView(next, ordered);
+  // Guests follow their seats: those of changed and added items revised (guests.ts).
+  const guests = guestsRepository(tx);
+  const live = await guests.liveOf(order.id);
+  const touched = new Set([...work.changed.map((i) => i.id), ...added]);
+  const revision = reviseGuests(
+    ordered.filter((i) => touched.has(i.id)),
+    live,
+    stamp,
+  );
+  await guests.cancel(revision.canceled, stamp);
+  for (const [eventId, ids] of revision.moved) await guests.moveTo(eventId, ids);
+  await guests.insert(revision.added);
+  const view = toOrderView(next, ordered, applyRevision(live, revision));
   await emitChange(ctx.domainEvents, tx, {
     name:
       next.status === 'canceled' && order.status !== 'canceled' ? 'order.cancel' : 'order.update',
     sellerId: order.seller_id,
     actorId: actor.id,
     after: view,
-    before: toOrderView(order, [...before]),
+    before: toOrderView(order, before, live),
   });
   await emitSeatChanges(ctx, tx, order.seller_id, actor.id, changes);
   return view;

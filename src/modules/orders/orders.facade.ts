@@ -17,7 +17,7 @@ export const ordersFacade = {
     if (!row) return undefined;
     const items = row.items.map(itemFromJson);
     return {
-      order: toOrderView(row, items),
+      order: toOrderView(row, items, row.guests),
       timezones: new Map(items.map((item) => [item.id, item.timezone])),
     };
   },

@@ -1,4 +1,4 @@
-/** All SQL on orders and order items. */
+/** All SQL on orders and order items (their guests' in guests.repository.ts, but for reads). */
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { creationTime } from '../../db/creation-clock.js';
 import { listSource } from '../../db/list-source.js';
@@ -8,6 +8,7 @@ import type { DB } from '../../db/types.js';
 import { fold, foldSql } from '../../query/fold.js';
 import { likePattern } from '../../query/operators.js';
 import type { ListSource } from '../../query/run.js';
+import type { GuestFacts } from './guests.js';
 import type { ItemJson, OrderItemRow, OrderRow } from './orders.schemas.js';
 
 /** The jsonb columns are written as JSON text. */
@@ -43,8 +44,8 @@ function orderSearch(term: string): { where: RawBuilder<SqlBool>; rank: RawBuild
   };
 }
 
-/** An order row with its items as JSON (item rows with timestamps as strings). */
-export type OrderWithItems = OrderRow & { items: ItemJson[] };
+/** An order row with its items as JSON (item rows with timestamps as strings), and live guests. */
+export type OrderWithItems = OrderRow & { items: ItemJson[]; guests: GuestFacts[] };
 
 /** Items in booking order (item-order.ts); the id orders items written before positions. */
 const itemsJson = sql<
@@ -53,13 +54,18 @@ const itemsJson = sql<
   'items',
 );
 
+/** The order's live guests, what its view shows of them (order_guests_order). */
+const guestsJson = sql<GuestFacts[]>`coalesce((select json_agg(g order by g.position, g.id) from (
+    select id, item_id, demographic_id, ticket_code, status, position from order_guests
+     where order_id = o.id and canceled_at is null) g), '[]'::json)`.as('guests');
+
 export function ordersRepository(db: Kysely<DB>) {
   return {
     /** A page of orders, each with its items: one round trip per page; `search` ranks. */
     listSource(search?: string): ListSource<OrderWithItems> {
       const plain = listSource(
         () => db.selectFrom('orders as o'),
-        (q) => q.selectAll('o').select(itemsJson),
+        (q) => q.selectAll('o').select([itemsJson, guestsJson]),
       );
       if (search === undefined) return plain;
       const { where, rank } = orderSearch(search);
@@ -79,7 +85,7 @@ export function ordersRepository(db: Kysely<DB>) {
       const query = db
         .selectFrom('orders as o')
         .selectAll('o')
-        .select(itemsJson)
+        .select([itemsJson, guestsJson])
         .where('o.id', '=', id)
         .compile();
       return (await db.executeQuery(prepared(query))).rows[0];

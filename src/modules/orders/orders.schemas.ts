@@ -7,6 +7,7 @@ import { Id, Nullable, Ref, Timestamp, listOf } from '../../http/schemas.js';
 import { DateString, Hhmm, iso, localIso, ref, refOrNull } from '../shared/index.js';
 import type { Selectable } from 'kysely';
 import type { OrderItemsTable, OrdersTable } from '../../db/types.js';
+import { Guest, ItemGuestStatus, itemGuestStatus, toGuestView, type GuestFacts } from './guests.js';
 import { BOOKABLE_STATUSES } from './item-status.js';
 import { lineItemsOf } from './line-items.js';
 import type { DemographicLine } from './pricing.js';
@@ -59,6 +60,10 @@ export const OrderItem = Type.Object({
       '100 pending, 103 on hold, 200 confirmed, 202 confirmed not charged, 203 pay later, 700 canceled',
   }),
   ticketCode: Type.String({ description: "A partner's supplier reference: unique, unguessable" }),
+  guests: Type.Array(Guest, {
+    description: 'One per seat held, each with its own ticket code; canceled seats are not listed',
+  }),
+  guestStatus: ItemGuestStatus,
 });
 
 const Note = Type.Object({ text: Type.String() });
@@ -298,7 +303,11 @@ export const itemFromJson = (item: ItemJson): OrderItemRow => ({
   arrival_datetime: new Date(item.arrival_datetime),
 });
 
-export function toOrderItemView(row: OrderItemRow, shortCode: string): OrderItemView {
+export function toOrderItemView(
+  row: OrderItemRow,
+  shortCode: string,
+  guests: readonly GuestFacts[],
+): OrderItemView {
   return {
     id: row.id,
     experience: ref(row.experience_id),
@@ -320,10 +329,30 @@ export function toOrderItemView(row: OrderItemRow, shortCode: string): OrderItem
     shortCode,
     status: row.status,
     ticketCode: row.ticket_code,
+    guests: guests.map(toGuestView),
+    guestStatus: itemGuestStatus(guests),
   };
 }
 
-export function toOrderView(row: OrderRow, items: OrderItemRow[]): OrderView {
+/** Live guests by item id, each item's in seat order. */
+function guestsByItem(guests: readonly GuestFacts[]): Map<string, GuestFacts[]> {
+  const byItem = new Map<string, GuestFacts[]>();
+  for (const guest of guests) {
+    const list = byItem.get(guest.item_id);
+    if (list) list.push(guest);
+    else byItem.set(guest.item_id, [guest]);
+  }
+  for (const list of byItem.values()) list.sort((a, b) => a.position - b.position);
+  return byItem;
+}
+
+/** The order as the API shows it: its items in booking order, each with its live guests. */
+export function toOrderView(
+  row: OrderRow,
+  items: readonly OrderItemRow[],
+  guests: readonly GuestFacts[],
+): OrderView {
+  const byItem = guestsByItem(guests);
   return {
     object: 'order',
     id: row.id,
@@ -342,7 +371,7 @@ export function toOrderView(row: OrderRow, items: OrderItemRow[]): OrderView {
     notes: row.notes as unknown as OrderView['notes'],
     adjustments: row.adjustments as unknown as OrderView['adjustments'],
     holdExpiresAt: row.hold_expires_at === null ? null : iso(row.hold_expires_at),
-    items: items.map((item) => toOrderItemView(item, row.short_code)),
+    items: items.map((item) => toOrderItemView(item, row.short_code, byItem.get(item.id) ?? [])),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };

@@ -14,7 +14,9 @@ update "order_items" set "seller_id" = $1, "customer_id" = $2, "experience_id" =
 select "id" from "orders" where "hold_expires_at" <= $1 order by "hold_expires_at" limit $2;
 
 -- findWithItems
-select "o".*, coalesce((select json_agg(i order by i.position, i.id) from order_items i where i.order_id = o.id), '[]'::json) as "items" from "orders" as "o" where "o"."id" = $1;
+select "o".*, coalesce((select json_agg(i order by i.position, i.id) from order_items i where i.order_id = o.id), '[]'::json) as "items", coalesce((select json_agg(g order by g.position, g.id) from (
+    select id, item_id, demographic_id, ticket_code, status, position from order_guests
+     where order_id = o.id and canceled_at is null) g), '[]'::json) as "guests" from "orders" as "o" where "o"."id" = $1;
 
 -- findById
 select * from "orders" where "id" = $1;
@@ -33,13 +35,17 @@ select * from "order_items" where "order_id" in ($1, $2) order by "position", "i
 select "id" from "orders" where "customer_id" = $1 and "seller_id" = $2 limit $3;
 
 -- listSource.rows
-select "o".*, coalesce((select json_agg(i order by i.position, i.id) from order_items i where i.order_id = o.id), '[]'::json) as "items" from "orders" as "o" where (("o"."seller_id" in ($1)) and exists (select 1 from "order_items" as "i" where "i"."order_id" = "o"."id" and ("i"."arrival" between $2 and $3 and ("i"."seller_id" in ($4))))) order by "o"."created_at" desc, "o"."id" desc limit $5 offset $6;
+select "o".*, coalesce((select json_agg(i order by i.position, i.id) from order_items i where i.order_id = o.id), '[]'::json) as "items", coalesce((select json_agg(g order by g.position, g.id) from (
+    select id, item_id, demographic_id, ticket_code, status, position from order_guests
+     where order_id = o.id and canceled_at is null) g), '[]'::json) as "guests" from "orders" as "o" where (("o"."seller_id" in ($1)) and exists (select 1 from "order_items" as "i" where "i"."order_id" = "o"."id" and ("i"."arrival" between $2 and $3 and ("i"."seller_id" in ($4))))) order by "o"."created_at" desc, "o"."id" desc limit $5 offset $6;
 
 -- listSource.count
 select count(*) as "n" from "orders" as "o" where (("o"."seller_id" in ($1)) and exists (select 1 from "order_items" as "i" where "i"."order_id" = "o"."id" and ("i"."arrival" between $2 and $3 and ("i"."seller_id" in ($4)))));
 
 -- search listSource.rows
-select "o".*, coalesce((select json_agg(i order by i.position, i.id) from order_items i where i.order_id = o.id), '[]'::json) as "items" from "orders" as "o" where ((("o"."seller_id" in ($1))) and o.id in (
+select "o".*, coalesce((select json_agg(i order by i.position, i.id) from order_items i where i.order_id = o.id), '[]'::json) as "items", coalesce((select json_agg(g order by g.position, g.id) from (
+    select id, item_id, demographic_id, ticket_code, status, position from order_guests
+     where order_id = o.id and canceled_at is null) g), '[]'::json) as "guests" from "orders" as "o" where ((("o"."seller_id" in ($1))) and o.id in (
     select id from orders where short_code = $2
     union all select order_id from order_items where ticket_code = $3
     union all select id from orders where lower("customer_name" collate "und-x-icu") like $4

@@ -120,6 +120,8 @@ export function orderOf(changes: {
         shortCode: 'K7QM2XPA',
         status: changes.status ?? 200,
         ticketCode: '65a1b2c3d4e5f60718293a4b5c6d7e8f',
+        guests: [],
+        guestStatus: 'pending',
       },
     ],
     createdAt: '2030-04-30T08:00:00.123Z',
