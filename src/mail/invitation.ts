@@ -65,12 +65,12 @@ export async function composeInvitation(
   }
   if (!invitationTokenMatches(token, invitation.digest)) return 'skip';
   return renderInvitation({
-    sellerId: invitation.seller_id,
-    sellerName: invitation.seller_name,
+    sellerId: invitation.sellerId,
+    sellerName: invitation.sellerName,
     delegateId: message.delegate_id,
     roles: invitation.roles,
     token,
-    expiresAt: invitation.expires_at,
+    expiresAt: invitation.expiresAt,
   });
 }
 

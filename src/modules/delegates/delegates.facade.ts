@@ -6,6 +6,16 @@ import type { Executor } from '../../db/unit-of-work.js';
 import { delegatesRepository } from './delegates.repository.js';
 import { isDisclosed } from './delegates.schemas.js';
 
+/** A pending invitation as its email shows it, with the digest of its live token. */
+export interface PendingInvitation {
+  sellerId: string;
+  sellerName: string;
+  email: string;
+  roles: string[];
+  digest: Buffer;
+  expiresAt: Date;
+}
+
 export const delegatesFacade = {
   /**
    * A delegate the seller may know: added by user id, or invited by email and accepted. An
@@ -21,8 +31,22 @@ export const delegatesFacade = {
    * What the invitation email shows (the seller's name, the roles, the expiry) and the digest
    * of the live token, while the invitation may still be accepted.
    */
-  pendingInvitation: (db: Executor, delegateId: string) =>
-    delegatesRepository(db).pendingInvitation(delegateId),
+  pendingInvitation: async (
+    db: Executor,
+    delegateId: string,
+  ): Promise<PendingInvitation | undefined> => {
+    const row = await delegatesRepository(db).pendingInvitation(delegateId);
+    return (
+      row && {
+        sellerId: row.seller_id,
+        sellerName: row.seller_name,
+        email: row.email,
+        roles: row.roles,
+        digest: row.digest,
+        expiresAt: row.expires_at,
+      }
+    );
+  },
 };
 
 export type DelegatesFacade = typeof delegatesFacade;
