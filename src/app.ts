@@ -111,7 +111,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.addHook('onSend', async (_request, reply) => {
     if (readiness.draining) void reply.header('connection', 'close');
   });
-  await checkoutPageRoutes(app, { demo: config.demoPage, dataDir: config.dataDir });
+  await checkoutPageRoutes(app, {
+    demo: config.demoPage,
+    dataDir: config.dataDir,
+    // The widget tells a guest an email is on its way only when one is (mail/).
+    widget: { mail: config.smtpUrl ? 'sent' : 'queued' },
+  });
   await app.register(healthRoutes, { db, readiness });
   for (const module of modules.list)
     if (module.routes) await app.register(module.routes, { prefix: '/api' });

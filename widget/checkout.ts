@@ -51,7 +51,9 @@ const TEXTS = {
     back: 'Back',
     booking: 'Booking…',
     booked: 'Booked! Your booking code',
-    emailSent: 'A confirmation is on its way to',
+    emailSent: (email: string) => `A confirmation is on its way to ${email}.`,
+    emailQueued: (email: string) =>
+      `Keep this code: the confirmation email to ${email} has not been sent yet.`,
     network: 'The network failed; nothing was booked twice. Try again.',
     retry: 'Try again',
     soldOutWhile: (n: number) =>
@@ -79,7 +81,9 @@ const TEXTS = {
     back: 'Retour',
     booking: 'Réservation…',
     booked: 'Réservé ! Votre code de réservation',
-    emailSent: 'Une confirmation est envoyée à',
+    emailSent: (email: string) => `Une confirmation est envoyée à ${email}.`,
+    emailQueued: (email: string) =>
+      `Gardez ce code : l’e-mail de confirmation à ${email} n’est pas encore parti.`,
     network: 'Le réseau a échoué ; rien n’a été réservé deux fois. Réessayez.',
     retry: 'Réessayer',
     soldOutWhile: (n: number) =>
@@ -128,6 +132,20 @@ function h(
   for (const child of children) if (child) element.append(child);
   return element;
 }
+
+/**
+ * What the service that serves this script says of itself, written into the script as it
+ * is served (src/checkout-page/): whether it sends email now (`sent`) or keeps it in its
+ * outbox until a mail transport is configured (`queued`). Read through JSON.parse so the
+ * minifier keeps the placeholder whole; unreplaced (never served so), nothing is promised.
+ */
+const SETTINGS = ((): { mail: 'sent' | 'queued' } => {
+  try {
+    return JSON.parse('__BOOKING_CHECKOUT_SETTINGS__') as { mail: 'sent' | 'queued' };
+  } catch {
+    return { mail: 'queued' };
+  }
+})();
 
 const script = document.currentScript as HTMLScriptElement | null;
 const ORIGIN = script?.src ? new URL(script.src).origin : location.origin;
@@ -519,7 +537,11 @@ function open(button: HTMLElement): void {
       show(
         T.booked,
         h('p', { class: 'code', 'data-short-code': order.shortCode }, order.shortCode),
-        h('p', {}, `${T.emailSent} ${body.customerEmail}`),
+        h(
+          'p',
+          { 'data-confirmation': SETTINGS.mail },
+          (SETTINGS.mail === 'sent' ? T.emailSent : T.emailQueued)(body.customerEmail),
+        ),
         h(
           'div',
           { class: 'actions' },

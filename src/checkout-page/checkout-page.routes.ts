@@ -2,7 +2,8 @@
  * The server side of the checkout widget (whose browser source is widget/ at the root).
  * `GET /checkout.js`: the widget's script, for operators' pages on any origin
  * (Cross-Origin-Resource-Policy: cross-origin), cached for five minutes and revalidated by
- * its ETag (http/conditional-get.ts). And CORS for the browser calls the widget makes: only
+ * its ETag (http/conditional-get.ts), with what the widget must know of this service written
+ * in (whether email goes out, so it never promises a confirmation that waits in the outbox). And CORS for the browser calls the widget makes: only
  * requests carrying a publishable key (and their preflights) get `Access-Control-Allow-*`,
  * and the allowed headers leave out X-API-KEY, so no page can use an account's key
  * cross-origin through a visitor's browser. And `/demo` (demo.ts) when DEMO_PAGE is on.
@@ -10,7 +11,7 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { demoPage, demoShop } from './demo.js';
-import { loadWidget } from './widget-bundle.js';
+import { loadWidget, withSettings, type WidgetSettings } from './widget-bundle.js';
 
 const CHECKOUT_HEADERS = ['content-type', 'x-publishable-key', 'idempotency-key', 'x-api-version'];
 
@@ -27,7 +28,7 @@ const DEMO_CSP =
 
 export async function checkoutPageRoutes(
   app: FastifyInstance,
-  options: { demo: boolean; dataDir: string },
+  options: { demo: boolean; dataDir: string; widget: WidgetSettings },
 ): Promise<void> {
   await app.register(cors, {
     delegator: (request, callback) =>
@@ -51,7 +52,7 @@ export async function checkoutPageRoutes(
       .type('application/javascript; charset=utf-8')
       .header('cache-control', 'public, max-age=300')
       .header('cross-origin-resource-policy', 'cross-origin')
-      .send(await (script ??= loadWidget())),
+      .send(await (script ??= loadWidget().then((code) => withSettings(code, options.widget)))),
   );
   if (!options.demo) return;
   const shop = demoShop(app, options.dataDir);

@@ -3,7 +3,8 @@
  * newcomer sees it work after `npm start`. The sample is made through the service's own
  * API on the first visit (a seller, a kayak tour with guest types and daily departures, a
  * publishable key) and remembered in DATA_DIR/demo.json; later visits reuse it while its
- * key still works. On by default with the embedded database only (DEMO_PAGE).
+ * key still works. On by default with the embedded database only (DEMO_PAGE). The snippet
+ * to paste wraps inside the page (its button line is longer than any screen is wide).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -111,7 +112,7 @@ export function demoPage(shop: DemoShop): string {
 <style>
 body{font:17px/1.5 Georgia,serif;max-width:42rem;margin:2rem auto;padding:0 1rem;color:#222}
 button{font:600 1rem system-ui,sans-serif;background:#0b57d0;color:#fff;border:0;border-radius:8px;padding:.8rem 1.4rem;cursor:pointer}
-pre{background:#f4f4f4;padding:1rem;overflow:auto;font-size:.8rem}
+pre{background:#f4f4f4;padding:1rem;font-size:.8rem;white-space:pre-wrap;overflow-wrap:anywhere}
 </style></head><body>
 <h1>Harbour Tours</h1>
 <p><em>A demo page with a sample seller (made on the first visit). Book a seat: the order is real, in this

@@ -1,7 +1,8 @@
 /**
  * The checkout widget's script (widget/checkout.ts) as the browser gets it: one minified
- * file, built by `npm run build` into dist/public/checkout.js, or, when that is missing
- * (tests and `npm run dev` run from source), built once in memory with the same options.
+ * file, built by `npm run build` into dist/public/checkout.js, or, when running from src/
+ * (tests and `npm run dev`) or that is missing, built once in memory with the same options;
+ * and the service's settings the widget reads, written into it as it is served.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -41,9 +42,32 @@ export const widgetBuildOptions: BuildOptions = {
   logLevel: 'warning',
 };
 
+/** Running from src/ (tests, `npm run dev`): a dist/ left by an older build may be stale. */
+const FROM_SOURCE = fileURLToPath(import.meta.url).startsWith(path.join(ROOT, 'src') + path.sep);
+
 export async function loadWidget(): Promise<Buffer> {
-  if (fs.existsSync(WIDGET_OUTFILE)) return fs.readFileSync(WIDGET_OUTFILE);
+  if (!FROM_SOURCE && fs.existsSync(WIDGET_OUTFILE)) return fs.readFileSync(WIDGET_OUTFILE);
   const { build } = await import('esbuild');
   const result = await build({ ...widgetBuildOptions, write: false });
   return Buffer.from(result.outputFiles[0]!.contents);
+}
+
+/** What the widget is told about the service that serves it (widget/checkout.ts SETTINGS). */
+export interface WidgetSettings {
+  /** `sent`: a mail transport is configured; `queued`: email waits in the outbox. */
+  mail: 'sent' | 'queued';
+}
+
+/** The placeholder as the minified script carries it (JSON.parse's string argument). */
+const SETTINGS_PLACEHOLDER = '"__BOOKING_CHECKOUT_SETTINGS__"';
+
+/** The script with `settings` in place of its placeholder; a script without one is refused. */
+export function withSettings(script: Buffer, settings: WidgetSettings): Buffer {
+  const text = script.toString('utf8');
+  if (!text.includes(SETTINGS_PLACEHOLDER))
+    throw new Error('the checkout widget has no settings placeholder (widget/checkout.ts)');
+  return Buffer.from(
+    text.replaceAll(SETTINGS_PLACEHOLDER, JSON.stringify(JSON.stringify(settings))),
+    'utf8',
+  );
 }

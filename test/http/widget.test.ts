@@ -2,7 +2,8 @@
  * `GET /checkout.js` and CORS for the checkout widget: the script is served to any origin
  * with caching headers and an ETag (304 when unchanged), within its size budget; only
  * requests carrying a publishable key (and their preflights) get CORS headers, and an
- * account's X-API-KEY is never allowed cross-origin.
+ * account's X-API-KEY is never allowed cross-origin; the script says whether this service
+ * sends email (the widget promises a confirmation only then).
  */
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,6 +34,25 @@ describe('GET /checkout.js', () => {
     });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+  });
+});
+
+describe('what the widget is told of the service', () => {
+  /** The settings the served script carries (widget/checkout.ts reads them). */
+  const settingsOf = (script: string) =>
+    JSON.parse(JSON.parse(/JSON\.parse\(("\{[^)]*\}")\)/.exec(script)![1]!)) as unknown;
+
+  it('says email waits in the outbox without a mail transport, and goes out with one', async () => {
+    const script = (await t.app.inject({ method: 'GET', url: '/checkout.js' })).body;
+    expect(script).not.toContain('__BOOKING_CHECKOUT_SETTINGS__');
+    expect(settingsOf(script)).toEqual({ mail: 'queued' });
+    const withMail = await createTestApp({ SMTP_URL: 'smtp://127.0.0.1:9' });
+    try {
+      const sent = (await withMail.app.inject({ method: 'GET', url: '/checkout.js' })).body;
+      expect(settingsOf(sent)).toEqual({ mail: 'sent' });
+    } finally {
+      await withMail.close();
+    }
   });
 });
 
