@@ -26,7 +26,9 @@ import { experiencesModule } from './modules/experiences/index.js';
 import { guidesModule } from './modules/guides/index.js';
 import { hooksModule, webhookSender } from './modules/hooks/index.js';
 import { idempotencyService } from './modules/idempotency/index.js';
+import { octoModule, ownKeyReseller } from './modules/octo/index.js';
 import { ordersFacade, ordersModule } from './modules/orders/index.js';
+import { resellerOwners, resellersModule } from './modules/resellers/index.js';
 import {
   createCallerCache,
   usersFacade,
@@ -39,6 +41,8 @@ import { configuredCipher } from './security/secret.js';
 import { apiVersions, LATEST_VERSION } from './versions/index.js';
 import { createVersionRegistry, type VersionRegistry } from './versions/registry.js';
 import type { ApiVersion, VersionChanges } from './versions/types.js';
+import { DomainError } from './domain/errors.js';
+import type { Reseller } from './domain/caller.js';
 
 export interface ModuleContext {
   config: Config;
@@ -82,8 +86,17 @@ export async function createModules(ctx: ModuleContext): Promise<Modules> {
     cipher,
     latestVersion: LATEST_VERSION,
   });
+  // Resellers' Bearer credentials: cached with API keys, revoked everywhere at once.
+  const resellers = resellersModule({
+    db,
+    cipher,
+    idempotency,
+    cache: callers.section<Reseller>('reseller', resellerOwners),
+    propagated: () => callers.propagated(),
+  });
   const list: ResourceModule[] = [
     users,
+    resellers,
     delegatesModule({
       db,
       idempotency,
@@ -110,6 +123,19 @@ export async function createModules(ctx: ModuleContext): Promise<Modules> {
       ...(config.holds.sweep
         ? { sweeper: { sweepMs: config.holds.sweepMs, logger: log.child({ component: 'holds' }) } }
         : {}),
+    }),
+    octoModule({
+      db,
+      // A reseller credential, else the seller's own API key.
+      bearer: async (secret) =>
+        (await resellers.authentication.bySecret(secret)) ??
+        users.authentication.byApiKey(secret).then(ownKeyReseller, (error: unknown) => {
+          if (error instanceof DomainError && error.code === 'invalid_credentials')
+            return undefined;
+          throw error;
+        }),
+      // A wrong Bearer credential counts with the address's other failed credentials.
+      guard: (authenticate) => countingFailures(authenticate, ctx.authThrottle),
     }),
     checkoutModule({
       db,

@@ -7,7 +7,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { openAdminSocket, type AdminSocket } from './admin/admin-socket.js';
+import { openAdminSocket, type AdminCommands, type AdminSocket } from './admin/admin-socket.js';
 import { createModules } from './app-modules.js';
 import type { Config } from './config.js';
 import { openAppDatabase } from './app-database.js';
@@ -43,6 +43,8 @@ export interface AppDeps {
   versionChanges?: readonly VersionChanges[];
   /** false: domain events are not stored (no webhooks); the benchmark's baseline. */
   storeDomainEvents?: boolean;
+  /** The command line's commands, run on the admin socket of an embedded server (server.ts). */
+  adminCommands?: AdminCommands;
 }
 
 declare module 'fastify' {
@@ -53,11 +55,13 @@ declare module 'fastify' {
 }
 
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
-  const database = deps.database ?? (await openAppDatabase(config));
-  const { db } = database;
   const app = Fastify(
     fastifyOptions(config, deps.logStream),
   ).withTypeProvider<TypeBoxTypeProvider>();
+  // After the logger, which tells each stage of a first start (a new embedded database).
+  const database =
+    deps.database ?? (await openAppDatabase(config, 'server', (stage) => app.log.info(stage)));
+  const { db } = database;
 
   // What Node's timeouts leave: clients that do not read, and a cap on connections that
   // sheds idle ones first, so a flood of them cannot lock out health checks or clients.
@@ -119,7 +123,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
   await app.register(healthRoutes, { db, readiness });
   for (const module of modules.list)
-    if (module.routes) await app.register(module.routes, { prefix: '/api' });
+    if (module.routes) await app.register(module.routes, { prefix: module.prefix ?? '/api' });
 
   if (!deps.database) app.addHook('onClose', () => database.close());
   // After the database's on purpose: onClose hooks run last-registered first, so workers
@@ -132,11 +136,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     if (module.close) app.addHook('onClose', () => module.close!());
   }
 
-  // The embedded server lets the command line create accounts through it (admin/).
-  if (!deps.database && !config.databaseUrl) {
+  // The embedded server runs the command line's commands on its database (admin/).
+  const commands = deps.adminCommands;
+  if (!deps.database && !config.databaseUrl && commands) {
     let socket: AdminSocket | undefined;
     app.addHook('onListen', async () => {
-      socket = await openAdminSocket(config.dataDir, modules.users.service);
+      socket = await openAdminSocket(config.dataDir, (request, io) =>
+        commands(request, { ...io, database, config }),
+      );
     });
     app.addHook('onClose', async () => socket?.close());
   }

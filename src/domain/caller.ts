@@ -34,6 +34,23 @@ export interface Checkout {
   readonly sellerId: string;
 }
 
+/**
+ * Who books through OCTo (`/octo`, modules/octo): a reseller credential a seller issued
+ * (`resellerId` its id, `name` what its bookings record as their source, `commissionBps`
+ * the commission that gives OCTo's net prices), or the seller itself with its own API key
+ * (`resellerId` null, no commission). Either acts for that one seller only.
+ */
+export interface Reseller {
+  readonly resellerId: string | null;
+  readonly sellerId: string;
+  readonly name: string;
+  /** 1250 is 12.5 %; null: none (net prices are null). */
+  readonly commissionBps: number | null;
+}
+
+/** The id an OCTo booking records as its booker: the credential's, or the seller's own. */
+export const bookerIdOf = (reseller: Reseller): string => reseller.resellerId ?? reseller.sellerId;
+
 export const isAdmin = (caller: Caller): boolean => caller.roles.includes('ROLE_ADMIN');
 
 /** Self or admin: who may read a user's private data and manage its keys. */

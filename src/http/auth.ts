@@ -63,8 +63,15 @@ function readCredentials(request: FastifyRequest): Credentials | null {
 const failedCredentials = (error: unknown) =>
   error instanceof DomainError && error.code === 'invalid_credentials';
 
-export function authenticationHook(auth: Authenticator, env: BookingEnv, throttle: AuthThrottle) {
+export function authenticationHook(
+  auth: Authenticator,
+  env: BookingEnv,
+  throttle: AuthThrottle,
+  /** Requests another hook authenticates (a module's own scheme: OCTo's Bearer). */
+  elsewhere: (request: FastifyRequest) => boolean = () => false,
+) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply) {
+    if (elsewhere(request)) return;
     let credentials: Credentials | null;
     try {
       credentials = readCredentials(request);

@@ -1,7 +1,7 @@
 /**
  * What a module hands to the application (app.ts), which registers every module of the
  * list (app-modules.ts) the same way: its named schemas at the root (OpenAPI components),
- * its routes under /api, its version changes to the version registry, what `expand=` may
+ * its routes under /api (or its own prefix), its version changes to the version registry, what `expand=` may
  * resolve to its objects, its request hooks, and its background workers (started once the
  * app is ready, stopped when it closes, before the database), plus anything else it holds
  * open. Plain data: nothing here knows any module.
@@ -25,8 +25,16 @@ export interface ResourceModule<Facade = unknown> {
   readonly name: string;
   /** Named schemas (`$id`): OpenAPI components that routes refer to with `refTo`. */
   readonly schemas: readonly TSchema[];
-  /** Routes, registered under `/api`; each handler is one call of the module's service. */
+  /** Routes, registered under `prefix`; each handler is one call of the module's service. */
   readonly routes?: FastifyPluginAsync;
+  /** Where its routes live: `/api` unless it says otherwise (OCTo answers under `/octo`). */
+  readonly prefix?: string;
+  /**
+   * Its routes authenticate their requests themselves (another scheme, another error body:
+   * OCTo's Bearer credentials): the API's credentials hook leaves requests under `prefix`
+   * alone.
+   */
+  readonly ownAuthentication?: boolean;
   /** What other modules may call, each function taking an explicit executor or transaction. */
   readonly facade?: Facade;
   readonly versions?: VersionChanges;

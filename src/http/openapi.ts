@@ -31,6 +31,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
               'A seller’s publishable key (guest checkout): only the routes that say so take it (docs/security.md)',
           },
           basic: { type: 'http', scheme: 'basic', description: 'Sandbox environment only' },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'OCTo (/octo) only: a reseller credential (POST /api/users/{id}/affiliates) or the seller’s own API key (docs/octo.md)',
+          },
         },
       },
     },

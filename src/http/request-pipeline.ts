@@ -34,6 +34,12 @@ export interface Pipeline {
   modules: readonly ResourceModule[];
 }
 
+/** Whether a request URL's path is `prefix` or below it. */
+export const isUnder = (url: string, prefix: string): boolean => {
+  const path = url.split('?', 1)[0]!;
+  return path === prefix || path.startsWith(`${prefix}/`);
+};
+
 export async function registerRequestPipeline(app: FastifyInstance, p: Pipeline): Promise<void> {
   const { config, versioning, modules } = p;
   app.addHook('onRequest', echoRequestId);
@@ -53,7 +59,14 @@ export async function registerRequestPipeline(app: FastifyInstance, p: Pipeline)
     ),
   );
   app.addHook('onRequest', versioning.fromHeader);
-  app.addHook('onRequest', authenticationHook(p.authenticate, config.env, p.authThrottle));
+  // Modules that authenticate their own routes (OCTo's Bearer credentials) are left alone.
+  const ownScopes = modules.flatMap((m) => (m.ownAuthentication && m.prefix ? [m.prefix] : []));
+  app.addHook(
+    'onRequest',
+    authenticationHook(p.authenticate, config.env, p.authThrottle, (request) =>
+      ownScopes.some((prefix) => isUnder(request.url, prefix)),
+    ),
+  );
   app.addHook('onRequest', versioning.fromAccount);
   for (const hook of modules.flatMap((m) => m.hooks?.onRequest ?? []))
     app.addHook('onRequest', hook);

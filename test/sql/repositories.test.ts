@@ -25,6 +25,9 @@ import * as guidesModule from '../../src/modules/guides/guides.repository.js';
 import * as idempotencyModule from '../../src/modules/idempotency/idempotency.repository.js';
 import * as ordersModule from '../../src/modules/orders/orders.repository.js';
 import * as guestsModule from '../../src/modules/orders/guests.repository.js';
+import * as departuresModule from '../../src/modules/events/departures.repository.js';
+import * as resellersModule from '../../src/modules/resellers/resellers.repository.js';
+import { affiliateList } from '../../src/modules/resellers/resellers.list.js';
 import * as usersModule from '../../src/modules/users/users.repository.js';
 import { compile } from '../../src/query/compile.js';
 import { parse } from '../../src/query/parse.js';
@@ -60,6 +63,8 @@ const { eventsRepository, eventsWithExperience } = tracked(eventsModule);
 const { eventSeatsRepository } = tracked(eventSeatsModule);
 const { eventGuidesRepository } = tracked(eventGuidesModule);
 const { experiencesRepository } = tracked(experiencesModule);
+const { departuresRepository } = tracked(departuresModule);
+const { resellersRepository } = tracked(resellersModule);
 const { demographicsRepository } = tracked(demographicsModule);
 const { guidesRepository } = tracked(guidesModule);
 const { idempotencyRepository } = tracked(idempotencyModule);
@@ -180,6 +185,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     findById: (db) => experiencesRepository(db).findById(A),
     lock: (db) => experiencesRepository(db).lock(A),
     findMany: (db) => experiencesRepository(db).findMany([A, B]),
+    visibleOfSeller: (db) => experiencesRepository(db).visibleOfSeller(B),
     update: (db) => experiencesRepository(db).update(A, { name: 'N' }),
     createGuidePreferences: (db) =>
       experiencesRepository(db).createGuidePreferences(A, { required: 1 }),
@@ -437,6 +443,32 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
       'seller',
     ),
   },
+};
+
+repositories.departures = {
+  between: (db) => departuresRepository(db).between(A, AT, new Date('2031-06-01T00:00:00Z')),
+};
+repositories.resellers = {
+  insert: (db) =>
+    resellersRepository(db).insert({
+      id: A,
+      seller_id: B,
+      name: 'Klook',
+      key_digest: Buffer.alloc(32),
+      key_ciphertext: Buffer.alloc(1),
+      commission_bps: 1250,
+    }),
+  findLiveByDigest: (db) => resellersRepository(db).findLiveByDigest(Buffer.alloc(32)),
+  findById: (db) => resellersRepository(db).findById(A),
+  revoke: (db) => resellersRepository(db).revoke(B, A, AT),
+  sealedKeys: (db) => resellersRepository(db).sealedKeys(A, 500),
+  setSealedKey: (db) => resellersRepository(db).setSealedKey(A, Buffer.alloc(1)),
+  ...listCalls(
+    affiliateList,
+    (db) => resellersRepository(db).listSource(),
+    { limit: '5' },
+    'seller',
+  ),
 };
 
 describe('repository SQL', () => {

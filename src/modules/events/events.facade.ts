@@ -7,8 +7,18 @@
 import type { Executor, Tx } from '../../db/unit-of-work.js';
 import { eventGuidesRepository } from './event-guides.repository.js';
 import { eventsRepository } from './events.repository.js';
+import { toEventView } from './events.schemas.js';
+import { rangeAround } from './availability.js';
+import {
+  departuresAtStarts,
+  departuresIn,
+  type DepartureSeats,
+  type DepartureSource,
+} from './departures.js';
+import { departuresRepository } from './departures.repository.js';
 import { departureKey, seats } from './seats.js';
 
+export type { DepartureSeats, DepartureSource } from './departures.js';
 export {
   departureKey,
   type SeatChange,
@@ -49,11 +59,53 @@ export const eventsFacade = {
     );
   },
 
+  /**
+   * The departures of an experience whose local date is in `start`..`end` (both included),
+   * with their seats: one range-scan query for their events (OCTo's calendar of a year).
+   */
+  departuresBetween: async (
+    db: Executor,
+    experience: DepartureSource & { id: string },
+    start: string,
+    end: string,
+  ): Promise<DepartureSeats[]> => {
+    const { from, to } = rangeAround(start, end);
+    const events = await departuresRepository(db).between(experience.id, from, to);
+    return departuresIn(experience, start, end, events);
+  },
+
+  /** The departures of an experience at these starts that exist, with their seats (one query). */
+  departuresAt: async (
+    db: Executor,
+    experience: DepartureSource & { id: string },
+    starts: readonly Date[],
+  ): Promise<DepartureSeats[]> => {
+    if (starts.length === 0) return [];
+    const rows = await eventsRepository(db).startingAtMany([experience.id], starts);
+    return departuresAtStarts(experience, starts, rows);
+  },
+
   leaveFutureEvents: (tx: Tx, guideId: string, now: Date): Promise<void> =>
     eventGuidesRepository(tx).removeGuideFromFuture(guideId, now),
 
   guidesOf: (db: Executor, eventIds: readonly string[]): Promise<Map<string, string[]>> =>
     eventGuidesRepository(db).guidesOf(eventIds),
+
+  /**
+   * An event as the API shows it, its experience's time zone, and each guide on it with its
+   * name, phone and answer (a departure's manifest; one query).
+   */
+  async withGuides(db: Executor, id: string) {
+    const row = await eventGuidesRepository(db).withGuideProfiles(id);
+    if (!row) return undefined;
+    const event = toEventView(row);
+    const status = new Map(event.guides.map((g) => [g.guide.id, g.status]));
+    return {
+      event,
+      timezone: row.timezone,
+      guides: row.profiles.map((p) => ({ ...p, status: status.get(p.id) ?? 'confirmed' })),
+    };
+  },
 };
 
 export type EventsFacade = typeof eventsFacade;

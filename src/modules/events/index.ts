@@ -4,6 +4,8 @@ export { eventsModule } from './events.module.js';
 export {
   departureKey,
   eventsFacade,
+  type DepartureSeats,
+  type DepartureSource,
   type EventsFacade,
   type SeatChange,
   type SeatDelta,

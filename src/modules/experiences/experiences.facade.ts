@@ -18,6 +18,10 @@ export const experiencesFacade = {
   findMany: async (db: Executor, ids: readonly string[]): Promise<BookableExperience[]> =>
     (await experiencesRepository(db).findMany(ids)).map(toBookable),
 
+  /** A seller's visible experiences (what a reseller may sell: OCTo's products). */
+  visibleOfSeller: async (db: Executor, sellerId: string): Promise<BookableExperience[]> =>
+    (await experiencesRepository(db).visibleOfSeller(sellerId)).map(toBookable),
+
   /** The experience if the caller may see it (visible, or its seller's staff); else 404. */
   findVisible: async (db: Executor, caller: Caller | null, id: string) =>
     toBookable(mayView(caller, await experiencesRepository(db).findById(id), id)),

@@ -34,6 +34,18 @@ export function experiencesRepository(db: Kysely<DB>) {
       return db.selectFrom('experiences').selectAll().where('id', 'in', ids).execute();
     },
 
+    /** A seller's visible experiences, in creation order (OCTo's products). */
+    async visibleOfSeller(sellerId: string): Promise<ExperienceRow[]> {
+      return db
+        .selectFrom('experiences')
+        .selectAll()
+        .where('seller_id', '=', sellerId)
+        .where('visible', '=', true)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+    },
+
     async insert(row: Insertable<ExperiencesTable>): Promise<ExperienceRow> {
       return db
         .insertInto('experiences')

@@ -1,8 +1,10 @@
 /**
- * The OCTo module's public surface (docs/octo.md): the OCTo objects and request bodies, and
- * the pure mapping of experiences, departures and orders onto them. Its routes and service
- * come once the orders module offers what docs/octo-interfaces.md lists.
+ * The OCTo module's public surface (docs/octo.md): the module itself (its routes under
+ * /octo), the OCTo objects and request bodies, and the pure mapping of experiences,
+ * departures and orders onto them.
  */
+export { OCTO_PREFIX, octoModule } from './octo.module.js';
+export { ownKeyReseller, type BearerAuthenticator } from './octo-scope.js';
 export * from './octo.schemas.js';
 export * from './octo.bodies.js';
 export {

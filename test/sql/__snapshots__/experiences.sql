@@ -10,6 +10,9 @@ select * from "experiences" where "id" = $1 for update;
 -- findMany
 select * from "experiences" where "id" in ($1, $2);
 
+-- visibleOfSeller
+select * from "experiences" where "seller_id" = $1 and "visible" = $2 order by "created_at", "id";
+
 -- update
 update "experiences" set "name" = $1, "updated_at" = $2 where "id" = $3 returning *;
 

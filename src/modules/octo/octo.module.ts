@@ -1,0 +1,28 @@
+/**
+ * The OCTo module assembled (docs/octo.md): its routes under /octo with their own scope
+ * (Bearer authentication, OCTo error bodies, the Octo-Capabilities echo), the OCTo objects
+ * and request bodies as named schemas (OpenAPI components `Octo…`).
+ */
+import type { ResourceModule } from '../../http/module.js';
+import { OCTO_REQUEST_SCHEMAS } from './octo.bodies.js';
+import { OctoError } from './octo.errors.js';
+import { octoReadRoutes } from './octo.routes.js';
+import { OCTO_RESPONSE_SCHEMAS } from './octo.schemas.js';
+import { octoService, type OctoServiceDeps } from './octo.service.js';
+import { registerOctoScope, type OctoScopeDeps } from './octo-scope.js';
+
+export const OCTO_PREFIX = '/octo';
+
+export function octoModule(deps: OctoServiceDeps & OctoScopeDeps): ResourceModule {
+  const octo = octoService(deps);
+  return {
+    name: 'octo',
+    schemas: [...OCTO_RESPONSE_SCHEMAS, ...OCTO_REQUEST_SCHEMAS, OctoError],
+    prefix: OCTO_PREFIX,
+    ownAuthentication: true,
+    routes: async (app) => {
+      registerOctoScope(app, deps);
+      await octoReadRoutes(app, { octo });
+    },
+  };
+}

@@ -1,0 +1,148 @@
+/**
+ * Affiliates (reseller credentials for OCTo): a seller issues named credentials, shown once
+ * and replayed by an Idempotency-Key retry, lists them in Xola's shape without their
+ * secrets, and revokes them: refused at once. The seller's own API key works as Bearer;
+ * another account's does not; wrong Bearer credentials count in the failed-authentication
+ * throttle with wrong API keys.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
+import { delegate } from '../helpers/guides.js';
+import { createAffiliate, expectOctoError, octo } from '../helpers/octo.js';
+
+let t: TestApp;
+let seller: Account;
+beforeAll(async () => {
+  t = await createTestApp();
+  seller = await signUp(t.app, { name: 'Bateaux Verts', roles: ['ROLE_SELLER'] });
+});
+afterAll(async () => t.close());
+
+const affiliates = (account: Account, sellerId = seller.id) =>
+  as(t.app, account, { method: 'GET', url: `/api/users/${sellerId}/affiliates` });
+
+describe('affiliates', () => {
+  it('issues a named credential shown once, with its commission, in Xola’s shape', async () => {
+    const created = await createAffiliate(t.app, seller, {
+      name: ' Klook ',
+      commission: { amount: 12.5, amountType: 'percent' },
+    });
+    expect(created).toEqual({
+      object: 'affiliate',
+      id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      seller: { id: seller.id },
+      name: 'Klook',
+      commission: { amount: 12.5, amountType: 'percent' },
+      createdAt: expect.any(String),
+      revokedAt: null,
+      apiKey: expect.stringMatching(/^[A-Za-z0-9]{43}$/),
+    });
+    const listed = (await affiliates(seller)).json();
+    const { apiKey: _key, ...view } = created;
+    expect(listed.data).toEqual([view]);
+    expect(JSON.stringify(listed)).not.toContain(created.apiKey);
+    const supplier = await octo(t.app, created.apiKey, 'GET', '/supplier');
+    expect(supplier.statusCode).toBe(200);
+    expect(supplier.json()).toMatchObject({ id: seller.id, name: 'Bateaux Verts' });
+  });
+
+  it('replays the create, secret included, for the same Idempotency-Key', async () => {
+    const send = () =>
+      as(t.app, seller, {
+        method: 'POST',
+        url: `/api/users/${seller.id}/affiliates`,
+        headers: { 'idempotency-key': 'affiliate-1' },
+        payload: { name: 'Tiqets' },
+      });
+    const first = await send();
+    const again = await send();
+    expect(first.statusCode).toBe(201);
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    expect(first.json().commission).toBeNull();
+  });
+
+  it('is the seller’s and its seller-admins’ business only', async () => {
+    const stranger = await signUp(t.app);
+    const admin = await delegate(t.app, seller, ['ROLE_SELLER_ADMIN'], 'Admin');
+    const desk = await delegate(t.app, seller, ['ROLE_RESERVATION'], 'Desk');
+    expect((await affiliates(stranger)).json().data).toEqual([]);
+    expect((await affiliates(desk)).json().data).toEqual([]);
+    expect((await affiliates(admin)).json().data.length).toBeGreaterThan(0);
+    const refused = await as(t.app, desk, {
+      method: 'POST',
+      url: `/api/users/${seller.id}/affiliates`,
+      payload: { name: 'Sneaky' },
+    });
+    expect(refused.statusCode).toBe(403);
+    const bad = await as(t.app, seller, {
+      method: 'POST',
+      url: `/api/users/${seller.id}/affiliates`,
+      payload: { name: 'x', commission: { amount: 12.345 } },
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('refuses a revoked credential at once', async () => {
+    const created = await createAffiliate(t.app, seller, { name: 'Headout' });
+    expect((await octo(t.app, created.apiKey, 'GET', '/products')).statusCode).toBe(200);
+    const revoked = await as(t.app, seller, {
+      method: 'DELETE',
+      url: `/api/users/${seller.id}/affiliates/${created.id}`,
+    });
+    expect(revoked.statusCode).toBe(204);
+    expectOctoError(await octo(t.app, created.apiKey, 'GET', '/products'), 'FORBIDDEN');
+    const again = await as(t.app, seller, {
+      method: 'DELETE',
+      url: `/api/users/${seller.id}/affiliates/${created.id}`,
+    });
+    expect(again.statusCode).toBe(404);
+    const listed = (await affiliates(seller)).json().data;
+    expect(listed.find((a: { id: string }) => a.id === created.id).revokedAt).toEqual(
+      expect.any(String),
+    );
+  });
+
+  it('takes the seller’s own API key as Bearer, and no other account’s', async () => {
+    expect((await octo(t.app, seller.apiKey, 'GET', '/supplier')).statusCode).toBe(200);
+    const customer = await signUp(t.app);
+    expectOctoError(await octo(t.app, customer.apiKey, 'GET', '/supplier'), 'FORBIDDEN');
+    expectOctoError(
+      await t.app.inject({
+        method: 'GET',
+        url: '/octo/supplier',
+        headers: { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
+      }),
+      'UNAUTHORIZED',
+    );
+  });
+});
+
+describe('failed Bearer credentials', () => {
+  it('count with wrong API keys: past the limit, 429', async () => {
+    const limited = await createTestApp({ AUTH_FAILURES_PER_ADDRESS: '5' });
+    try {
+      const owner = await signUp(limited.app, { roles: ['ROLE_SELLER'] });
+      const key = (await createAffiliate(limited.app, owner)).apiKey;
+      for (let i = 0; i < 3; i++)
+        expectOctoError(await octo(limited.app, `wrong${i}`, 'GET', '/supplier'), 'FORBIDDEN');
+      for (let i = 0; i < 2; i++) {
+        const wrongKey = await limited.app.inject({
+          method: 'GET',
+          url: '/api/users/me',
+          headers: { 'x-api-key': `wrong-api-key-${i}` },
+        });
+        expect(wrongKey.statusCode).toBe(i === 0 ? 401 : 429);
+      }
+      const throttled = await octo(limited.app, 'wrong-again', 'GET', '/supplier');
+      expect(throttled.statusCode).toBe(429);
+      expect(throttled.headers['retry-after']).toBeDefined();
+      expect(throttled.json().error).toBe('BAD_REQUEST');
+      // A live credential is not a guess: it still works.
+      expect((await octo(limited.app, key, 'GET', '/supplier')).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
