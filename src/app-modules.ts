@@ -19,6 +19,7 @@ import {
   mailModule,
   sentToOthersLastHour,
 } from './mail/index.js';
+import { checkinsModule } from './modules/checkins/index.js';
 import { checkoutModule } from './modules/checkout/index.js';
 import { delegatesModule } from './modules/delegates/index.js';
 import { eventsFacade, eventsModule } from './modules/events/index.js';
@@ -126,6 +127,8 @@ export async function createModules(ctx: ModuleContext): Promise<Modules> {
     }),
     octoModule({
       db,
+      env: config.env,
+      domainEvents,
       // A reseller credential, else the seller's own API key.
       bearer: async (secret) =>
         (await resellers.authentication.bySecret(secret)) ??
@@ -137,6 +140,8 @@ export async function createModules(ctx: ModuleContext): Promise<Modules> {
       // A wrong Bearer credential counts with the address's other failed credentials.
       guard: (authenticate) => countingFailures(authenticate, ctx.authThrottle),
     }),
+    // The dock: check-ins and manifests, over orders' guests and events' guides.
+    checkinsModule({ db, domainEvents }),
     checkoutModule({
       db,
       idempotency,

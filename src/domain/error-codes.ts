@@ -41,6 +41,10 @@ export const errorCodes = {
   too_many_hooks: { status: 409, title: 'The user has as many hooks as it may' },
   guide_preferences_exist: { status: 409, title: 'The experience already has guide preferences' },
   already_delegate: { status: 409, title: 'The account is already a delegate of the seller' },
+  already_checked_in: { status: 409, title: 'The guest is already checked in' },
+  guest_canceled: { status: 409, title: "The guest's seat is canceled" },
+  wrong_day: { status: 409, title: 'The departure is on another day' },
+  ambiguous_code: { status: 409, title: 'The code names bookings of several sellers' },
   idempotency_in_progress: {
     status: 409,
     title: 'The first request with this key is still running',

@@ -9,12 +9,13 @@ export const DELEGATE_ROLES = [
   'ROLE_CURATOR',
   'ROLE_GUIDE_MANAGER',
   'ROLE_GUIDE',
+  'ROLE_CHECKIN',
 ] as const;
 export type DelegateRole = (typeof DELEGATE_ROLES)[number];
 
 /** Things a seller's data can be used for. */
 export type Capability =
-  'orders' | 'experiences' | 'events' | 'guides' | 'delegates' | 'hooks' | 'keys';
+  'orders' | 'experiences' | 'events' | 'guides' | 'delegates' | 'hooks' | 'keys' | 'checkins';
 
 export const CAPABILITIES: Record<Capability, readonly DelegateRole[]> = {
   // List, book and cancel the seller's orders.
@@ -32,4 +33,7 @@ export const CAPABILITIES: Record<Capability, readonly DelegateRole[]> = {
   hooks: ['ROLE_SELLER_ADMIN'],
   // Publishable keys for the seller's checkout button (docs/security.md).
   keys: ['ROLE_SELLER_ADMIN'],
+  // Check guests in at the dock (and undo it) and read departures' manifests; dock staff
+  // get ROLE_CHECKIN, which grants this and nothing else (docs/operations-day.md).
+  checkins: ['ROLE_SELLER_ADMIN', 'ROLE_RESERVATION', 'ROLE_CHECKIN'],
 };

@@ -63,6 +63,18 @@ const MEMBERS: Partial<Record<ProblemCode, TProperties>> = {
     seatsLeft: Type.Union([Type.Integer(), Type.Null()], { description: 'null: unlimited' }),
   },
   guide_unavailable: { guide: RefId },
+  already_checked_in: {
+    guest: RefId,
+    checkedInAt: Type.String({ format: 'date-time' }),
+    checkedInBy: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()]),
+  },
+  guest_canceled: { guest: RefId },
+  wrong_day: {
+    today: Type.String({ format: 'date', description: "Today in the departure's time zone" }),
+    departures: Type.Array(
+      Type.Object({ event: RefId, arrival: Type.String(), arrivalTime: Type.Integer() }),
+    ),
+  },
   guide_conflict: {
     guide: RefId,
     event: Type.Unsafe({ $ref: 'Event#', description: 'The overlapping event' }),

@@ -25,6 +25,7 @@ import * as guidesModule from '../../src/modules/guides/guides.repository.js';
 import * as idempotencyModule from '../../src/modules/idempotency/idempotency.repository.js';
 import * as ordersModule from '../../src/modules/orders/orders.repository.js';
 import * as guestsModule from '../../src/modules/orders/guests.repository.js';
+import * as checkinsModule from '../../src/modules/checkins/checkins.repository.js';
 import * as departuresModule from '../../src/modules/events/departures.repository.js';
 import * as resellersModule from '../../src/modules/resellers/resellers.repository.js';
 import { affiliateList } from '../../src/modules/resellers/resellers.list.js';
@@ -70,6 +71,7 @@ const { guidesRepository } = tracked(guidesModule);
 const { idempotencyRepository } = tracked(idempotencyModule);
 const { ordersRepository } = tracked(ordersModule);
 const { guestsRepository } = tracked(guestsModule);
+const { checkinsRepository } = tracked(checkinsModule);
 const { usersRepository } = tracked(usersModule);
 
 const recorder = createQueryRecorder();
@@ -232,6 +234,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     removeGuide: (db) => eventGuidesRepository(db).removeGuide(A, B),
     removeGuideFromFuture: (db) => eventGuidesRepository(db).removeGuideFromFuture(B, AT),
     guidesOf: (db) => eventGuidesRepository(db).guidesOf([A, B]),
+    withGuideProfiles: (db) => eventGuidesRepository(db).withGuideProfiles(A),
     seatsLeft: (db) => eventSeatsRepository(db).seatsLeft(A),
     forAvailability: (db) => eventsRepository(db).forAvailability([A], [AT, LATER], AT, LATER),
     startingAtMany: (db) => eventsRepository(db).startingAtMany([A, B], [AT, LATER]),
@@ -344,10 +347,33 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     liveOf: (db) => guestsRepository(db).liveOf(A),
     allOf: (db) => guestsRepository(db).allOf([A, B]),
     findByTicketCode: (db) => guestsRepository(db).findByTicketCode('e'.repeat(32)),
+    findCode: (db) => guestsRepository(db).findCode('K7qm2xpa', [A, B]),
+    'findCode all': (db) => guestsRepository(db).findCode('K7qm2xpa', 'all'),
+    atEvent: (db) => guestsRepository(db).atEvent(A),
     cancel: (db) => guestsRepository(db).cancel([A, B], AT),
     cancelOfOrder: (db) => guestsRepository(db).cancelOfOrder(A, AT),
     moveTo: (db) => guestsRepository(db).moveTo(B, [A]),
     setStatus: (db) => guestsRepository(db).setStatus([A], 'arrived', AT, B),
+  },
+  checkins: {
+    insert: (db) =>
+      checkinsRepository(db).insert([
+        {
+          id: A,
+          seller_id: B,
+          guest_id: A,
+          order_id: A,
+          event_id: B,
+          source: 'scan',
+          created_at: AT,
+          created_by: B,
+          undone_at: null,
+          undone_by: null,
+        },
+      ]),
+    findById: (db) => checkinsRepository(db).findById(A),
+    liveOf: (db) => checkinsRepository(db).liveOf([A, B]),
+    undo: (db) => checkinsRepository(db).undo([A], AT, B),
   },
   idempotency: {
     claim: (db) => idempotencyRepository(db).claim(A, 'key', 'fp'),

@@ -1,11 +1,19 @@
 /**
  * The SQL of the guides on events: who is on which event, the overlap rule's query, adding,
- * acknowledging and removing a guide, and a deleted guide leaving the events to come.
+ * acknowledging and removing a guide, a deleted guide leaving the events to come, and an
+ * event with its guides' names and phones (a departure's manifest).
  */
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { DB, GuideStatus } from '../../db/types.js';
 import { eventsWithExperience } from './events.repository.js';
 import type { EventRow } from './events.schemas.js';
+
+/** A guide on an event, as the manifest names it. */
+export interface GuideOnEvent {
+  id: string;
+  name: string;
+  phone: string | null;
+}
 
 export function eventGuidesRepository(db: Kysely<DB>) {
   const withExperience = () => eventsWithExperience(db);
@@ -67,6 +75,26 @@ export function eventGuidesRepository(db: Kysely<DB>) {
         .where(sql<SqlBool>`guide_ids @> array[${guideId}]::text[]`)
         .where('starts_at', '>', now)
         .execute();
+    },
+
+    /**
+     * An event with the profile of each guide on it, in the order assigned (one query: the
+     * guides' names and phones are read with it for the dock's manifest).
+     */
+    async withGuideProfiles(
+      id: string,
+    ): Promise<(EventRow & { profiles: GuideOnEvent[] }) | undefined> {
+      return withExperience()
+        .select(
+          sql<
+            GuideOnEvent[]
+          >`coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name, 'phone', g.phone)
+              order by array_position(e.guide_ids, g.id)) from guides g where g.id = any(e.guide_ids)), '[]'::json)`.as(
+            'profiles',
+          ),
+        )
+        .where('e.id', '=', id)
+        .executeTakeFirst();
     },
 
     /** The guides on each of these events that have not declined. */

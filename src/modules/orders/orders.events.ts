@@ -19,7 +19,7 @@ export const orderEvents: EventDocs<Extract<EventName, `order.${string}`>> = {
   'order.create': { object: Order, when: 'an order is booked' },
   'order.update': {
     object: Order,
-    when: 'an order is changed with `PUT`/`PATCH /api/orders/{id}` (customer details, notes, items moved, resized, added, dropped, confirmed), or a hold of some of its items expires',
+    when: 'an order is changed with `PUT`/`PATCH /api/orders/{id}` (customer details, notes, items moved, resized, added, dropped, confirmed), a hold of some of its items expires, or its guests are checked in (`POST /api/checkins`, `POST /api/orders/{id}/modify`) or a check-in is undone',
   },
   'order.cancel': {
     object: Order,

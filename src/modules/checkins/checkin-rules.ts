@@ -1,0 +1,141 @@
+/**
+ * Which guests a scanned code checks in, as pure rules (docs/operations-day.md): a guest's
+ * ticket code names that guest, an item's its live guests, an order's short code its live
+ * guests not yet arrived on departures of today (the departure's local day). A canceled
+ * seat is `409 guest_canceled`, a guest already in `409 already_checked_in` (the service
+ * names who), a departure on another local day `409 wrong_day` unless forced. And the check-in
+ * object as the API shows it.
+ */
+import { newId } from '../../db/ids.js';
+import { DomainError } from '../../domain/errors.js';
+import type { GuestRecord, OrderItemView, OrderView } from '../orders/index.js';
+import { instantToLocal } from '../schedules/index.js';
+import { iso, ref, refOrNull } from '../shared/index.js';
+import type { CheckinRow } from './checkins.repository.js';
+import type { CheckinView } from './checkins.schemas.js';
+
+/** What a code names in its order. */
+export interface Named {
+  kind: 'guest' | 'item' | 'order';
+  id: string;
+}
+
+/** The guests to check in, or the guest that is in already (the service says by whom). */
+export type Picked = { guests: GuestRecord[] } | { alreadyIn: GuestRecord };
+
+/** The order's item a guest sits on. */
+const itemOf = (order: OrderView, guest: GuestRecord): OrderItemView =>
+  order.items.find((i) => i.id === guest.itemId)!;
+
+/** Today in each guest's departure's zone, and whether the departure is then. */
+function today(order: OrderView, timezones: Map<string, string>, guest: GuestRecord, now: Date) {
+  const item = itemOf(order, guest);
+  const date = instantToLocal(now, timezones.get(item.id) ?? 'UTC').date;
+  return { date, onDay: item.arrival === date, item };
+}
+
+function wrongDay(
+  order: OrderView,
+  timezones: Map<string, string>,
+  guests: readonly GuestRecord[],
+  now: Date,
+): DomainError {
+  const days = guests.map((g) => today(order, timezones, g, now));
+  const departures = [...new Map(days.map((d) => [d.item.event.id, d.item])).values()].map(
+    (item) => ({ event: item.event, arrival: item.arrival, arrivalTime: item.arrivalTime }),
+  );
+  const list = departures.map((d) => `${d.arrival} ${String(d.arrivalTime)}`).join(', ');
+  return new DomainError(
+    'wrong_day',
+    `The departure is not today (${days[0]!.date}): ${list}. Send force: true to check in anyway.`,
+    { today: days[0]!.date, departures },
+  );
+}
+
+/** The guests a scan of `named` checks in (see the header). */
+export function pickGuests(
+  named: Named,
+  order: OrderView,
+  timezones: Map<string, string>,
+  guests: readonly GuestRecord[],
+  when: { now: Date; force: boolean },
+): Picked {
+  const chosen = guests.filter((g) =>
+    named.kind === 'guest'
+      ? g.id === named.id
+      : named.kind === 'item'
+        ? g.itemId === named.id
+        : true,
+  );
+  const live = chosen.filter((g) => g.canceledAt === null);
+  if (live.length === 0) {
+    const guest = chosen[0];
+    throw new DomainError(
+      'guest_canceled',
+      named.kind === 'guest'
+        ? "This guest's seat was canceled."
+        : 'Every seat this code names was canceled.',
+      guest ? { guest: ref(guest.id) } : {},
+    );
+  }
+  let waiting = live.filter((g) => g.guestStatus !== 'arrived');
+  if (waiting.length === 0) {
+    const latest = [...live].sort(
+      (a, b) => (b.checkedInAt?.getTime() ?? 0) - (a.checkedInAt?.getTime() ?? 0),
+    )[0]!;
+    return { alreadyIn: latest };
+  }
+  if (!when.force) {
+    const onDay = waiting.filter((g) => today(order, timezones, g, when.now).onDay);
+    if (named.kind !== 'order' ? onDay.length < waiting.length : onDay.length === 0)
+      throw wrongDay(order, timezones, waiting, when.now);
+    waiting = onDay;
+  }
+  return { guests: waiting };
+}
+
+/** A check-in record of a guest, made now by `by`. */
+export const newCheckin = (
+  guest: GuestRecord,
+  source: CheckinRow['source'],
+  at: Date,
+  by: string | null,
+): CheckinRow => ({
+  id: newId(at.getTime()),
+  seller_id: guest.sellerId,
+  guest_id: guest.id,
+  order_id: guest.orderId,
+  event_id: guest.eventId,
+  source,
+  created_at: at,
+  created_by: by,
+  undone_at: null,
+  undone_by: null,
+});
+
+/** A check-in as the API shows it, with its guest's booking. */
+export function toCheckinView(row: CheckinRow, guest: GuestRecord, order: OrderView): CheckinView {
+  const item = itemOf(order, guest);
+  const line = item.demographics.find((l) => l.demographic.id === guest.demographicId);
+  return {
+    object: 'checkin',
+    id: row.id,
+    seller: ref(row.seller_id),
+    guest: ref(guest.id),
+    ticketCode: guest.ticketCode,
+    demographic: refOrNull(guest.demographicId),
+    guestType: line?.label ?? null,
+    order: ref(order.id),
+    shortCode: order.shortCode,
+    customerName: order.customerName,
+    item: ref(item.id),
+    event: ref(guest.eventId),
+    arrival: item.arrival,
+    arrivalTime: item.arrivalTime,
+    source: row.source,
+    createdAt: iso(row.created_at),
+    createdBy: refOrNull(row.created_by),
+    undoneAt: row.undone_at === null ? null : iso(row.undone_at),
+    undoneBy: refOrNull(row.undone_by),
+  };
+}

@@ -1,0 +1,21 @@
+/**
+ * The check-in desk assembled (docs/operations-day.md): scans, undo, Xola's order `modify`
+ * and departures' manifests, over the orders module's guests and the events module's guides.
+ */
+import type { Db } from '../../db/database.js';
+import type { ResourceModule } from '../../http/module.js';
+import type { EventSink } from '../../outbox/index.js';
+import { checkinsRoutes } from './checkins.routes.js';
+import { Checkin, CheckinResult, Manifest } from './checkins.schemas.js';
+import { checkinsService } from './checkins.service.js';
+import { manifestService } from './manifest.service.js';
+
+export function checkinsModule(deps: { db: Db; domainEvents?: EventSink }): ResourceModule {
+  const checkins = checkinsService(deps);
+  const manifests = manifestService(deps);
+  return {
+    name: 'checkins',
+    schemas: [Checkin, CheckinResult, Manifest],
+    routes: (app) => checkinsRoutes(app, { checkins, manifests }),
+  };
+}
