@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { localContext } from '../src/cli/commands.js';
 import { seed } from '../src/cli/seed.js';
 import { resolveSeedOptions, sundayBefore } from '../src/cli/seed/options.js';
 import { loadConfig, type Config } from '../src/config.js';
@@ -118,7 +119,7 @@ export async function prepareDatabase(
     await database.close();
     log(`seeding ${wanted.orders.toLocaleString('en-US')} orders, ${wanted.sellers} sellers`);
     const options = resolveSeedOptions({ ...wanted, reset: true });
-    const summary = await seed(config, options);
+    const summary = await seed(localContext(config), options);
     database = await openDatabase({ kind: 'postgres', url, poolSize: 2 });
     await readRecord(database);
     const fresh: SeedRecord = {

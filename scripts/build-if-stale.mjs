@@ -18,13 +18,17 @@ const INPUTS = [
   'src',
   'widget',
   'scripts/bundle.ts',
+  'scripts/template.ts',
   'package.json',
   'package-lock.json',
   'tsconfig.json',
   'tsconfig.build.json',
 ];
 const STAMP = path.join(ROOT, 'dist/.build-stamp');
-const OUTPUT = path.join(ROOT, 'dist/bundle/server.js');
+/** What a build leaves: the server's bundle, and the migrated database template. */
+const OUTPUTS = ['dist/bundle/server.js', 'dist/template/PG_VERSION'].map((file) =>
+  path.join(ROOT, file),
+);
 
 /** @param {string} entry @returns {string[]} */
 function files(entry) {
@@ -48,7 +52,7 @@ function sourceHash() {
 
 const current = sourceHash();
 const built = fs.existsSync(STAMP) ? fs.readFileSync(STAMP, 'utf8').trim() : '';
-if (built === current && fs.existsSync(OUTPUT)) {
+if (built === current && OUTPUTS.every((file) => fs.existsSync(file))) {
   console.error('dist/ is up to date with the sources');
 } else {
   execSync('npm run build', { cwd: ROOT, stdio: 'inherit' });

@@ -1,25 +1,45 @@
 /**
  * The application's database as the configuration says: PGlite in the data directory, or a
  * PostgreSQL pool; migrated at start (embedded, or MIGRATE_ON_START) or checked to be up to
- * date (a server, where `npm run migrate` is a deploy step).
+ * date (a server, where `npm run migrate` is a deploy step). A new embedded data directory
+ * starts as a copy of the migrated template `npm run build` leaves in dist/template/
+ * (scripts/template.ts), so only migrations newer than the template run.
  */
-import type { Config } from './config.js';
+import path from 'node:path';
+import { projectRoot, type Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest, pendingMigrations } from './db/migrate.js';
 
+/** The migrated data directory a new embedded database is copied from. */
+export const EMBEDDED_TEMPLATE = path.join(projectRoot(), 'dist', 'template');
+
 /**
  * Opens the configured database and brings its schema up to date (or checks it is). An
- * embedded one is locked for this process as `role` (db/data-dir-lock.ts).
+ * embedded one is locked for this process as `role` (db/data-dir-lock.ts). `stage` hears a
+ * line per stage (making a new embedded database, migrations applied).
  */
-export async function openAppDatabase(config: Config, role = 'server'): Promise<Database> {
+export async function openAppDatabase(
+  config: Config,
+  role = 'server',
+  stage: (message: string) => void = () => undefined,
+): Promise<Database> {
   const database = await openDatabase(
     config.databaseUrl
       ? { kind: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize }
-      : { kind: 'pglite', dataDir: config.dataDir, role },
+      : {
+          kind: 'pglite',
+          dataDir: config.dataDir,
+          role,
+          // The template is migrations run ahead: not when the schema is to be left alone.
+          ...(config.migrateOnStart ? { template: EMBEDDED_TEMPLATE } : {}),
+          stage,
+        },
   );
   try {
     if (config.migrateOnStart) {
-      await migrateToLatest(database.db);
+      const applied = await migrateToLatest(database.db);
+      if (applied.length > 0)
+        stage(`migrations applied: ${applied.map((m) => m.migrationName).join(', ')}`);
     } else {
       const pending = await pendingMigrations(database.db);
       if (pending.length > 0) {

@@ -5,7 +5,9 @@
  * converts and validates them and returns a frozen, typed `Config`. A bad value stops
  * start-up with a message naming the variable, never a stack trace.
  */
+import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 
@@ -396,4 +398,23 @@ function describe(name: string, message: string, value: string | undefined): str
   // Never echo secrets or URLs that may carry credentials.
   const shown = value === undefined || /SECRET|URL/.test(name) ? '' : ` (got "${value}")`;
   return `${name} ${message}${allowed}${shown}`;
+}
+
+/**
+ * Where the service's own files are (dist/: the widget's bundle, the database template):
+ * the nearest folder up from this module (src/, dist/, or wherever a bundle of the server
+ * was written) whose package.json is this service's; else the working directory.
+ */
+export function projectRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = path.join(dir, 'package.json');
+    if (fs.existsSync(manifest)) {
+      const { name } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string };
+      if (name === 'booking-service') return dir;
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return process.cwd();
+    dir = parent;
+  }
 }

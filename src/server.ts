@@ -7,12 +7,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
+import { serverCommands } from './cli/commands.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const app = await buildApp(config);
+  // With the embedded database, the command line's commands run here while this runs.
+  const app = await buildApp(config, { adminCommands: serverCommands });
   closeWithGrace({ delay: config.shutdownDrainMs + 10_000 }, async ({ signal, err }) => {
     if (err) {
       app.log.error({ err }, 'shutting down after an error');

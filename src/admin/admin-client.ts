@@ -1,48 +1,72 @@
 /**
  * The command line's side of the admin socket (admin-socket.ts): used when the embedded
- * data directory is held by a running server.
+ * data directory is held by a running server. The command runs there, and its output is
+ * written here as it comes.
  */
 import http from 'node:http';
 import path from 'node:path';
-import { ADMIN_SOCKET, type NewAccount } from './admin-socket.js';
+import {
+  ADMIN_SOCKET,
+  type CommandLine,
+  type CommandOutput,
+  type CommandRequest,
+} from './admin-socket.js';
 
-export interface CreatedAccount {
-  id: string;
-  email: string;
-  roles: string[];
-  apiKey: string;
+/** The server holds the data directory but does not answer on its socket (yet). */
+export class AdminSocketUnavailableError extends Error {
+  override name = 'AdminSocketUnavailableError';
 }
 
-export function createAccountThroughServer(
+/** Runs `request` in the server that holds `dataDir`; resolves with the command's exit code. */
+export function runThroughServer(
   dataDir: string,
-  account: NewAccount,
-): Promise<CreatedAccount> {
-  const body = JSON.stringify(account);
+  request: CommandRequest,
+  output: CommandOutput,
+): Promise<number> {
+  const body = JSON.stringify(request);
   return new Promise((resolve, reject) => {
-    const request = http.request(
+    const call = http.request(
       {
         socketPath: path.join(dataDir, ADMIN_SOCKET),
         method: 'POST',
-        path: '/users',
+        path: '/commands',
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
       },
       (response) => {
-        let text = '';
-        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        response.on('end', () => {
-          const parsed = JSON.parse(text || '{}') as CreatedAccount & {
-            code?: string;
-            detail?: string;
-          };
-          if (response.statusCode === 201) resolve(parsed);
-          else
-            reject(
-              new Error(`${parsed.code ?? response.statusCode}: ${parsed.detail ?? 'refused'}`),
-            );
+        let pending = '';
+        let exit: number | undefined;
+        const take = (line: string) => {
+          if (line.trim() === '') return;
+          const message = JSON.parse(line) as CommandLine;
+          if ('out' in message) output.out(message.out);
+          else if ('err' in message) output.err(message.err);
+          else exit = message.exit;
+        };
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          pending += chunk;
+          const lines = pending.split('\n');
+          pending = lines.pop() ?? '';
+          lines.forEach(take);
         });
+        response.on('end', () => {
+          take(pending);
+          if (exit === undefined)
+            reject(new Error('the server ended the command without an exit code'));
+          else resolve(exit);
+        });
+        response.on('error', reject);
       },
     );
-    request.on('error', reject);
-    request.end(body);
+    call.on('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'ENOENT' || error.code === 'ECONNREFUSED'
+          ? new AdminSocketUnavailableError(
+              `the server holding ${dataDir} does not answer on ${ADMIN_SOCKET} (still starting?); try again in a moment`,
+            )
+          : error,
+      ),
+    );
+    call.end(body);
   });
 }

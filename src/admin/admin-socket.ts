@@ -1,26 +1,43 @@
 /**
  * The embedded server's door for the command line. One process may hold an embedded data
- * directory (db/data-dir-lock.ts), so while the server runs, `cli users create` cannot open
- * the database itself; it asks the server instead, over a Unix socket in the data directory
- * (`DATA_DIR/admin.sock`, owner-only). Whoever can reach that socket can already read the
- * database files beside it, so the file system's permissions are the right boundary; the
- * socket serves only the trusted operations the CLI needs, and is not a network port.
+ * directory (db/data-dir-lock.ts), so while the server runs, a `cli` command cannot open the
+ * database itself; it asks the server to run it instead, over a Unix socket in the data
+ * directory (`DATA_DIR/admin.sock`, owner-only). Whoever can reach that socket can already
+ * read the database files beside it, so the file system's permissions are the right
+ * boundary; the socket runs only the command line's own commands, and is not a network port.
+ *
+ * `POST /commands` with `{command, args}` runs one on the server's database and streams its
+ * output back as it comes, one JSON object a line: `{"out": text}`, `{"err": text}`, then
+ * `{"exit": code}` (an error the command throws is an `err` line and exit code 1).
  */
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { DomainError } from '../domain/errors.js';
-import { problemOf } from '../http/problems.js';
-import type { UsersModule } from '../modules/users/index.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
 
 export const ADMIN_SOCKET = 'admin.sock';
 
-export interface NewAccount {
-  name: string;
-  email: string;
-  password: string;
-  roles: string[];
+/** A command as the command line names it: `users` with `['create', '--email', …]`. */
+export interface CommandRequest {
+  command: string;
+  args: string[];
 }
+
+/** Where a command writes: its standard output and its error output. */
+export interface CommandOutput {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+/** Runs a command on the server's database and configuration; resolves with its exit code. */
+export type AdminCommands = (
+  request: CommandRequest,
+  context: CommandOutput & { database: Database; config: Config },
+) => Promise<number>;
+
+/** One line of the answer's stream. */
+export type CommandLine = { out: string } | { err: string } | { exit: number };
 
 const MAX_BODY = 64 * 1024;
 
@@ -33,16 +50,14 @@ async function readJson(request: http.IncomingMessage): Promise<unknown> {
   return JSON.parse(body) as unknown;
 }
 
-function isNewAccount(value: unknown): value is NewAccount {
-  const v = value as Partial<NewAccount> | null;
+function isCommandRequest(value: unknown): value is CommandRequest {
+  const v = value as Partial<CommandRequest> | null;
   return (
     typeof v === 'object' &&
     v !== null &&
-    typeof v.name === 'string' &&
-    typeof v.email === 'string' &&
-    typeof v.password === 'string' &&
-    Array.isArray(v.roles) &&
-    v.roles.every((r) => typeof r === 'string')
+    typeof v.command === 'string' &&
+    Array.isArray(v.args) &&
+    v.args.every((a) => typeof a === 'string')
   );
 }
 
@@ -50,30 +65,41 @@ export interface AdminSocket {
   close(): Promise<void>;
 }
 
-/** Serves `POST /users` (a trusted account creation) on `DATA_DIR/admin.sock`. */
+/** Serves `POST /commands` on `DATA_DIR/admin.sock`, running each with `run`. */
 export async function openAdminSocket(
   dataDir: string,
-  users: UsersModule['service'],
+  run: (request: CommandRequest, output: CommandOutput) => Promise<number>,
 ): Promise<AdminSocket> {
   const socketPath = path.join(dataDir, ADMIN_SOCKET);
   // Ours to replace: we hold the data directory's lock, so no live process owns it.
   fs.rmSync(socketPath, { force: true });
   const server = http.createServer((request, response) => {
-    const reply = (status: number, body: unknown) => {
-      response.writeHead(status, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(body));
-    };
-    if (request.method !== 'POST' || request.url !== '/users') return reply(404, {});
+    if (request.method !== 'POST' || request.url !== '/commands') {
+      response.writeHead(404).end();
+      return;
+    }
+    const send = (line: CommandLine) => response.write(`${JSON.stringify(line)}\n`);
     readJson(request)
       .then(async (input) => {
-        if (!isNewAccount(input)) return reply(400, { detail: 'name, email, password, roles' });
-        reply(201, await users.create(input, { trusted: true }));
+        if (!isCommandRequest(input)) throw new Error('expected {command, args}');
+        response.writeHead(200, { 'content-type': 'application/x-ndjson' });
+        const exit = await run(input, {
+          out: (text) => send({ out: text }),
+          err: (text) => send({ err: text }),
+        }).catch((error: unknown) => {
+          send({ err: error instanceof Error ? error.message : String(error) });
+          return 1;
+        });
+        send({ exit });
+        response.end();
       })
-      .catch((error: unknown) =>
-        error instanceof DomainError
-          ? reply(error.status, problemOf(error))
-          : reply(400, { detail: 'not a valid request' }),
-      );
+      .catch((error: unknown) => {
+        if (!response.headersSent)
+          response.writeHead(400, { 'content-type': 'application/x-ndjson' });
+        send({ err: `not a command: ${(error as Error).message}` });
+        send({ exit: 1 });
+        response.end();
+      });
   });
   const previous = process.umask(0o177);
   try {
@@ -91,6 +117,8 @@ export async function openAdminSocket(
           fs.rmSync(socketPath, { force: true });
           resolve();
         });
+        // A command still streaming (a long seed) is not waited for.
+        server.closeAllConnections();
       }),
   };
 }

@@ -8,24 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
-
-/**
- * The project's root: the nearest folder up from this module (src/checkout-page, dist/checkout-page, or
- * wherever a bundle of the server was written) whose package.json is this service's.
- */
-function projectRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const manifest = path.join(dir, 'package.json');
-    if (fs.existsSync(manifest)) {
-      const { name } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string };
-      if (name === 'booking-service') return dir;
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) return process.cwd();
-    dir = parent;
-  }
-}
+import { projectRoot } from '../config.js';
 
 const ROOT = projectRoot();
 export const WIDGET_SOURCE = path.join(ROOT, 'widget/checkout.ts');

@@ -1,11 +1,10 @@
 /**
  * `cli outbox`: lists the emails not sent yet (pending or given up), oldest first, so an
- * operator can see what is queued when SMTP_URL is unset or the SMTP server is refusing.
+ * operator can see what is queued when SMTP_URL is unset or the SMTP server is refusing
+ * (beside a running embedded server too: it then runs there, cli/context.ts).
  */
-import { openAppDatabase } from '../app.js';
-import type { Config } from '../config.js';
-import type { Database } from '../db/database.js';
 import { outboxRepository, type OutboxRow } from '../mail/outbox.repository.js';
+import type { CommandContext } from './context.js';
 
 const LIMIT = 1000;
 const ERROR_WIDTH = 80;
@@ -40,21 +39,13 @@ export function formatOutbox(rows: OutboxRow[], limit: number = LIMIT): string {
   return lines.join('\n');
 }
 
-export interface PrintOutboxOptions {
-  print?: (text: string) => void;
-  /** How the database is opened (tests hand in theirs); default the configured one. */
-  open?: (config: Config) => Promise<Database>;
-}
-
-export async function printOutbox(
-  config: Config,
-  { print = console.log, open = (c) => openAppDatabase(c, 'cli outbox') }: PrintOutboxOptions = {},
-): Promise<void> {
-  const database = await open(config);
+/** `cli outbox`: the listing, and why nothing moves when no mail transport is configured. */
+export async function printOutbox(ctx: CommandContext): Promise<void> {
+  const database = await ctx.open('cli outbox');
   try {
     const rows = await outboxRepository(database.db).listUnsent(LIMIT);
-    if (!config.smtpUrl) print('SMTP_URL is not set: email stays queued until it is.');
-    print(formatOutbox(rows));
+    if (!ctx.config.smtpUrl) ctx.out('SMTP_URL is not set: email stays queued until it is.');
+    ctx.out(formatOutbox(rows));
   } finally {
     await database.close();
   }

@@ -12,12 +12,12 @@ import { resellersFacade } from '../modules/resellers/index.js';
 import { usersFacade } from '../modules/users/index.js';
 import { resealAll } from '../security/secret-rotation.js';
 import { configuredCipher } from '../security/secret.js';
-import type { CommandContext } from './context.js';
+import { CommandRefusedError, type CommandContext } from './context.js';
 
 export async function rotateSecret(ctx: CommandContext): Promise<void> {
   const { config } = ctx;
   if (!config.previousSecret || !config.secret) {
-    throw new Error(
+    throw new CommandRefusedError(
       'rotate-secret needs BOOKING_SECRET (the new secret) and BOOKING_SECRET_PREVIOUS (the old one)',
     );
   }

@@ -8,27 +8,28 @@
  *            [--customers N] [--seed 1] [--from YYYY-MM-DD] [--batch 50000] [--reset]
  */
 import { randomBytes } from 'node:crypto';
-import { openAppDatabase } from '../app.js';
-import type { Config } from '../config.js';
 import { hashPassword } from '../security/passwords.js';
 import { configuredCipher } from '../security/secret.js';
 import { LATEST_VERSION } from '../versions/index.js';
 import { seedDatabase, SeedRefusedError, type SeedSummary } from './seed/generate.js';
 import { parseSeedArgs, SeedUsageError, type SeedOptions } from './seed/options.js';
 import { createProgress, duration, type Progress } from './seed/progress.js';
+import { lineStream, type CommandContext } from './context.js';
 
 export const SEED_USAGE = `seed [--sellers 1000] [--orders 1000000] [--experiences 5/seller]
        [--events 40/experience] [--customers orders/50] [--seed 1] [--from YYYY-MM-DD]
        [--batch 50000] [--reset]   fill the database with realistic data (deterministic per --seed)`;
 
-/** Seeds with the configured database and secret; returns what was made. */
+/** Seeds the context's database with its secret; returns what was made. */
 export async function seed(
-  config: Config,
+  ctx: CommandContext,
   options: SeedOptions,
-  progress: Progress = createProgress(),
+  // In the cli's own process, a bar on a terminal; run by a server, lines sent back.
+  progress: Progress = createProgress(ctx.via ? lineStream(ctx.err) : process.stderr),
 ): Promise<SeedSummary & { password: string }> {
+  const { config } = ctx;
   // Migrations first, on PostgreSQL too: a seed of an outdated schema would only fail later.
-  const database = await openAppDatabase({ ...config, migrateOnStart: true }, 'cli seed');
+  const database = await ctx.open('cli seed', { migrate: true });
   try {
     // One password for every seeded account (hashing a million would take hours).
     const password = randomBytes(12).toString('base64url');
@@ -45,24 +46,23 @@ export async function seed(
 }
 
 /** `cli seed ...`: a wrong flag or a non-empty database is one line on stderr, exit code 1. */
-export async function seedCommand(config: Config, args: string[]): Promise<void> {
+export async function seedCommand(ctx: CommandContext, args: string[]): Promise<number> {
   let options: SeedOptions;
   let result: Awaited<ReturnType<typeof seed>>;
   try {
     options = parseSeedArgs(args);
-    result = await seed(config, options);
+    result = await seed(ctx, options);
   } catch (error) {
     if (!(error instanceof SeedUsageError || error instanceof SeedRefusedError)) throw error;
-    console.error(
+    ctx.err(
       error instanceof SeedUsageError
         ? `${error.message}\n\nUsage: cli ${SEED_USAGE}`
         : error.message,
     );
-    process.exitCode = 1;
-    return;
+    return 1;
   }
   const { counts } = result;
-  console.log(
+  ctx.out(
     [
       `Seeded in ${duration(result.milliseconds)} (seed ${options.seed}, departures from ${options.from}):`,
       ...Object.entries(counts).map(
@@ -73,4 +73,5 @@ export async function seedCommand(config: Config, args: string[]): Promise<void>
       `API keys: an admin reads any account's key with GET /api/users/{id}/apiKey.`,
     ].join('\n'),
   );
+  return 0;
 }

@@ -4,7 +4,9 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { CommandContext } from '../../src/cli/context.js';
 import { formatOutbox, printOutbox } from '../../src/cli/outbox.js';
+import type { Config } from '../../src/config.js';
 import type { Database, Db } from '../../src/db/database.js';
 import { enqueue, outboxRepository, type OutboxRow } from '../../src/mail/outbox.repository.js';
 import { testConfig } from '../helpers/app.js';
@@ -240,17 +242,20 @@ describe('listUnsent and cli outbox', () => {
     const printed: string[] = [];
     let closed = false;
     const open = async () => ({ ...database, close: async () => void (closed = true) });
-    await printOutbox(testConfig(), { print: (text) => printed.push(text), open });
+    const context = (config: Config): CommandContext => ({
+      config,
+      out: (text) => printed.push(text),
+      err: (text) => printed.push(`stderr: ${text}`),
+      open,
+    });
+    await printOutbox(context(testConfig()));
     expect(printed[0]).toBe('SMTP_URL is not set: email stays queued until it is.');
     expect(printed[1]).toMatch(new RegExp(`\\n${id}\\s+c0@example.com\\s+pending\\s+0\\s`));
     expect(closed).toBe(true);
 
     printed.length = 0;
     await outboxRepository(db).markSent(id!);
-    await printOutbox(testConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' }), {
-      print: (text) => printed.push(text),
-      open,
-    });
+    await printOutbox(context(testConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' })));
     expect(printed).toEqual(['No unsent email.']);
   });
 });

@@ -1,6 +1,8 @@
 /**
- * The command line as an operator runs it (through tsx, to skip the build): creating an
- * admin, migrating, usage errors, and the one-line refusal of a bad configuration.
+ * The command line as an operator runs it (through tsx, to skip the build): a command
+ * pointed at a directory without a database says so and makes nothing there (only `migrate`
+ * makes one, from the template); creating an admin, migrating, usage errors, and the
+ * one-line refusal of a bad configuration.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,10 +12,39 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/server-process.js';
 
 describe('the command line', () => {
+  it('says a directory holds no database instead of making one, for every command but migrate', async () => {
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-cli-'));
+    try {
+      for (const dir of [path.join(parent, 'data'), parent]) {
+        const env = { ...process.env, DATABASE_URL: '', DATA_DIR: dir } as Record<string, string>;
+        const commands = [
+          ['outbox'],
+          ['users', 'create', '--email', 'a@example.com', '--name', 'A'],
+          ['seed', '--orders', '10'],
+          ['rotate-secret'],
+        ];
+        const secrets = { BOOKING_SECRET: 'a'.repeat(40), BOOKING_SECRET_PREVIOUS: 'b'.repeat(40) };
+        const answers = await Promise.all(commands.map((c) => runCli(c, { ...env, ...secrets })));
+        answers.forEach((refused, i) => {
+          expect(refused.code, commands[i]!.join(' ')).toBe(1);
+          expect(refused.out.trim().split('\n'), refused.out).toHaveLength(1);
+          expect(refused.out).toContain(`No database in ${dir}:`);
+        });
+      }
+      // Nothing was made: not the missing directory, nothing in the empty one.
+      expect(fs.readdirSync(parent)).toEqual([]);
+    } finally {
+      fs.rmSync(parent, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('creates an admin whose key works, and migrates an up-to-date schema as a no-op', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-cli-'));
     const env = { ...process.env, DATABASE_URL: '', DATA_DIR: dir } as Record<string, string>;
     const run = (args: string[]) => runCli(args, env);
+    // `migrate` makes the database (a copy of the build's template when there is one).
+    const made = await run(['migrate']);
+    expect(made.code, made.out).toBe(0);
     const created = await run([
       'users',
       'create',

@@ -2,10 +2,12 @@
  * One process per embedded data directory, with the real processes: the production bundle
  * as the server, the command line through tsx (as test/process/cli.test.ts runs it).
  *
+ * - a first start on a new DATA_DIR copies the migrated template (dist/template/, made by
+ *   the build) instead of making a database from nothing, and says so, one line a stage;
  * - a second server on the same DATA_DIR refuses at once with one line naming the first;
- * - `cli users create --admin` while the server runs goes through the server: its key works
- *   at once and after a restart;
- * - other commands that would open the database refuse with one line;
+ * - every command of the command line works while the server runs, through the server
+ *   (its admin socket): seed, users create (the key works at once and after a restart),
+ *   migrate, outbox, and rotate-secret's refusal of a server without a previous secret;
  * - kill -9, then start again: no stale-lock refusal, data intact.
  */
 import { spawn } from 'node:child_process';
@@ -13,14 +15,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTemplate } from '../../scripts/template.js';
 import { buildBundle, runCli, startServer, type ServerProcess } from '../helpers/server-process.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-datadir-'));
 const env = { DATABASE_URL: '', DATA_DIR: dataDir };
 let bundle: Awaited<ReturnType<typeof buildBundle>>;
 beforeAll(async () => {
+  // What `npm run build` makes (a no-op when dist/template/ is up to date).
+  await buildTemplate();
   bundle = await buildBundle();
-}, 60_000);
+}, 120_000);
 afterAll(() => {
   bundle.remove();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -33,9 +38,18 @@ async function me(server: ServerProcess, apiKey: string): Promise<number> {
 }
 
 describe('one process per embedded data directory', () => {
-  it('refuses a second process, lets the CLI create an admin through the server, survives kill -9', async () => {
+  it('starts from the template, refuses a second process, runs every CLI command through the server, survives kill -9', async () => {
     const first = await startServer(bundle.bundle, env);
     try {
+      // A first start: the template copied, each stage a line, then listening.
+      const stages = first
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('embedded database'));
+      expect(stages.join('\n')).toMatch(/none in .* yet; copying the migrated template/);
+      expect(stages.join('\n')).toMatch(/template copied in \d+\.\d s/);
+      expect(first.output()).not.toContain('initdb');
+
       // A second server: refused at once, one line naming the first.
       const second = spawn(process.execPath, [bundle.bundle], {
         env: { ...process.env, ...env, PORT: '0' },
@@ -49,6 +63,11 @@ describe('one process per embedded data directory', () => {
       expect(refusal, secondOut).toHaveLength(1);
       expect(refusal[0]).toContain(`in use by process ${first.child.pid} (server`);
       expect((await fetch(`${first.base}/healthz`)).status).toBe(200);
+
+      // Seeding an empty database, through the running server (its progress comes back too).
+      const seeded = await run(['seed', '--orders', '20', '--sellers', '2']);
+      expect(seeded.code, seeded.out).toBe(0);
+      expect(seeded.out).toContain('Seeded in');
 
       // The admin, through the running server.
       const created = await run([
@@ -66,13 +85,24 @@ describe('one process per embedded data directory', () => {
       expect(admin.via).toBe(`server ${first.child.pid}`);
       expect(await me(first, admin.apiKey)).toBe(200);
 
-      // Commands that would open the database themselves: one clear line each.
-      for (const command of [['migrate'], ['outbox'], ['seed', '--orders', '10']]) {
-        const refused = await run(command);
-        expect(refused.code, command.join(' ')).not.toBe(0);
-        expect(refused.out.trim().split('\n'), refused.out).toHaveLength(1);
-        expect(refused.out).toContain(`in use by process ${first.child.pid}`);
-      }
+      // The other commands run in the server too, with its configuration.
+      const migrated = await run(['migrate']);
+      expect(migrated, migrated.out).toEqual({ code: 0, out: 'schema is up to date\n' });
+      const outbox = await run(['outbox']);
+      expect(outbox.code, outbox.out).toBe(0);
+      expect(outbox.out).toContain('SMTP_URL is not set: email stays queued until it is.');
+      // The server was started without BOOKING_SECRET_PREVIOUS: refused, in one line, by it.
+      const rotated = await run(['rotate-secret']);
+      expect(rotated.code).toBe(1);
+      expect(rotated.out.trim().split('\n'), rotated.out).toHaveLength(1);
+      expect(rotated.out).toMatch(
+        new RegExp(`^server ${first.child.pid}: rotate-secret needs BOOKING_SECRET`),
+      );
+      // A command line that cannot be run: the usage, from the server as from the cli.
+      const usage = await run(['users', 'create', '--name', 'No Email']);
+      expect(usage.code).toBe(1);
+      expect(usage.out).toContain('users create needs --email and --name');
+      expect(usage.out).toContain('Usage: cli <command>');
 
       // kill -9: the lock is left behind, and must not stop the next start.
       first.child.kill('SIGKILL');

@@ -83,7 +83,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   'checkout-page': ['config', 'domain', 'http'],
   // Wiring: the application, the process around it, the command line.
   app: [...BELOW_WIRING, 'checkout-page'],
-  server: ['config', 'domain', 'db', 'http', 'app'],
+  // The process: it hands the command line's commands to the admin socket (cli/commands.ts).
+  server: ['config', 'domain', 'db', 'http', 'app', 'cli'],
   cli: [...BELOW_WIRING, 'app'],
 };
 
