@@ -13,6 +13,14 @@ export const additions: readonly Addition[] = [
   {
     date: '2026-11-26',
     description: [
+      'The operator’s day (docs/operations-day.md): every order item shows its `guests` (one per seat: `id`, `demographic`, its own `ticketCode`, `guestStatus` pending, arrived or no_show) and the item’s aggregate `guestStatus`;',
+      '`POST /api/checkins` checks guests in by a scanned ticket or short code, `DELETE /api/checkins/{id}` undoes one, Xola’s `POST /api/orders/{id}/modify` sets an order’s guests;',
+      '`GET /api/events/{id}/manifest` lists a departure’s guides and guests (JSON, CSV, a printable page); delegates may have the role `ROLE_CHECKIN`.',
+    ].join(' '),
+  },
+  {
+    date: '2026-11-26',
+    description: [
       'Xola compatibility round 3: `expand=` may name a relation the object already embeds (an experience’s `schedules`, `demographics`, `group`, `guide`; a guide’s `user`, `schedules`; an order’s `items`), to no effect;',
       '`offset` is another name for `skip` on every list (both with different values: 400 `invalid_paging`);',
       'order and quote items take guest counts as Xola’s `lineItems` (`[{"object": "lineitem_demographic", "demographic": {"id"}, "quantity"}]`, read as `demographics`; both given and different: 400)',

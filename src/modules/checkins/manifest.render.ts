@@ -75,6 +75,16 @@ export const MANIFEST_CSP = `default-src 'none'; style-src 'sha256-${createHash(
   .update(STYLE)
   .digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
+/** "Sunday 2030-07-14, 09:00 to 10:30": the local wall clock its ISO strings carry. */
+function when(start: string, end: string): string {
+  const weekday = new Date(`${start.slice(0, 10)}T12:00:00Z`).toLocaleDateString('en-GB', {
+    weekday: 'long',
+    timeZone: 'UTC',
+  });
+  const endDay = end.slice(0, 10) === start.slice(0, 10) ? '' : `${end.slice(0, 10)} `;
+  return `${weekday} ${start.slice(0, 10)}, ${start.slice(11, 16)} to ${endDay}${end.slice(11, 16)}`;
+}
+
 export function manifestHtml(manifest: ManifestView): string {
   const { event, counts } = manifest;
   const guides = manifest.guides
@@ -96,7 +106,7 @@ export function manifestHtml(manifest: ManifestView): string {
 <style>${STYLE}</style></head>
 <body>
 <h1>${text(event.title)}</h1>
-<p class="when">${text(event.start)} to ${text(event.end)} (${text(manifest.timezone)})</p>
+<p class="when">${text(when(event.start, event.end))} (${text(manifest.timezone)})</p>
 <h2>Guides</h2>
 ${guides ? `<ul class="guides">${guides}</ul>` : '<p>No guide assigned.</p>'}
 <ul class="counts">
