@@ -23,6 +23,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/checkins': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Check in the guests a scanned code names (a guest's or item's ticket, an order's short code)
+     * @description The seller, its seller-admin, reservation and check-in (ROLE_CHECKIN) delegates. A guest checks in once (409 already_checked_in says when and by whom); a canceled seat is 409 guest_canceled; a departure on another local day is 409 wrong_day unless `force: true`; another seller's code is 404, as an unknown one. Emits order.update.
+     */
+    post: operations['checkIn'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/checkins/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Undo a check-in: the guest is expected again; the check-in stays, undone
+     * @description A check-in already undone is 404. Emits order.update.
+     */
+    delete: operations['undoCheckIn'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/demographics': {
     parameters: {
       query?: never;
@@ -169,6 +209,26 @@ export interface paths {
     post?: never;
     /** Take a guide off an event (200 with the event) */
     delete: operations['unassignGuide'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/events/{id}/manifest': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A departure's manifest: its guides and live guests, with counts
+     * @description JSON; CSV (one row per guest) with `Accept: text/csv` or `?format=csv`; a printable HTML page with `?format=html`. The seller, its seller-admin, reservation and check-in delegates; anyone else 404.
+     */
+    get: operations['getManifest'];
+    put?: never;
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -405,6 +465,26 @@ export interface paths {
     put?: never;
     /** Cancel an order and give its seats back (the customer, the seller or its reservation staff) */
     post: operations['cancelOrder'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/orders/{id}/modify': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Xola's modify: set every live guest's status of the order
+     * @description `{"updates": {"guestStatus": "arrived"}}` checks every live guest in (a check-in each); `no_show` and `pending` set them so (undoing check-ins). The seller and its reservation staff (it answers the whole order); the order's customer is 403. Emits order.update when a status changed.
+     */
+    post: operations['modifyOrder'];
     delete?: never;
     options?: never;
     head?: never;
@@ -671,6 +751,64 @@ export interface paths {
     put: operations['updateUser'];
     post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/users/{id}/affiliates': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The seller’s reseller credentials (OCTo), revoked ones included; never their secrets
+     * @description Filters are query parameters: `field=value` (equals) or `field[operator]=value`, combined with AND.
+     *     Operators: equals, notEqual, gt, gte, lt, lte, range, in, nin, startsWith, endsWith, contains, doesNotContain, exists.
+     *     `in` and `nin` take a comma-separated list, `range` exactly two values (both included), `exists` true or false.
+     *     startsWith, endsWith, contains and doesNotContain ignore case; `%`, `_` and `\` are literal.
+     *     notEqual, nin and doesNotContain also match objects where the field is empty.
+     *     Filters on `items.*` fields hold for one item together; an order appears once.
+     *     On a list of ids (`guides`), equals and in mean "contains".
+     *     Paging: `limit` 1..100 (default 20), `skip` (or its synonym `offset`); `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
+     *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
+     *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
+     *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
+     *
+     *     Fields of affiliates:
+     *
+     *     | field | type | operators | sortable |
+     *     |---|---|---|---|
+     *     | `id` | id | equals, notEqual, gt, gte, lt, lte, range, in, nin, exists | yes |
+     *     | `seller` | id | equals, notEqual, gt, gte, lt, lte, range, in, nin, exists |  |
+     *     | `name` | string | equals, notEqual, in, nin, startsWith, endsWith, contains, doesNotContain, exists | yes |
+     *     | `createdAt` | datetime | equals, notEqual, gt, gte, lt, lte, range, in, nin, exists | yes |
+     *     | `revokedAt` | datetime | equals, notEqual, gt, gte, lt, lte, range, in, nin, exists | yes |
+     */
+    get: operations['listAffiliates'];
+    put?: never;
+    /** Issue a reseller credential for OCTo (the seller or its seller-admins); its apiKey is shown in this answer only; accepts an Idempotency-Key */
+    post: operations['createAffiliate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/users/{id}/affiliates/{affiliateId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revoke a reseller credential: refused on every instance once this answers; its webhooks end */
+    delete: operations['revokeAffiliate'];
     options?: never;
     head?: never;
     patch?: never;
@@ -993,6 +1131,108 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/octo/availability': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The departures of a product by localDate, localDateStart and localDateEnd, or availabilityIds (OCTo Availabilities_AvailabilityCheck) */
+    post: operations['octoAvailabilityCheck'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/octo/availability/calendar': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** One object per local date of a product, its departures aggregated; at most 366 days (OCTo Availabilities_AvailabilityCalendar) */
+    post: operations['octoAvailabilityCalendar'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/octo/capabilities': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The capabilities offered: octo/pricing, octo/webhooks (OCTo Capabilities_get) */
+    get: operations['getOctoCapabilities'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/octo/products': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The seller’s visible experiences as products (OCTo Products_GetProducts) */
+    get: operations['listOctoProducts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/octo/products/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One product (OCTo Products_GetProduct) */
+    get: operations['getOctoProduct'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/octo/supplier': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The supplier: the seller (OCTo Suppliers_get) */
+    get: operations['getOctoSupplier'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/readyz': {
     parameters: {
       query?: never;
@@ -1013,6 +1253,40 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    Affiliate: {
+      /** @description What OCTo net prices take off retail (octo/pricing); null: none */
+      commission: {
+        /** @description A percentage of the retail price, two decimals at most (12.5 is 12.5 %) */
+        amount: number;
+        /** @enum {string} */
+        amountType: 'percent';
+      } | null;
+      /** Format: date-time */
+      createdAt: string;
+      /**
+       * @description 24 lowercase hex characters
+       * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+       */
+      id: string;
+      /** @description Its bookings show it as their `source` */
+      name: string;
+      /** @enum {string} */
+      object: 'affiliate';
+      /** Format: date-time */
+      revokedAt: string | null;
+      seller: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      };
+    };
+    /** @description A page of Affiliate objects */
+    AffiliateList: {
+      data: components['schemas']['Affiliate'][];
+      paging: components['schemas']['Paging'];
+    };
     /** @description The order is already canceled */
     AlreadyCanceledProblem: {
       /** @enum {string} */
@@ -1034,6 +1308,36 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
+    /** @description The guest is already checked in */
+    AlreadyCheckedInProblem: {
+      /** Format: date-time */
+      checkedInAt?: string;
+      checkedInBy?: {
+        id: string;
+        name: string;
+      } | null;
+      /** @enum {string} */
+      code: 'already_checked_in';
+      detail: string;
+      /** @description One entry per field at fault */
+      errors?: {
+        detail: string;
+        /** @enum {unknown} */
+        in: 'body' | 'query' | 'path' | 'header';
+        name: string;
+      }[];
+      guest?: {
+        id: string;
+      };
+      requestId?: string;
+      /** @enum {number} */
+      status: 409;
+      /** @example The guest is already checked in */
+      title: string;
+      type: string;
+    } & {
+      [key: string]: unknown;
+    };
     /** @description The account is already a delegate of the seller */
     AlreadyDelegateProblem: {
       /** @enum {string} */
@@ -1050,6 +1354,27 @@ export interface components {
       /** @enum {number} */
       status: 409;
       /** @example The account is already a delegate of the seller */
+      title: string;
+      type: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description The code names bookings of several sellers */
+    AmbiguousCodeProblem: {
+      /** @enum {string} */
+      code: 'ambiguous_code';
+      detail: string;
+      /** @description One entry per field at fault */
+      errors?: {
+        detail: string;
+        /** @enum {unknown} */
+        in: 'body' | 'query' | 'path' | 'header';
+        name: string;
+      }[];
+      requestId?: string;
+      /** @enum {number} */
+      status: 409;
+      /** @example The code names bookings of several sellers */
       title: string;
       type: string;
     } & {
@@ -1196,6 +1521,219 @@ export interface components {
       type: string;
     } & {
       [key: string]: unknown;
+    };
+    /** @description A guest's arrival, as recorded at the dock */
+    Checkin: {
+      /**
+       * Format: date
+       * @description The departure's local date
+       */
+      arrival: string;
+      /** @description HHMM */
+      arrivalTime: number;
+      /** Format: date-time */
+      createdAt: string;
+      createdBy: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      } | null;
+      customerName: string;
+      demographic: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      } | null;
+      event: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      };
+      guest: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      };
+      /** @description The guest type's label as booked */
+      guestType: string | null;
+      /**
+       * @description 24 lowercase hex characters
+       * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+       */
+      id: string;
+      item: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      };
+      /** @enum {string} */
+      object: 'checkin';
+      order: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      };
+      seller: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      };
+      /** @description The order's short code */
+      shortCode: string;
+      /**
+       * @description scan: POST /api/checkins; modify: POST /api/orders/{id}/modify
+       * @enum {unknown}
+       */
+      source: 'scan' | 'modify';
+      /** @description The guest's ticket code */
+      ticketCode: string;
+      /** Format: date-time */
+      undoneAt: string | null;
+      undoneBy: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      } | null;
+    };
+    CheckinResult: {
+      /** @description One per guest checked in by this scan */
+      checkins: {
+        /**
+         * Format: date
+         * @description The departure's local date
+         */
+        arrival: string;
+        /** @description HHMM */
+        arrivalTime: number;
+        /** Format: date-time */
+        createdAt: string;
+        createdBy: {
+          /**
+           * @description 24 lowercase hex characters
+           * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+           */
+          id: string;
+        } | null;
+        customerName: string;
+        demographic: {
+          /**
+           * @description 24 lowercase hex characters
+           * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+           */
+          id: string;
+        } | null;
+        event: {
+          /**
+           * @description 24 lowercase hex characters
+           * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+           */
+          id: string;
+        };
+        guest: {
+          /**
+           * @description 24 lowercase hex characters
+           * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+           */
+          id: string;
+        };
+        /** @description The guest type's label as booked */
+        guestType: string | null;
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+        item: {
+          /**
+           * @description 24 lowercase hex characters
+           * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+           */
+          id: string;
+        };
+        /** @enum {string} */
+        object: 'checkin';
+        order: {
+          /**
+           * @description 24 lowercase hex characters
+           * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+           */
+          id: string;
+        };
+        seller: {
+          /**
+           * @description 24 lowercase hex characters
+           * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+           */
+          id: string;
+        };
+        /** @description The order's short code */
+        shortCode: string;
+        /**
+         * @description scan: POST /api/checkins; modify: POST /api/orders/{id}/modify
+         * @enum {unknown}
+         */
+        source: 'scan' | 'modify';
+        /** @description The guest's ticket code */
+        ticketCode: string;
+        /** Format: date-time */
+        undoneAt: string | null;
+        undoneBy: {
+          /**
+           * @description 24 lowercase hex characters
+           * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+           */
+          id: string;
+        } | null;
+      }[];
+      /** @enum {string} */
+      object: 'checkin_result';
+    };
+    CreatedAffiliate: {
+      /** @description The credential, shown this once: sent to /octo as `Authorization: Bearer <apiKey>` */
+      apiKey: string;
+      /** @description What OCTo net prices take off retail (octo/pricing); null: none */
+      commission: {
+        /** @description A percentage of the retail price, two decimals at most (12.5 is 12.5 %) */
+        amount: number;
+        /** @enum {string} */
+        amountType: 'percent';
+      } | null;
+      /** Format: date-time */
+      createdAt: string;
+      /**
+       * @description 24 lowercase hex characters
+       * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+       */
+      id: string;
+      /** @description Its bookings show it as their `source` */
+      name: string;
+      /** @enum {string} */
+      object: 'affiliate';
+      /** Format: date-time */
+      revokedAt: string | null;
+      seller: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      };
     };
     CreatedHook: {
       /** @description The API version payloads are rendered in */
@@ -1527,6 +2065,30 @@ export interface components {
       /** @enum {number} */
       status: 403;
       /** @example Not allowed */
+      title: string;
+      type: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description The guest's seat is canceled */
+    GuestCanceledProblem: {
+      /** @enum {string} */
+      code: 'guest_canceled';
+      detail: string;
+      /** @description One entry per field at fault */
+      errors?: {
+        detail: string;
+        /** @enum {unknown} */
+        in: 'body' | 'query' | 'path' | 'header';
+        name: string;
+      }[];
+      guest?: {
+        id: string;
+      };
+      requestId?: string;
+      /** @enum {number} */
+      status: 409;
+      /** @example The guest's seat is canceled */
       title: string;
       type: string;
     } & {
@@ -2016,6 +2578,72 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
+    /** @description A departure's guides and live guests, for the dock */
+    Manifest: {
+      counts: {
+        arrived: number;
+        /** @description Live guests */
+        booked: number;
+        noShow: number;
+        pending: number;
+      };
+      /**
+       * @description YYYY-MM-DD
+       * @example 2019-11-08
+       */
+      date: string;
+      event: components['schemas']['Event'];
+      /** @description By customer name, then booking */
+      guests: {
+        /** Format: date-time */
+        checkedInAt: string | null;
+        demographic: {
+          /**
+           * @description 24 lowercase hex characters
+           * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+           */
+          id: string;
+        } | null;
+        /** @enum {unknown} */
+        guestStatus: 'pending' | 'arrived' | 'no_show';
+        /** @description The guest type's label (null: the default) */
+        guestType: string | null;
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+        /** @description The item's status: 100 pending, 103 on hold, 2xx */
+        itemStatus: number;
+        /** @description The order's customer name */
+        name: string;
+        /** @description The order's notes */
+        notes: string[];
+        order: {
+          /**
+           * @description 24 lowercase hex characters
+           * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+           */
+          id: string;
+        };
+        shortCode: string;
+        ticketCode: string;
+      }[];
+      guides: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+        name: string;
+        phone: string | null;
+        /** @enum {unknown} */
+        status: 'pending' | 'confirmed' | 'declined';
+      }[];
+      /** @enum {string} */
+      object: 'manifest';
+      timezone: string;
+    };
     /** @description {"<experience id>": {"YYYY-MM-DD": {"900": openSeats}}} */
     ManyAvailability: {
       [key: string]: {
@@ -2135,6 +2763,487 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
+    OctoAvailability: {
+      allDay: boolean;
+      /** @description Whether a booking can take a seat now */
+      available: boolean;
+      /** @description Seats in all; null: unlimited */
+      capacity: number | null;
+      /** @description The local start, e.g. 2030-06-01T09:00:00+02:00 */
+      id: string;
+      /** @description ISO 8601 with the product's local offset: the departure plus the duration */
+      localDateTimeEnd: string;
+      /** @description ISO 8601 with the product's local offset: the departure */
+      localDateTimeStart: string;
+      /** @description Most seats one booking may take (orderMax) */
+      maxUnits: number | null;
+      /** @description Departures have none: [] */
+      openingHours: {
+        from: string;
+        to: string;
+      }[];
+      pricing?: components['schemas']['OctoPricing'];
+      /** @enum {unknown} */
+      status: 'AVAILABLE' | 'FREESALE' | 'SOLD_OUT' | 'LIMITED' | 'CLOSED';
+      /** @description octo/pricing: each unit at this departure */
+      unitPricing?: components['schemas']['OctoUnitPricing'][];
+      /**
+       * Format: date-time
+       * @description UTC, to the second: the last moment to book: the departure
+       */
+      utcCutoffAt: string;
+      /** @description Seats left; null: unlimited (FREESALE) */
+      vacancies: number | null;
+    };
+    OctoAvailabilityCalendarBody: {
+      /** @description octo/pricing: the product's only currency */
+      currency?: string | null;
+      /**
+       * Format: date
+       * @description Last local date, included; with localDateStart
+       */
+      localDateEnd?: string;
+      /**
+       * Format: date
+       * @description First local date; with localDateEnd
+       */
+      localDateStart?: string;
+      /** @description `DEFAULT` */
+      optionId: string;
+      /** @description The product (experience) id */
+      productId: string;
+      /** @description Seats asked for */
+      units?: {
+        /** @description A unit id */
+        id: string;
+        quantity: number;
+      }[];
+    };
+    OctoAvailabilityCalendarDay: {
+      /** @description Whether a booking can take a seat now */
+      available: boolean;
+      /** @description Seats in all; null: unlimited */
+      capacity: number | null;
+      /** Format: date */
+      localDate: string;
+      /** @description Departures have none: [] */
+      openingHours: {
+        from: string;
+        to: string;
+      }[];
+      pricingFrom?: components['schemas']['OctoPricing'];
+      /** @enum {unknown} */
+      status: 'AVAILABLE' | 'FREESALE' | 'SOLD_OUT' | 'LIMITED' | 'CLOSED';
+      /** @description octo/pricing: each unit, lowest of the day */
+      unitPricingFrom?: components['schemas']['OctoUnitPricing'][];
+      /** @description Seats left; null: unlimited (FREESALE) */
+      vacancies: number | null;
+    };
+    OctoAvailabilityCheckBody: {
+      availabilityIds?: string[];
+      /** @description octo/pricing: the product's only currency */
+      currency?: string | null;
+      /**
+       * Format: date
+       * @description One local date
+       */
+      localDate?: string;
+      /**
+       * Format: date
+       * @description Last local date, included; with localDateStart
+       */
+      localDateEnd?: string;
+      /**
+       * Format: date
+       * @description First local date; with localDateEnd
+       */
+      localDateStart?: string;
+      /** @description `DEFAULT` */
+      optionId: string;
+      /** @description The product (experience) id */
+      productId: string;
+      /** @description Seats asked for */
+      units?: {
+        /** @description A unit id */
+        id: string;
+        quantity: number;
+      }[];
+    };
+    OctoBooking: {
+      availability: components['schemas']['OctoAvailability'] | null;
+      availabilityId: string | null;
+      cancellable: boolean;
+      cancellation: {
+        reason: string | null;
+        /** @enum {unknown} */
+        refund: 'FULL' | 'PARTIAL' | 'NONE';
+        /**
+         * Format: date-time
+         * @description UTC, to the second: when it was cancelled or expired
+         */
+        utcCancelledAt: string;
+      } | null;
+      contact: components['schemas']['OctoContact'];
+      deliveryMethods: ('VOUCHER' | 'TICKET')[];
+      freesale: boolean;
+      /** @description The order's id */
+      id: string;
+      notes: string | null;
+      optionId: string;
+      pricing?: components['schemas']['OctoPricing'];
+      productId: string;
+      resellerReference: string | null;
+      /** @enum {unknown} */
+      status:
+        'ON_HOLD' | 'CONFIRMED' | 'EXPIRED' | 'CANCELLED' | 'REDEEMED' | 'PENDING' | 'REJECTED';
+      /** @description The order's short code */
+      supplierReference: string | null;
+      /** @description true in the sandbox */
+      testMode: boolean;
+      unitItems: components['schemas']['OctoUnitItem'][];
+      /**
+       * Format: date-time
+       * @description UTC, to the second: when it was confirmed
+       */
+      utcConfirmedAt: string | null;
+      /**
+       * Format: date-time
+       * @description UTC, to the second: when it was reserved
+       */
+      utcCreatedAt: string;
+      /**
+       * Format: date-time
+       * @description UTC, to the second: while ON_HOLD (and once EXPIRED): when the hold ends
+       */
+      utcExpiresAt: string | null;
+      /**
+       * Format: date-time
+       * @description UTC, to the second: when its last guest checked in, once all have
+       */
+      utcRedeemedAt: string | null;
+      /**
+       * Format: date-time
+       * @description UTC, to the second: its last change
+       */
+      utcUpdatedAt: string;
+      /** Format: uuid */
+      uuid: string;
+      voucher: components['schemas']['OctoTicket'] | null;
+    };
+    OctoBookingCancellationBody: {
+      /** @description Accepted; changes nothing here */
+      force?: boolean;
+      reason?: string | null;
+    };
+    OctoBookingConfirmationBody: {
+      contact: components['schemas']['OctoBookingContactBody'];
+      emailReceipt?: boolean;
+      notes?: string | null;
+      resellerReference?: string;
+      /** @description One per seat; empty or missing: UNPROCESSABLE_ENTITY */
+      unitItems?: {
+        contact?: components['schemas']['OctoBookingContactBody'];
+        resellerReference?: string;
+        /** @description A unit id of the option */
+        unitId: string;
+        /** @description Chosen by the reseller (RFC 4122 form) */
+        uuid?: string;
+      }[];
+    };
+    OctoBookingContactBody: {
+      country?: string | null;
+      /** Format: email */
+      emailAddress?: string | null;
+      firstName?: string | null;
+      fullName?: string | null;
+      lastName?: string | null;
+      locales?: string[];
+      notes?: string | null;
+      phoneNumber?: string | null;
+      postalCode?: string | null;
+    };
+    OctoBookingReservationBody: {
+      /** @description The departure (its local start) */
+      availabilityId?: string;
+      contact?: components['schemas']['OctoBookingContactBody'];
+      /** @description octo/pricing: the product's only currency */
+      currency?: string | null;
+      /** @description How long the hold lasts; default 30 */
+      expirationMinutes?: number;
+      notes?: string | null;
+      /** @description `DEFAULT` */
+      optionId: string;
+      /** @description The product (experience) id */
+      productId: string;
+      resellerReference?: string;
+      /** @description One per seat; empty or missing: UNPROCESSABLE_ENTITY */
+      unitItems?: {
+        contact?: components['schemas']['OctoBookingContactBody'];
+        resellerReference?: string;
+        /** @description A unit id of the option */
+        unitId: string;
+        /** @description Chosen by the reseller (RFC 4122 form) */
+        uuid?: string;
+      }[];
+      /** @description Chosen by the reseller (RFC 4122 form) */
+      uuid?: string;
+    };
+    OctoBookingUpdateBody: {
+      /** @description Another departure */
+      availabilityId?: string;
+      contact?: components['schemas']['OctoBookingContactBody'];
+      emailReceipt?: boolean;
+      /** @description How long the hold lasts; default 30 */
+      expirationMinutes?: number;
+      notes?: string | null;
+      /** @description `DEFAULT` */
+      optionId?: string;
+      /** @description Another product */
+      productId?: string;
+      resellerReference?: string;
+      /** @description One per seat; empty or missing: UNPROCESSABLE_ENTITY */
+      unitItems?: {
+        contact?: components['schemas']['OctoBookingContactBody'];
+        resellerReference?: string;
+        /** @description A unit id of the option */
+        unitId: string;
+        /** @description Chosen by the reseller (RFC 4122 form) */
+        uuid?: string;
+      }[];
+    };
+    OctoCapability: {
+      dependencies: string[];
+      docs: string | null;
+      /** @enum {unknown} */
+      id: 'octo/pricing' | 'octo/webhooks';
+      required: boolean;
+      revision: number;
+    };
+    OctoContact: {
+      country: string | null;
+      /** Format: email */
+      emailAddress: string | null;
+      firstName: string | null;
+      fullName: string | null;
+      lastName: string | null;
+      locales: string[];
+      notes: string | null;
+      phoneNumber: string | null;
+      postalCode: string | null;
+    };
+    OctoError: {
+      availabilityId?: string;
+      /** @enum {unknown} */
+      error:
+        | 'INVALID_PRODUCT_ID'
+        | 'INVALID_OPTION_ID'
+        | 'INVALID_UNIT_ID'
+        | 'INVALID_AVAILABILITY_ID'
+        | 'INVALID_BOOKING_UUID'
+        | 'BAD_REQUEST'
+        | 'UNPROCESSABLE_ENTITY'
+        | 'UNAUTHORIZED'
+        | 'FORBIDDEN'
+        | 'INTERNAL_SERVER_ERROR';
+      errorMessage: string;
+      optionId?: string;
+      productId?: string;
+      unitId?: string;
+      uuid?: string;
+    };
+    OctoExtendReservationBody: {
+      /** @description How long the hold lasts; default 30 */
+      expirationMinutes?: number;
+    };
+    OctoOption: {
+      availabilityLocalStartTimes: string[];
+      /** @description e.g. `0 hours` */
+      cancellationCutoff: string;
+      cancellationCutoffAmount: number;
+      /** @enum {unknown} */
+      cancellationCutoffUnit: 'minute' | 'hour' | 'day';
+      default: boolean;
+      /** @enum {string} */
+      id: 'DEFAULT';
+      internalName: string;
+      /** @description octo/pricing: per booking (outing pricing), per currency */
+      pricingFrom?: components['schemas']['OctoPricing'][];
+      reference: string | null;
+      requiredContactFields: (
+        | 'firstName'
+        | 'lastName'
+        | 'emailAddress'
+        | 'phoneNumber'
+        | 'country'
+        | 'notes'
+        | 'locales'
+        | 'allowMarketing'
+        | 'postalCode'
+      )[];
+      restrictions: {
+        maxUnits: number | null;
+        minUnits: number | null;
+      };
+      units: components['schemas']['OctoUnit'][];
+    };
+    OctoPricing: {
+      /** @description ISO 4217 */
+      currency: string;
+      /** @description Decimals of the minor unit */
+      currencyPrecision: number;
+      includedTaxes: {
+        name: string;
+        net: number | null;
+        original: number;
+        retail: number;
+      }[];
+      /** @description In the currency's minor unit: what the reseller owes: retail less its commission; null: none set */
+      net: number | null;
+      /** @description In the currency's minor unit: before any discount (we give none: the retail price) */
+      original: number;
+      /** @description In the currency's minor unit: what the guest pays */
+      retail: number;
+    };
+    OctoProduct: {
+      allowFreesale: boolean;
+      availabilityRequired: boolean;
+      /** @enum {unknown} */
+      availabilityType: 'START_TIME' | 'OPENING_HOURS';
+      /** @description octo/pricing: the only currency: one */
+      availableCurrencies?: string[];
+      /** @description octo/pricing: the currency prices are in */
+      defaultCurrency?: string;
+      deliveryFormats: ('PDF_URL' | 'QRCODE' | 'CODE128' | 'PKPASS_URL' | 'AZTECCODE')[];
+      deliveryMethods: ('VOUCHER' | 'TICKET')[];
+      /** @description The experience's id */
+      id: string;
+      instantConfirmation: boolean;
+      instantDelivery: boolean;
+      internalName: string;
+      locale: string;
+      options: components['schemas']['OctoOption'][];
+      /**
+       * @description octo/pricing: UNIT for per-person pricing
+       * @enum {unknown}
+       */
+      pricingPer?: 'BOOKING' | 'UNIT';
+      /** @enum {unknown} */
+      redemptionMethod: 'DIGITAL' | 'PRINT' | 'MANIFEST';
+      reference: string | null;
+      /** @description IANA */
+      timeZone: string;
+    };
+    OctoSupplier: {
+      contact: {
+        address: string | null;
+        email: string | null;
+        telephone: string | null;
+        website: string | null;
+      };
+      /**
+       * Format: uri
+       * @description Where this OCTo API answers
+       */
+      endpoint: string;
+      /** @description The seller's id */
+      id: string;
+      name: string;
+    };
+    OctoTicket: {
+      /** @description Empty until the booking is confirmed */
+      deliveryOptions: {
+        /** @enum {unknown} */
+        deliveryFormat: 'PDF_URL' | 'QRCODE' | 'CODE128' | 'PKPASS_URL' | 'AZTECCODE';
+        /** @description The ticket code itself */
+        deliveryValue: string;
+      }[];
+      /** @enum {unknown} */
+      redemptionMethod: 'DIGITAL' | 'PRINT' | 'MANIFEST';
+      /**
+       * Format: date-time
+       * @description UTC, to the second: when it was scanned
+       */
+      utcRedeemedAt: string | null;
+    };
+    OctoUnit: {
+      /** @description The guest type's id; `adult` when it has none */
+      id: string;
+      /** @description The guest type's label */
+      internalName: string;
+      /** @description octo/pricing: the price of one seat, per currency */
+      pricingFrom?: components['schemas']['OctoPricing'][];
+      /** @description The guest type's code */
+      reference: string | null;
+      requiredContactFields: (
+        | 'firstName'
+        | 'lastName'
+        | 'emailAddress'
+        | 'phoneNumber'
+        | 'country'
+        | 'notes'
+        | 'locales'
+        | 'allowMarketing'
+        | 'postalCode'
+      )[];
+      restrictions: {
+        accompaniedBy: string[];
+        idRequired: boolean;
+        maxAge: number;
+        maxQuantity: number | null;
+        minAge: number;
+        minQuantity: number | null;
+        paxCount: number;
+      };
+      /** @enum {unknown} */
+      type:
+        | 'ADULT'
+        | 'YOUTH'
+        | 'CHILD'
+        | 'INFANT'
+        | 'FAMILY'
+        | 'SENIOR'
+        | 'STUDENT'
+        | 'MILITARY'
+        | 'OTHER';
+    };
+    OctoUnitItem: {
+      contact: components['schemas']['OctoContact'];
+      pricing?: components['schemas']['OctoPricing'];
+      resellerReference: string | null;
+      /** @enum {unknown} */
+      status:
+        'ON_HOLD' | 'CONFIRMED' | 'EXPIRED' | 'CANCELLED' | 'REDEEMED' | 'PENDING' | 'REJECTED';
+      /** @description The guest's id */
+      supplierReference: string | null;
+      ticket: components['schemas']['OctoTicket'] | null;
+      unitId: string;
+      /**
+       * Format: date-time
+       * @description UTC, to the second: when the guest checked in
+       */
+      utcRedeemedAt: string | null;
+      /** @description The reseller's, or ours when it sent none */
+      uuid: string;
+    };
+    OctoUnitPricing: {
+      /** @description ISO 4217 */
+      currency: string;
+      /** @description Decimals of the minor unit */
+      currencyPrecision: number;
+      includedTaxes: {
+        name: string;
+        net: number | null;
+        original: number;
+        retail: number;
+      }[];
+      /** @description In the currency's minor unit: what the reseller owes: retail less its commission; null: none set */
+      net: number | null;
+      /** @description In the currency's minor unit: before any discount (we give none: the retail price) */
+      original: number;
+      /** @description In the currency's minor unit: what the guest pays */
+      retail: number;
+      unitId: string;
+    };
     /** @description The operator does not apply to the field's type */
     OperatorNotAllowedProblem: {
       /** @enum {string} */
@@ -2236,6 +3345,33 @@ export interface components {
            */
           id: string;
         };
+        /** @description One per seat held, each with its own ticket code; canceled seats are not listed */
+        guests: {
+          demographic: {
+            /**
+             * @description 24 lowercase hex characters
+             * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+             */
+            id: string;
+          } | null;
+          /**
+           * @description Xola's guestStatus: pending (expected), arrived (checked in), no_show
+           * @enum {unknown}
+           */
+          guestStatus: 'pending' | 'arrived' | 'no_show';
+          /**
+           * @description 24 lowercase hex characters
+           * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+           */
+          id: string;
+          /** @description Scanned at the dock (POST /api/checkins): 32 lowercase hex characters, unique, unguessable */
+          ticketCode: string;
+        }[];
+        /**
+         * @description The item's guests together: pending while any live guest is pending (or it has none), else arrived when at least one arrived, else no_show
+         * @enum {unknown}
+         */
+        guestStatus: 'pending' | 'arrived' | 'no_show';
         /**
          * @description 24 lowercase hex characters
          * @example 5e1f3c9a2b4d6e8f0a1b2c3d
@@ -2802,6 +3938,39 @@ export interface components {
       data: components['schemas']['WebhookDelivery'][];
       paging: components['schemas']['Paging'];
     };
+    /** @description The departure is on another day */
+    WrongDayProblem: {
+      /** @enum {string} */
+      code: 'wrong_day';
+      departures?: {
+        arrival: string;
+        arrivalTime: number;
+        event: {
+          id: string;
+        };
+      }[];
+      detail: string;
+      /** @description One entry per field at fault */
+      errors?: {
+        detail: string;
+        /** @enum {unknown} */
+        in: 'body' | 'query' | 'path' | 'header';
+        name: string;
+      }[];
+      requestId?: string;
+      /** @enum {number} */
+      status: 409;
+      /** @example The departure is on another day */
+      title: string;
+      /**
+       * Format: date
+       * @description Today in the departure's time zone
+       */
+      today?: string;
+      type: string;
+    } & {
+      [key: string]: unknown;
+    };
     /** @description The operator takes a different number of values */
     WrongValueCountProblem: {
       /** @enum {string} */
@@ -2879,6 +4048,167 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['InvalidCredentialsProblem'];
+        };
+      };
+      /** @description Problem: rate_limited */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['RateLimitedProblem'];
+        };
+      };
+      /** @description Problem: internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['InternalErrorProblem'];
+        };
+      };
+    };
+  };
+  checkIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description A guest's ticket code (that guest), an item's ticket code (its guests) or the order's short code (its guests not yet arrived on today's departures); any case */
+          code: string;
+          /** @description Check in although the departure is on another local day */
+          force?: boolean;
+          /** @description The seller whose short code it is, when the caller works for several */
+          seller?: {
+            /**
+             * @description 24 lowercase hex characters
+             * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+             */
+            id: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CheckinResult'];
+        };
+      };
+      /** @description Problem: validation_failed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ValidationFailedProblem'];
+        };
+      };
+      /** @description Problem: authentication_required, invalid_credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json':
+            | components['schemas']['AuthenticationRequiredProblem']
+            | components['schemas']['InvalidCredentialsProblem'];
+        };
+      };
+      /** @description Problem: not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['NotFoundProblem'];
+        };
+      };
+      /** @description Problem: already_checked_in, guest_canceled, wrong_day, ambiguous_code */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json':
+            | components['schemas']['AlreadyCheckedInProblem']
+            | components['schemas']['GuestCanceledProblem']
+            | components['schemas']['WrongDayProblem']
+            | components['schemas']['AmbiguousCodeProblem'];
+        };
+      };
+      /** @description Problem: rate_limited */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['RateLimitedProblem'];
+        };
+      };
+      /** @description Problem: internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['InternalErrorProblem'];
+        };
+      };
+    };
+  };
+  undoCheckIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A guest's arrival, as recorded at the dock */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Checkin'];
+        };
+      };
+      /** @description Problem: authentication_required, invalid_credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json':
+            | components['schemas']['AuthenticationRequiredProblem']
+            | components['schemas']['InvalidCredentialsProblem'];
+        };
+      };
+      /** @description Problem: not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['NotFoundProblem'];
         };
       };
       /** @description Problem: rate_limited */
@@ -3712,6 +5042,84 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['ForbiddenProblem'];
+        };
+      };
+      /** @description Problem: not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['NotFoundProblem'];
+        };
+      };
+      /** @description Problem: rate_limited */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['RateLimitedProblem'];
+        };
+      };
+      /** @description Problem: internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['InternalErrorProblem'];
+        };
+      };
+    };
+  };
+  getManifest: {
+    parameters: {
+      query?: {
+        /** @description Or send Accept: text/csv; html is a printable page */
+        format?: 'json' | 'csv' | 'html';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The manifest */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Manifest'];
+          'text/csv': string;
+          'text/html': string;
+        };
+      };
+      /** @description Problem: validation_failed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ValidationFailedProblem'];
+        };
+      };
+      /** @description Problem: authentication_required, invalid_credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json':
+            | components['schemas']['AuthenticationRequiredProblem']
+            | components['schemas']['InvalidCredentialsProblem'];
         };
       };
       /** @description Problem: not_found */
@@ -5787,6 +7195,109 @@ export interface operations {
       };
     };
   };
+  modifyOrder: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          updates: {
+            /**
+             * @description Set on every live guest of the order (arrived: a check-in each)
+             * @enum {unknown}
+             */
+            guestStatus: 'pending' | 'arrived' | 'no_show';
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Order'];
+        };
+      };
+      /** @description Problem: validation_failed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ValidationFailedProblem'];
+        };
+      };
+      /** @description Problem: authentication_required, invalid_credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json':
+            | components['schemas']['AuthenticationRequiredProblem']
+            | components['schemas']['InvalidCredentialsProblem'];
+        };
+      };
+      /** @description Problem: forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem'];
+        };
+      };
+      /** @description Problem: not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['NotFoundProblem'];
+        };
+      };
+      /** @description Problem: already_canceled */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['AlreadyCanceledProblem'];
+        };
+      };
+      /** @description Problem: rate_limited */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['RateLimitedProblem'];
+        };
+      };
+      /** @description Problem: internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['InternalErrorProblem'];
+        };
+      };
+    };
+  };
   quoteOrder: {
     parameters: {
       query?: never;
@@ -7485,6 +8996,277 @@ export interface operations {
       };
     };
   };
+  listAffiliates: {
+    parameters: {
+      query?: {
+        /** @description true adds paging.total */
+        count?: unknown;
+        /** @description Page size, 1..100 (default 20) */
+        limit?: unknown;
+        /** @description Another name for skip */
+        offset?: unknown;
+        /** @description Rows to skip (default 0) */
+        skip?: unknown;
+        /** @description field or -field (default -id) */
+        sort?: unknown;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of Affiliate objects */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AffiliateList'];
+        };
+      };
+      /** @description Problem: invalid_parameter, repeated_parameter, unknown_field, unknown_operator, operator_not_allowed, invalid_value, wrong_value_count, invalid_paging, invalid_sort */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json':
+            | components['schemas']['InvalidParameterProblem']
+            | components['schemas']['RepeatedParameterProblem']
+            | components['schemas']['UnknownFieldProblem']
+            | components['schemas']['UnknownOperatorProblem']
+            | components['schemas']['OperatorNotAllowedProblem']
+            | components['schemas']['InvalidValueProblem']
+            | components['schemas']['WrongValueCountProblem']
+            | components['schemas']['InvalidPagingProblem']
+            | components['schemas']['InvalidSortProblem'];
+        };
+      };
+      /** @description Problem: invalid_credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['InvalidCredentialsProblem'];
+        };
+      };
+      /** @description Problem: rate_limited */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['RateLimitedProblem'];
+        };
+      };
+      /** @description Problem: internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['InternalErrorProblem'];
+        };
+      };
+    };
+  };
+  createAffiliate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          commission?: {
+            /** @description A percentage of the retail price, two decimals at most (12.5 is 12.5 %) */
+            amount: number;
+            /** @enum {string} */
+            amountType?: 'percent';
+          } | null;
+          /** @description e.g. "Klook" */
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedAffiliate'];
+        };
+      };
+      /** @description Problem: invalid_idempotency_key */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['InvalidIdempotencyKeyProblem'];
+        };
+      };
+      /** @description Problem: authentication_required, invalid_credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json':
+            | components['schemas']['AuthenticationRequiredProblem']
+            | components['schemas']['InvalidCredentialsProblem'];
+        };
+      };
+      /** @description Problem: forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem'];
+        };
+      };
+      /** @description Problem: not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['NotFoundProblem'];
+        };
+      };
+      /** @description Problem: idempotency_in_progress */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['IdempotencyInProgressProblem'];
+        };
+      };
+      /** @description Problem: idempotency_key_reused */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['IdempotencyKeyReusedProblem'];
+        };
+      };
+      /** @description Problem: rate_limited */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['RateLimitedProblem'];
+        };
+      };
+      /** @description Problem: internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['InternalErrorProblem'];
+        };
+      };
+    };
+  };
+  revokeAffiliate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        affiliateId: string;
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Problem: authentication_required, invalid_credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json':
+            | components['schemas']['AuthenticationRequiredProblem']
+            | components['schemas']['InvalidCredentialsProblem'];
+        };
+      };
+      /** @description Problem: forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem'];
+        };
+      };
+      /** @description Problem: not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['NotFoundProblem'];
+        };
+      };
+      /** @description Problem: rate_limited */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['RateLimitedProblem'];
+        };
+      };
+      /** @description Problem: internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['InternalErrorProblem'];
+        };
+      };
+    };
+  };
   getApiKey: {
     parameters: {
       query?: never;
@@ -7759,6 +9541,7 @@ export interface operations {
             | 'ROLE_CURATOR'
             | 'ROLE_GUIDE_MANAGER'
             | 'ROLE_GUIDE'
+            | 'ROLE_CHECKIN'
           )[];
           /** @description A user who already booked with the seller or is its delegate */
           user?: {
@@ -9165,6 +10948,371 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['InternalErrorProblem'];
+        };
+      };
+    };
+  };
+  octoAvailabilityCheck: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Comma-separated capability ids */
+        'octo-capabilities'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OctoAvailabilityCheckBody'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoAvailability'][];
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+    };
+  };
+  octoAvailabilityCalendar: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Comma-separated capability ids */
+        'octo-capabilities'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OctoAvailabilityCalendarBody'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoAvailabilityCalendarDay'][];
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+    };
+  };
+  getOctoCapabilities: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Comma-separated capability ids */
+        'octo-capabilities'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoCapability'][];
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+    };
+  };
+  listOctoProducts: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Comma-separated capability ids */
+        'octo-capabilities'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoProduct'][];
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+    };
+  };
+  getOctoProduct: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Comma-separated capability ids */
+        'octo-capabilities'?: string;
+      };
+      path: {
+        /** @description The product id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoProduct'];
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+    };
+  };
+  getOctoSupplier: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Comma-separated capability ids */
+        'octo-capabilities'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoSupplier'];
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
         };
       };
     };
