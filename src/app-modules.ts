@@ -127,6 +127,8 @@ export async function createModules(ctx: ModuleContext): Promise<Modules> {
     }),
     octoModule({
       db,
+      env: config.env,
+      domainEvents,
       // A reseller credential, else the seller's own API key.
       bearer: async (secret) =>
         (await resellers.authentication.bySecret(secret)) ??

@@ -27,6 +27,7 @@ import * as ordersModule from '../../src/modules/orders/orders.repository.js';
 import * as guestsModule from '../../src/modules/orders/guests.repository.js';
 import * as checkinsModule from '../../src/modules/checkins/checkins.repository.js';
 import * as departuresModule from '../../src/modules/events/departures.repository.js';
+import * as resellerBookingsModule from '../../src/modules/orders/reseller-bookings.repository.js';
 import * as resellersModule from '../../src/modules/resellers/resellers.repository.js';
 import { affiliateList } from '../../src/modules/resellers/resellers.list.js';
 import * as usersModule from '../../src/modules/users/users.repository.js';
@@ -65,6 +66,7 @@ const { eventSeatsRepository } = tracked(eventSeatsModule);
 const { eventGuidesRepository } = tracked(eventGuidesModule);
 const { experiencesRepository } = tracked(experiencesModule);
 const { departuresRepository } = tracked(departuresModule);
+const { resellerBookingsRepository } = tracked(resellerBookingsModule);
 const { resellersRepository } = tracked(resellersModule);
 const { demographicsRepository } = tracked(demographicsModule);
 const { guidesRepository } = tracked(guidesModule);
@@ -495,6 +497,39 @@ repositories.resellers = {
     { limit: '5' },
     'seller',
   ),
+};
+
+const UUID = '6c6b5d6e-3c1f-4d33-8d4a-0b7c0e1f2a3b';
+const seat = { guest_id: A, order_id: B, uuid: UUID, reseller_reference: 'R', contact: null };
+repositories.resellerBookings = {
+  insert: (db) =>
+    resellerBookingsRepository(db).insert({
+      order_id: A,
+      seller_id: B,
+      booker_id: B,
+      uuid: UUID,
+      request_digest: Buffer.alloc(32),
+      reseller_reference: 'R',
+      contact: { fullName: 'N' },
+      confirmed_at: null,
+      ended_at: null,
+      end_reason: null,
+    }),
+  insertSeats: (db) => resellerBookingsRepository(db).insertSeats([seat]),
+  replaceSeats: (db) => resellerBookingsRepository(db).replaceSeats(B, [seat]),
+  findByUuid: (db) => resellerBookingsRepository(db).findByUuid(B, UUID),
+  find: (db) => resellerBookingsRepository(db).find(A),
+  update: (db) => resellerBookingsRepository(db).update(A, { confirmed_at: AT, contact: null }),
+  markExpired: (db) => resellerBookingsRepository(db).markExpired(A, AT),
+  guestsOf: (db) => resellerBookingsRepository(db).guestsOf(A),
+  orderIds: (db) => resellerBookingsRepository(db).orderIds(B, { resellerReference: 'R' }, 500),
+  orderIdsByCode: (db) => resellerBookingsRepository(db).orderIds(B, { shortCode: 'ABC' }, 500),
+  orderIdsByDates: (db) =>
+    resellerBookingsRepository(db).orderIds(
+      B,
+      { arrival: { start: '2030-06-01', end: '2030-06-30' } },
+      500,
+    ),
 };
 
 describe('repository SQL', () => {

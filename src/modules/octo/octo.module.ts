@@ -9,12 +9,17 @@ import { OctoError } from './octo.errors.js';
 import { octoReadRoutes } from './octo.routes.js';
 import { OCTO_RESPONSE_SCHEMAS } from './octo.schemas.js';
 import { octoService, type OctoServiceDeps } from './octo.service.js';
+import { octoBookingRoutes } from './octo-bookings.routes.js';
+import { octoBookingsService, type OctoBookingsDeps } from './octo-bookings.service.js';
 import { registerOctoScope, type OctoScopeDeps } from './octo-scope.js';
 
 export const OCTO_PREFIX = '/octo';
 
-export function octoModule(deps: OctoServiceDeps & OctoScopeDeps): ResourceModule {
+export function octoModule(
+  deps: OctoServiceDeps & OctoBookingsDeps & OctoScopeDeps,
+): ResourceModule {
   const octo = octoService(deps);
+  const bookings = octoBookingsService(deps);
   return {
     name: 'octo',
     schemas: [...OCTO_RESPONSE_SCHEMAS, ...OCTO_REQUEST_SCHEMAS, OctoError],
@@ -23,6 +28,7 @@ export function octoModule(deps: OctoServiceDeps & OctoScopeDeps): ResourceModul
     routes: async (app) => {
       registerOctoScope(app, deps);
       await octoReadRoutes(app, { octo });
+      await octoBookingRoutes(app, { bookings });
     },
   };
 }

@@ -26,7 +26,7 @@ import { toOrderView, type OrderRow, type OrderView } from './orders.schemas.js'
 import { derived, itemRow } from './order-writes.js';
 
 /** Who books: its account, and whether its confirmations to others are capped. */
-interface Sender {
+export interface Sender {
   id: string;
   email: string;
   /** Customers are; the seller's staff (their customers' addresses are business) are not. */
@@ -123,7 +123,7 @@ async function write(
  * a seller with a million orders) fails that statement; the booking is then made again
  * from the start with another code, a few times at most.
  */
-async function commitBooking(
+export async function commitBooking(
   ctx: OrdersContext,
   planned: PlannedBooking,
   sender: Sender,

@@ -10,6 +10,7 @@ import { addSeats, seatsHeld } from './order-changes.js';
 import { commitChange } from './order-writes.js';
 import type { OrdersContext } from './orders.context.js';
 import { ordersRepository } from './orders.repository.js';
+import { resellerBookingsRepository } from './reseller-bookings.repository.js';
 
 /** Ends every unconfirmed hold of an order: its held items canceled, their seats back. */
 async function releaseHolds(ctx: OrdersContext, tx: Tx, orderId: string): Promise<boolean> {
@@ -31,6 +32,8 @@ async function releaseHolds(ctx: OrdersContext, tx: Tx, orderId: string): Promis
     { id: null, reason: 'hold expired' },
     { changed: held, added: [], deltas: addSeats(new Map(), seatsHeld(held), -1) },
   );
+  // A reseller's booking ended by its deadline shows EXPIRED, not CANCELLED (OCTo).
+  await resellerBookingsRepository(tx).markExpired(orderId, ctx.now());
   return true;
 }
 

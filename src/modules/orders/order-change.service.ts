@@ -38,10 +38,13 @@ import { ordersRepository } from './orders.repository.js';
 import type { OrderItemRow, OrderRow, OrderView, UpdateOrderInput } from './orders.schemas.js';
 import type { DemographicLine } from './pricing.js';
 
-type ItemEntry = Omit<NonNullable<UpdateOrderInput['items']>[number], 'lineItems'> & Place;
+export type ItemEntry = Omit<NonNullable<UpdateOrderInput['items']>[number], 'lineItems'> & Place;
 
-/** The order's items after the change, and the seats, rows and inserts it takes. */
-async function reviseItems(
+/**
+ * The order's items after the change, and the seats, rows and inserts it takes (also what a
+ * reseller's change of its booking plans: reseller-changes.service.ts).
+ */
+export async function reviseItems(
   ctx: OrdersContext,
   tx: Tx,
   order: OrderRow,

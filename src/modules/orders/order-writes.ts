@@ -78,6 +78,8 @@ export interface ChangeWork {
   deltas: ReadonlyMap<string, SeatDelta>;
   fields?: Partial<OrderRow>;
   expected?: number;
+  /** A held order's new deadline (a reseller extending its hold); else it keeps its own. */
+  holdUntil?: Date;
 }
 
 /**
@@ -96,7 +98,8 @@ export async function commitChange(
   const changes = await eventsFacade.seats.move(tx, work.deltas);
   // The creation clock, inside the transaction: pollers of updatedAt rely on it.
   const stamp = creationTime();
-  const facts = derived(after, order.currency, order.hold_expires_at, stamp, ctx.holdMs);
+  const holdUntil = work.holdUntil ?? order.hold_expires_at;
+  const facts = derived(after, order.currency, holdUntil, stamp, ctx.holdMs);
   const digits = minorDigits(order.currency);
   const amount = fromMinor(facts.amountMinor, digits);
   checkAmount(amount, order.currency, work.expected);

@@ -1,0 +1,62 @@
+/**
+ * What the OCTo module may ask of orders: a reseller's bookings, made, changed and read
+ * through the orders module's use cases (reseller-reserve, reseller-changes, reseller-reads:
+ * the one booking path, the one seat interface). Each call takes what it runs with: the
+ * database, where its domain events go, the clock.
+ */
+import type { Db } from '../../db/database.js';
+import type { Executor } from '../../db/unit-of-work.js';
+import type { Reseller } from '../../domain/caller.js';
+import type { EventSink } from '../../outbox/index.js';
+import { ordersContext, type OrdersContext } from './orders.context.js';
+import type { ResellerBookingsFilter } from './reseller-bookings.repository.js';
+import {
+  cancelForReseller,
+  changeForReseller,
+  confirmForReseller,
+  extendForReseller,
+  type BookingChange,
+} from './reseller-changes.service.js';
+import { findBooking, listBookings, readBooking } from './reseller-reads.service.js';
+import { reserveForReseller, type ReserveInput } from './reseller-reserve.service.js';
+
+export interface ResellerBookingDeps {
+  db: Db;
+  /** Where `order.*` and seat `event.update` events go, in the change's transaction. */
+  domainEvents?: EventSink;
+  now?: () => Date;
+}
+
+/** A reseller's bookings send no confirmation of ours: there is no relay to cap. */
+const NO_RELAY = { sentToOthersLastHour: async () => 0, toOthersPerHour: Infinity };
+
+const contextOf = (deps: ResellerBookingDeps): OrdersContext =>
+  ordersContext({ relayCap: NO_RELAY, ...deps });
+
+export const resellerBookings = {
+  reserve: (deps: ResellerBookingDeps, reseller: Reseller, input: ReserveInput) =>
+    reserveForReseller(contextOf(deps), reseller, input),
+  confirm: (
+    deps: ResellerBookingDeps,
+    reseller: Reseller,
+    uuid: string,
+    change: Parameters<typeof confirmForReseller>[3],
+  ) => confirmForReseller(contextOf(deps), reseller, uuid, change),
+  extend: (deps: ResellerBookingDeps, reseller: Reseller, uuid: string, minutes: number) =>
+    extendForReseller(contextOf(deps), reseller, uuid, minutes),
+  change: (
+    deps: ResellerBookingDeps,
+    reseller: Reseller,
+    uuid: string,
+    change: Omit<BookingChange, 'status'>,
+  ) => changeForReseller(contextOf(deps), reseller, uuid, change),
+  cancel: (deps: ResellerBookingDeps, reseller: Reseller, uuid: string, reason: string | null) =>
+    cancelForReseller(contextOf(deps), reseller, uuid, reason),
+  find: (db: Executor, reseller: Reseller, uuid: string) => findBooking(db, reseller, uuid),
+  list: (db: Executor, reseller: Reseller, filter: ResellerBookingsFilter) =>
+    listBookings(db, reseller, filter),
+  /** An order as its reseller's booking (undefined: not a reseller's), for webhooks. */
+  read: (db: Executor, orderId: string) => readBooking(db, orderId),
+};
+
+export type ResellerBookings = typeof resellerBookings;
