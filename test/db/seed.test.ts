@@ -354,6 +354,14 @@ describe('cli seed: served by the API', () => {
     expect(body.paging.total).toBe(seller!.orders);
     expect(body.data.length).toBe(Math.min(100, seller!.orders));
     for (const order of body.data) expect(order.seller.id).toBe(seller!.id);
+    // Every live seat is a guest with its own ticket code, as a booking makes them.
+    for (const order of body.data)
+      for (const item of order.items)
+        expect(item.guests).toHaveLength(item.status === 700 ? 0 : item.quantity);
+    const codes = body.data.flatMap((o: { items: { guests: { ticketCode: string }[] }[] }) =>
+      o.items.flatMap((i) => i.guests.map((g) => g.ticketCode)),
+    );
+    expect(new Set(codes).size).toBe(codes.length);
 
     // The seeded password works too (HTTP Basic).
     const basic = await t.app.inject({

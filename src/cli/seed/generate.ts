@@ -16,7 +16,7 @@ import { createOrderBatch, settleEvents } from './orders.js';
 import type { Progress } from './progress.js';
 
 /** Tables the seeder fills (their indexes and foreign keys are detached while it does). */
-const BULK_TABLES = ['guides', 'experiences', 'events', 'orders', 'order_items'];
+const BULK_TABLES = ['guides', 'experiences', 'events', 'orders', 'order_items', 'order_guests'];
 /** Tables emptied by --reset, children first. */
 const ALL_TABLES = [
   'publishable_keys',
@@ -26,6 +26,11 @@ const ALL_TABLES = [
   'hooks',
   'domain_events',
   'idempotency_keys',
+  'reseller_booking_seats',
+  'reseller_bookings',
+  'reseller_credentials',
+  'checkins',
+  'order_guests',
   'order_items',
   'orders',
   'events',

@@ -99,6 +99,20 @@ export async function createOrderBatch(ctx: SeedContext, lo: number, hi: number)
            md5(${seed}::text || ':' || i.order_n || ':' || i.j), i.j
     from s_items i join s_orders o on o.n = i.order_n
     order by i.order_n, i.j`);
+  // A guest per seat, as a booking makes them (issue 29): pending, canceled with its order.
+  await ctx.run(`
+    insert into order_guests (id, order_id, item_id, seller_id, event_id, demographic_id,
+                              ticket_code, status, position, created_at, canceled_at)
+    select ${idSql('o.created_at', TAG.guest, '(i.order_n * 3 + i.j) * 8 + g.n')}, o.id,
+           ${idSql('o.created_at', TAG.item, 'i.order_n * 3 + i.j')}, i.seller_id, i.event_id,
+           null,
+           lpad(to_hex(floor(extract(epoch from o.created_at))::bigint), 8, '0')
+             || left(md5(${seed}::text || ':' || i.order_n || ':' || i.j || ':' || g.n), 24),
+           'pending', g.n, o.created_at,
+           case when o.status = 'canceled' then o.updated_at end
+    from s_items i join s_orders o on o.n = i.order_n
+    cross join generate_series(0, i.quantity - 1) as g(n)
+    order by i.order_n, i.j, g.n`);
   await ctx.run(`drop table s_items, s_orders`);
 }
 

@@ -51,6 +51,7 @@ export const TAG = {
   event: 'e2e200',
   order: '0d0d00',
   item: '1a1a00',
+  guest: '6e5700',
 } as const;
 
 /**
