@@ -54,6 +54,8 @@ export interface ExperiencesTable {
   schedules: JsonArray;
   /** Guest types: `[{id, label, code, price}]` (price null: the experience's price). */
   demographics: JsonArray;
+  /** The resources its departures use: `[{resource: {id}, seatsPerGuest}]` (docs/resources.md). */
+  resources: JsonArray;
   visible: Generated<boolean>;
   guide: JsonObjectOrNull;
   created_at: Created;
@@ -365,6 +367,26 @@ export interface ResellerBookingSeatsTable {
   contact: JsonObjectOrNull;
 }
 
+/** A seller's resource shared by experiences (a boat, a van): seats at any one moment. */
+export interface ResourcesTable {
+  id: string;
+  seller_id: string;
+  name: string;
+  capacity: number;
+  created_at: ColumnType<Date, Date | string, never>;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+/** What a departure holds of a resource over its window. */
+export interface ResourceSeatsTable {
+  resource_id: string;
+  event_id: string;
+  starts_at: ColumnType<Date, Date | string, Date | string>;
+  ends_at: ColumnType<Date, Date | string, Date | string>;
+  seats_per_guest: number;
+  seats: number;
+}
+
 export interface DB {
   users: UsersTable;
   experiences: ExperiencesTable;
@@ -383,6 +405,8 @@ export interface DB {
   publishable_keys: PublishableKeysTable;
   order_guests: OrderGuestsTable;
   checkins: CheckinsTable;
+  resources: ResourcesTable;
+  resource_seats: ResourceSeatsTable;
   reseller_credentials: ResellerCredentialsTable;
   reseller_bookings: ResellerBookingsTable;
   reseller_booking_seats: ResellerBookingSeatsTable;

@@ -21,6 +21,7 @@ import * as m0017 from './0017_invitation_tokens.js';
 import * as m0018 from './0018_creation_order.js';
 import * as m0019 from './0019_guests_checkins.js';
 import * as m0020 from './0020_resellers_octo.js';
+import * as m0021 from './0021_resources.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': m0001,
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '0018_creation_order': m0018,
   '0019_guests_checkins': m0019,
   '0020_resellers_octo': m0020,
+  '0021_resources': m0021,
 };
