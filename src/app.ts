@@ -16,7 +16,7 @@ import { createAuthThrottle } from './http/auth-throttle.js';
 import { bodyLimitsHook } from './http/body-limits.js';
 import { registerBodyParsing } from './http/body-parsing.js';
 import { guardConnectionSlots } from './http/connection-slots.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { registerErrorHandling, scopeProblems } from './http/error-handler.js';
 import { fastifyOptions } from './http/fastify-options.js';
 import { healthRoutes, type Readiness } from './http/health.routes.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -122,8 +122,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     widget: { mail: config.smtpUrl ? 'sent' : 'queued' },
   });
   await app.register(healthRoutes, { db, readiness });
-  for (const module of modules.list)
+  for (const module of modules.list) {
     if (module.routes) await app.register(module.routes, { prefix: module.prefix ?? '/api' });
+    if (module.prefix && module.sendProblem)
+      scopeProblems(app, { prefix: module.prefix, send: module.sendProblem });
+  }
 
   if (!deps.database) app.addHook('onClose', () => database.close());
   // After the database's on purpose: onClose hooks run last-registered first, so workers

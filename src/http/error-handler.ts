@@ -103,6 +103,38 @@ function describeFastifyError(code: ProblemCode, error: FastifyError, limit?: nu
   }
 }
 
+/** A prefix whose refusals have their own body (a module's: OCTo's under /octo). */
+export interface ProblemScope {
+  prefix: string;
+  send(reply: FastifyReply, body: ProblemBody): FastifyReply;
+}
+
+const scopes = new WeakMap<FastifyInstance, ProblemScope[]>();
+
+/**
+ * Refusals under `scope.prefix` that never reach the scope's routes (a URL the router cannot
+ * decode, a path segment too long) answered in the scope's body too.
+ */
+export function scopeProblems(app: FastifyInstance, scope: ProblemScope): void {
+  scopes.set(app, [...(scopes.get(app) ?? []), scope]);
+}
+
+/** Whether a request URL's path is `prefix` or below it. */
+export const isUnder = (url: string, prefix: string): boolean => {
+  const path = url.split('?', 1)[0]!;
+  return path === prefix || path.startsWith(`${prefix}/`);
+};
+
+/** `sendProblem`, in the body of the scope the request is under, if any. */
+export function sendScopedProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: ProblemBody,
+): FastifyReply {
+  const scope = scopes.get(reply.server)?.find((s) => isUnder(request.url, s.prefix));
+  return scope ? scope.send(reply, body) : sendProblem(reply, body);
+}
+
 export function sendProblem(reply: FastifyReply, body: ProblemBody): FastifyReply {
   // A 503 is temporary by definition: say when to come back (RFC 9110 section 10.2.3); a
   // throttled refusal says how long it lasts.
@@ -162,7 +194,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       // Validation should have caught it first: worth an operator's look.
       request.log.warn({ cause: (error as Error).message }, 'value refused by the database');
     } else request.log.info({ code: body.code }, 'request rejected');
-    return sendProblem(reply, body);
+    return sendScopedProblem(request, reply, body);
   });
 
   app.setNotFoundHandler((request, reply) =>

@@ -6,7 +6,7 @@
 import { LogController, type FastifyHttpOptions } from 'fastify';
 import type { Server } from 'node:http';
 import type { Config } from '../config.js';
-import { clientErrorHandler, sendProblem, toProblem } from './error-handler.js';
+import { clientErrorHandler, sendScopedProblem, toProblem } from './error-handler.js';
 import { loggerOptions } from './logging.js';
 import { genReqId } from './request-id.js';
 import { buildSerializer } from './serialization.js';
@@ -45,7 +45,8 @@ export function fastifyOptions(
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     frameworkErrors: (error, request, reply) => {
       void reply.header('x-request-id', request.id);
-      sendProblem(reply, toProblem(error, request));
+      // Under a module's own scope (OCTo), in that scope's error body.
+      sendScopedProblem(request, reply, toProblem(error, request));
     },
   };
 }

@@ -10,6 +10,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { VersionChanges } from '../versions/types.js';
 import type { Expanders } from './expand.js';
+import type { ProblemBody } from './problems.js';
 
 /** A request hook of a module. */
 export type RequestHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -35,6 +36,11 @@ export interface ResourceModule<Facade = unknown> {
    * alone.
    */
   readonly ownAuthentication?: boolean;
+  /**
+   * How a refusal under `prefix` looks when it never reaches the module's routes (a URL the
+   * router cannot decode): the module's own error body (OCTo's), not problem+json.
+   */
+  readonly sendProblem?: (reply: FastifyReply, problem: ProblemBody) => FastifyReply;
   /** What other modules may call, each function taking an explicit executor or transaction. */
   readonly facade?: Facade;
   readonly versions?: VersionChanges;

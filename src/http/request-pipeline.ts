@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { authenticationHook, type Authenticator } from './auth.js';
+import { isUnder } from './error-handler.js';
 import type { AuthThrottle } from './auth-throttle.js';
 import { checkoutLimitHook } from './checkout-limit.js';
 import { conditionalGet } from './conditional-get.js';
@@ -33,12 +34,6 @@ export interface Pipeline {
   authThrottle: AuthThrottle;
   modules: readonly ResourceModule[];
 }
-
-/** Whether a request URL's path is `prefix` or below it. */
-export const isUnder = (url: string, prefix: string): boolean => {
-  const path = url.split('?', 1)[0]!;
-  return path === prefix || path.startsWith(`${prefix}/`);
-};
 
 export async function registerRequestPipeline(app: FastifyInstance, p: Pipeline): Promise<void> {
   const { config, versioning, modules } = p;

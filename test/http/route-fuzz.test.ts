@@ -7,6 +7,10 @@
  * numbers as strings, very long strings, deep nesting, arrays and objects for scalars,
  * nulls, unknown fields, malformed percent-encoding and repeated parameters in queries.
  *
+ * OCTo's routes (/octo) are fuzzed the same way, with a reseller's Bearer credential, the
+ * seller's own key, garbage or none, and product, availability and booking ids that exist;
+ * their refusals are OCTo's bodies (`{error, errorMessage}`) instead of problem+json.
+ *
  * Nothing may answer 5xx, every 4xx is problem+json, and a sample of refused writes is
  * checked to have changed no row. Then every route gets the largest body its schema allows
  * (test/helpers/largest-body.ts): no route's limits may refuse it, and the slowest answers
@@ -19,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
 import { openShop, type Shop } from '../helpers/booking.js';
 import { largestBody } from '../helpers/largest-body.js';
+import { createAffiliate, octo } from '../helpers/octo.js';
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
@@ -126,7 +131,11 @@ function generator(doc: Schema, ids: string[], rng: Random) {
         const required = new Set((schema.required as string[] | undefined) ?? []);
         const object: Record<string, unknown> = {};
         for (const [name, child] of Object.entries(properties)) {
-          if (required.has(name) || rng.chance(0.5)) object[name] = value(child, depth + 1);
+          if (!required.has(name) && !rng.chance(0.5)) continue;
+          // OCTo names products and departures by ids we issue: often real ones.
+          const real = name === 'productId' ? ids : name === 'availabilityId' ? octoIds : [];
+          object[name] =
+            real.length > 0 && rng.chance(0.7) ? rng.pick(real) : value(child, depth + 1);
         }
         if (Object.keys(properties).length === 0 && schema.type === 'object') {
           object[`acme/app/k${rng.int(5)}`] = text();
@@ -169,6 +178,31 @@ let t: TestApp;
 let shop: Shop;
 let customer: Account;
 const ids: string[] = [];
+/** Availability ids and a booking uuid of the shop's experience (OCTo). */
+const octoIds: string[] = [];
+let resellerKey: string;
+
+/** Whether a refusal has the body its scope answers with (OCTo's under /octo). */
+const refusalShaped = (path: string, response: LightMyRequestResponse): boolean =>
+  path.startsWith('/octo/')
+    ? String(response.headers['content-type']).startsWith('application/json') &&
+      typeof response.json<{ error?: unknown }>().error === 'string'
+    : String(response.headers['content-type']).startsWith('application/problem+json');
+
+/** A request as `account` would send it: its key as X-API-KEY, or as Bearer under /octo. */
+function send(
+  path: string,
+  account: Account | string | null,
+  options: Parameters<typeof as>[2],
+): Promise<LightMyRequestResponse> {
+  if (!path.startsWith('/octo/'))
+    return as(t.app, typeof account === 'string' ? null : account, options);
+  const key = typeof account === 'string' ? account : account?.apiKey;
+  return t.app.inject({
+    ...options,
+    headers: { ...(options.headers ?? {}), ...(key ? { authorization: `Bearer ${key}` } : {}) },
+  });
+}
 beforeAll(async () => {
   t = await createTestApp({ BOOKING_ENV: 'sandbox' });
   shop = await openShop(t.app);
@@ -206,6 +240,20 @@ beforeAll(async () => {
     'ffffffffffffffffffffffff',
     '000000000000000000000000',
   );
+  resellerKey = (await createAffiliate(t.app, shop.seller)).apiKey;
+  const departures = await octo(t.app, resellerKey, 'POST', '/availability', {
+    productId: shop.experienceId,
+    optionId: 'DEFAULT',
+    localDate: '2030-06-02',
+  });
+  octoIds.push(...departures.json<{ id: string }[]>().map((d) => d.id));
+  const booking = await octo(t.app, resellerKey, 'POST', '/bookings', {
+    productId: shop.experienceId,
+    optionId: 'DEFAULT',
+    availabilityId: octoIds[0],
+    unitItems: [{ unitId: 'adult' }],
+  });
+  octoIds.push(booking.json<{ uuid: string }>().uuid);
 });
 afterAll(async () => t.close());
 
@@ -236,7 +284,7 @@ describe(`fuzzing every route from the OpenAPI document (seed ${SEED})`, () => {
         .flatMap(([path, item]) =>
           Object.entries(item).map(([method, op]) => ({ path, method, op })),
         )
-        .filter(({ path }) => path.startsWith('/api/'));
+        .filter(({ path }) => path.startsWith('/api/') || path.startsWith('/octo/'));
       const failures: string[] = [];
       const statuses: Record<number, number> = {};
       let checkedWrites = 0;
@@ -249,6 +297,7 @@ describe(`fuzzing every route from the OpenAPI document (seed ${SEED})`, () => {
         let url = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
           const param = parameters.find((p) => p.name === name && p.in === 'path');
           let v = param ? gen.value(param.schema as Schema) : 'x';
+          if (name === 'uuid' && rng.chance(0.5)) v = octoIds.at(-1);
           if (name === '*') v = `acme/app/k${rng.int(3)}`;
           if (hostile && target === 'path' && rng.chance(0.5)) v = gen.mutate(v);
           try {
@@ -297,7 +346,9 @@ describe(`fuzzing every route from the OpenAPI document (seed ${SEED})`, () => {
         let body: unknown = bodySchema ? gen.value(bodySchema) : undefined;
         if (hostile && (target === 'body' || !bodySchema) && method !== 'get')
           body = gen.mutate(body);
-        const account = rng.pick([shop.seller, shop.seller, customer, customer, null]);
+        const account = path.startsWith('/octo/')
+          ? rng.pick([resellerKey, resellerKey, shop.seller, customer, 'not-a-key', null])
+          : rng.pick([shop.seller, shop.seller, customer, customer, null]);
         const payload =
           body === undefined
             ? undefined
@@ -311,7 +362,7 @@ describe(`fuzzing every route from the OpenAPI document (seed ${SEED})`, () => {
         const write = method !== 'get';
         const check = write && hostile && rng.chance(0.05);
         const before = check ? await rowCounts() : undefined;
-        const response: LightMyRequestResponse = await as(t.app, account, {
+        const response: LightMyRequestResponse = await send(path, account, {
           method: method.toUpperCase(),
           url,
           ...(payload === undefined
@@ -322,6 +373,7 @@ describe(`fuzzing every route from the OpenAPI document (seed ${SEED})`, () => {
         // A rotated key is the caller's new key: keep fuzzing as that caller.
         if (
           account &&
+          typeof account !== 'string' &&
           method === 'post' &&
           /\/apiKey(\?|$)/.test(url) &&
           response.statusCode === 200
@@ -331,11 +383,8 @@ describe(`fuzzing every route from the OpenAPI document (seed ${SEED})`, () => {
         const where = `${method.toUpperCase()} ${url.slice(0, 200)} ${String(payload).slice(0, 300)}`;
         if (response.statusCode >= 500) {
           failures.push(`${response.statusCode} for ${where}: ${response.body.slice(0, 300)}`);
-        } else if (
-          response.statusCode >= 400 &&
-          !String(response.headers['content-type']).startsWith('application/problem+json')
-        ) {
-          failures.push(`${response.statusCode} not problem+json for ${where}`);
+        } else if (response.statusCode >= 400 && !refusalShaped(path, response)) {
+          failures.push(`${response.statusCode} not its scope's error body for ${where}`);
         }
         if (before && response.statusCode >= 400) {
           checkedWrites++;
@@ -371,23 +420,22 @@ describe(`fuzzing every route from the OpenAPI document (seed ${SEED})`, () => {
           if (!schema) continue;
           const url = path.replace(/\{[^}]+\}/g, shop.seller.id);
           const payload = JSON.stringify(largestBody(schema, { components, id: shop.seller.id }));
-          for (const account of [shop.seller, null]) {
+          const callers = path.startsWith('/octo/') ? [resellerKey, null] : [shop.seller, null];
+          for (const account of callers) {
             const started = performance.now();
-            const response = await as(t.app, account, {
+            const response = await send(path, account, {
               method: method.toUpperCase(),
               url,
               payload,
               headers: { 'content-type': 'application/json' },
             });
             const ms = performance.now() - started;
-            const where = `${method.toUpperCase()} ${path} ${account ? 'seller' : 'anonymous'} (${payload.length} bytes)`;
+            const who = typeof account === 'string' ? 'reseller' : account ? 'seller' : 'anonymous';
+            const where = `${method.toUpperCase()} ${path} ${who} (${payload.length} bytes)`;
             answers.push({ where, ms, status: response.statusCode });
             if (response.statusCode >= 500) failures.push(`${response.statusCode} for ${where}`);
-            else if (
-              response.statusCode >= 400 &&
-              !String(response.headers['content-type']).startsWith('application/problem+json')
-            )
-              failures.push(`${response.statusCode} not problem+json for ${where}`);
+            else if (response.statusCode >= 400 && !refusalShaped(path, response))
+              failures.push(`${response.statusCode} not its scope's error body for ${where}`);
             // Within the service's cap, the route's own limits must admit every valid body.
             if (payload.length <= t.config.bodyLimit && response.statusCode === 413)
               failures.push(

@@ -11,6 +11,7 @@ import type { Caller, Reseller } from '../../domain/caller.js';
 import { DomainError } from '../../domain/errors.js';
 import { RETRY_AFTER_SECONDS, toProblem } from '../../http/error-handler.js';
 import { textProblem } from '../../http/input-text.js';
+import type { ProblemBody } from '../../http/problems.js';
 import { capabilitiesHeader, parseCapabilities, type CapabilityId } from './capabilities.js';
 import { OctoProblem, octoError, type OctoErrorReply } from './octo.errors.js';
 
@@ -92,6 +93,10 @@ function sendOcto(reply: FastifyReply, { status, body }: OctoErrorReply, retryAf
     .send(body);
 }
 
+/** A platform's refusal (problem+json) as OCTo's body, with its status and Retry-After. */
+export const sendOctoProblem = (reply: FastifyReply, problem: ProblemBody): FastifyReply =>
+  sendOcto(reply, fromProblem(problem.code, problem.status, problem.detail), problem.retryAfter);
+
 export function registerOctoScope(app: FastifyInstance, deps: OctoScopeDeps): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
     if (error instanceof OctoProblem) {
@@ -102,11 +107,7 @@ export function registerOctoScope(app: FastifyInstance, deps: OctoScopeDeps): vo
     if (problem.status >= 500 && problem.status !== 503)
       request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: problem.code }, 'request rejected');
-    return sendOcto(
-      reply,
-      fromProblem(problem.code, problem.status, problem.detail),
-      problem.retryAfter,
-    );
+    return sendOctoProblem(reply, problem);
   });
   app.setNotFoundHandler((request, reply) =>
     sendOcto(reply, {

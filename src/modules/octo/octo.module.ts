@@ -11,7 +11,7 @@ import { OCTO_RESPONSE_SCHEMAS } from './octo.schemas.js';
 import { octoService, type OctoServiceDeps } from './octo.service.js';
 import { octoBookingRoutes } from './octo-bookings.routes.js';
 import { octoBookingsService, type OctoBookingsDeps } from './octo-bookings.service.js';
-import { registerOctoScope, type OctoScopeDeps } from './octo-scope.js';
+import { registerOctoScope, sendOctoProblem, type OctoScopeDeps } from './octo-scope.js';
 
 export const OCTO_PREFIX = '/octo';
 
@@ -25,6 +25,7 @@ export function octoModule(
     schemas: [...OCTO_RESPONSE_SCHEMAS, ...OCTO_REQUEST_SCHEMAS, OctoError],
     prefix: OCTO_PREFIX,
     ownAuthentication: true,
+    sendProblem: sendOctoProblem,
     routes: async (app) => {
       registerOctoScope(app, deps);
       await octoReadRoutes(app, { octo });

@@ -5,7 +5,7 @@
  * Each summary names the specification's operation (`Suppliers_get` ...).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type, type TSchema } from 'typebox';
+import type { TSchema } from 'typebox';
 import { refTo } from '../../http/schemas.js';
 import { capabilitiesOffered } from './capabilities.js';
 import {
@@ -16,10 +16,11 @@ import {
 } from './octo.bodies.js';
 import { OctoError } from './octo.errors.js';
 import {
-  OctoAvailability,
-  OctoAvailabilityCalendarDay,
-  OctoCapability,
+  OctoAvailabilityCalendar,
+  OctoAvailabilityList,
+  OctoCapabilityList,
   OctoProduct,
+  OctoProductList,
   OctoSupplier,
 } from './octo.schemas.js';
 import type { OctoService } from './octo.service.js';
@@ -28,8 +29,17 @@ import { capabilitiesOf, resellerOf } from './octo-scope.js';
 export const tags = ['OCTo'];
 export const security = [{ bearer: [] }];
 const ErrorRef = refTo(OctoError);
-/** Every OCTo error is 400; a limit is 429, an outage 503; both with OCTo's body. */
-export const octoErrors = { 400: ErrorRef, 404: ErrorRef, 429: ErrorRef, 503: ErrorRef };
+/**
+ * Every OCTo error is 400; an unknown route 404, a limit 429, an outage 503, and a 500 we
+ * never mean to send: all with OCTo's body.
+ */
+export const octoErrors = {
+  400: ErrorRef,
+  404: ErrorRef,
+  429: ErrorRef,
+  500: ErrorRef,
+  503: ErrorRef,
+};
 
 export const octoSchema = <T extends Record<string, unknown>>(
   operationId: string,
@@ -66,7 +76,7 @@ export const octoReadRoutes: FastifyPluginAsyncTypebox<{ octo: OctoService }> = 
       schema: octoSchema(
         'getOctoCapabilities',
         'The capabilities offered: octo/pricing, octo/webhooks (OCTo Capabilities_get)',
-        { response: { 200: Type.Array(refTo(OctoCapability)) } },
+        { response: { 200: refTo(OctoCapabilityList) } },
       ),
     },
     async (request) => {
@@ -81,7 +91,7 @@ export const octoReadRoutes: FastifyPluginAsyncTypebox<{ octo: OctoService }> = 
       schema: octoSchema(
         'listOctoProducts',
         'The seller’s visible experiences as products (OCTo Products_GetProducts)',
-        { response: { 200: Type.Array(refTo(OctoProduct)) } },
+        { response: { 200: refTo(OctoProductList) } },
       ),
     },
     async (request) => octo.products(resellerOf(request), capabilitiesOf(request)),
@@ -107,7 +117,7 @@ export const octoReadRoutes: FastifyPluginAsyncTypebox<{ octo: OctoService }> = 
         'One object per local date of a product, its departures aggregated; at most 366 days (OCTo Availabilities_AvailabilityCalendar)',
         {
           body: refTo(OctoAvailabilityCalendarBody),
-          response: { 200: Type.Array(refTo(OctoAvailabilityCalendarDay)) },
+          response: { 200: refTo(OctoAvailabilityCalendar) },
         },
       ),
     },
@@ -122,7 +132,7 @@ export const octoReadRoutes: FastifyPluginAsyncTypebox<{ octo: OctoService }> = 
         'The departures of a product by localDate, localDateStart and localDateEnd, or availabilityIds (OCTo Availabilities_AvailabilityCheck)',
         {
           body: refTo(OctoAvailabilityCheckBody),
-          response: { 200: Type.Array(refTo(OctoAvailability)) },
+          response: { 200: refTo(OctoAvailabilityList) },
         },
       ),
     },

@@ -323,6 +323,18 @@ export const OctoBooking = Type.Object(
 );
 export type OctoBookingView = Static<typeof OctoBooking>;
 
+/** The lists /octo answers with, named for the OpenAPI document and generated clients. */
+const listOf = (schema: TSchema & { $id?: string }, id: string) =>
+  Type.Array(refTo(schema), { $id: id });
+export const OctoProductList = listOf(OctoProduct, 'OctoProductList');
+export const OctoCapabilityList = listOf(OctoCapability, 'OctoCapabilityList');
+export const OctoAvailabilityList = listOf(OctoAvailability, 'OctoAvailabilityList');
+export const OctoAvailabilityCalendar = listOf(
+  OctoAvailabilityCalendarDay,
+  'OctoAvailabilityCalendar',
+);
+export const OctoBookingList = listOf(OctoBooking, 'OctoBookingList');
+
 /** Every named schema of the answers, for the service to register (refs resolve by $id). */
 export const OCTO_RESPONSE_SCHEMAS = [
   OctoPricing,
@@ -338,4 +350,9 @@ export const OCTO_RESPONSE_SCHEMAS = [
   OctoTicket,
   OctoUnitItem,
   OctoBooking,
+  OctoProductList,
+  OctoCapabilityList,
+  OctoAvailabilityList,
+  OctoAvailabilityCalendar,
+  OctoBookingList,
 ];
