@@ -51,8 +51,7 @@ async function resolve(db: Db, access: Access, input: CheckinInput) {
   const matches = (
     await ordersFacade.guests.findCode(db, input.code, access.sellersFor('checkins'))
   ).filter(
-    (m) =>
-      access.can('checkins', m.seller_id) && (!input.seller || m.seller_id === input.seller.id),
+    (m) => access.can('checkins', m.sellerId) && (!input.seller || m.sellerId === input.seller.id),
   );
   // Another seller's code is answered exactly as a code nobody has.
   if (matches.length === 0) throw notFound('No ticket or booking with this code');
@@ -84,7 +83,7 @@ export function checkinsService(deps: CheckinsDeps) {
     async scan(caller: Caller, input: CheckinInput): Promise<CheckinResultView> {
       const match = await resolve(db, accessOf(caller), input);
       return inTransaction(db, async (tx) => {
-        const locked = await ordersFacade.guests.lockOrder(tx, match.order_id);
+        const locked = await ordersFacade.guests.lockOrder(tx, match.orderId);
         if (!locked) throw notFound('No ticket or booking with this code');
         const picked = pickGuests(match, locked.order, locked.timezones, locked.guests, {
           now: now(),
@@ -101,7 +100,7 @@ export function checkinsService(deps: CheckinsDeps) {
           caller.id,
         );
         await checkinsRepository(tx).insert(rows);
-        const after = await reread(tx, match.order_id);
+        const after = await reread(tx, match.orderId);
         await emit(tx, caller.id, locked.order, after);
         return {
           object: 'checkin_result',

@@ -8,7 +8,7 @@ import type { Executor, Tx } from '../../db/unit-of-work.js';
 import type { GuestStatus } from '../../db/types.js';
 import type { Sellers } from '../../domain/access.js';
 import type { GuestRow } from './guests.js';
-import { guestsRepository, type CodeMatch } from './guests.repository.js';
+import { guestsRepository } from './guests.repository.js';
 import { ordersRepository } from './orders.repository.js';
 import { itemFromJson, toOrderView, type OrderView } from './orders.schemas.js';
 import type { DemographicLine } from './pricing.js';
@@ -43,7 +43,13 @@ export interface ManifestGuest extends GuestRecord {
   itemStatus: number;
 }
 
-export type { CodeMatch } from './guests.repository.js';
+/** What a scanned code names: a guest, an item (its guests) or an order (by short code). */
+export interface CodeMatch {
+  kind: 'guest' | 'item' | 'order';
+  id: string;
+  orderId: string;
+  sellerId: string;
+}
 
 export const toGuestRecord = (row: GuestRow): GuestRecord => ({
   id: row.id,
@@ -67,8 +73,13 @@ export const guestsFacade = {
     (await guestsRepository(db).allOf(orderIds)).map(toGuestRecord),
 
   /** What a scanned code names among the orders of `sellers` (ticket codes: any seller's). */
-  findCode: (db: Executor, code: string, sellers: Sellers): Promise<CodeMatch[]> =>
-    guestsRepository(db).findCode(code, sellers),
+  findCode: async (db: Executor, code: string, sellers: Sellers): Promise<CodeMatch[]> =>
+    (await guestsRepository(db).findCode(code, sellers)).map((m) => ({
+      kind: m.kind,
+      id: m.id,
+      orderId: m.order_id,
+      sellerId: m.seller_id,
+    })),
 
   /**
    * Locks an order (as changes and cancellations do) and reads it as the API shows it, the
