@@ -19,6 +19,8 @@ import { guardConnectionSlots } from './http/connection-slots.js';
 import { registerErrorHandling, scopeProblems } from './http/error-handler.js';
 import { fastifyOptions } from './http/fastify-options.js';
 import { healthRoutes, type Readiness } from './http/health.routes.js';
+import { registerMetrics } from './http/metrics.routes.js';
+import { outboxRepository } from './mail/index.js';
 import { registerOpenApi } from './http/openapi.js';
 import { problemSchemas } from './http/problems.js';
 import { openRedis } from './http/redis.js';
@@ -122,6 +124,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     widget: { mail: config.smtpUrl ? 'sent' : 'queued' },
   });
   await app.register(healthRoutes, { db, readiness });
+  registerMetrics(app, {
+    token: config.metricsToken,
+    sources: {
+      outbox: () => outboxRepository(db).pendingStats(),
+      pool: () => database.poolStats(),
+    },
+  });
   for (const module of modules.list) {
     if (module.routes) await app.register(module.routes, { prefix: module.prefix ?? '/api' });
     if (module.prefix && module.sendProblem)

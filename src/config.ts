@@ -44,6 +44,14 @@ const EnvSchema = Type.Object({
     }),
   ),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  METRICS_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 16,
+      maxLength: 256,
+      description:
+        'A Bearer token that GET /metrics requires; unset: only clients on this host, not forwarded, may scrape',
+    }),
+  ),
   MAIL_FROM: Type.String({ minLength: 3, default: 'Bookings <bookings@localhost>' }),
   OUTBOX_POLL_MS: Type.Integer({
     minimum: 10,
@@ -247,6 +255,7 @@ export interface Config {
   /** During a rotation of BOOKING_SECRET: the one being replaced, still opened. */
   readonly previousSecret: string | undefined;
   readonly smtpUrl: string | undefined;
+  readonly metricsToken: string | undefined;
   readonly mailFrom: string;
   readonly outbox: {
     readonly pollMs: number;
@@ -338,6 +347,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secret: converted.BOOKING_SECRET,
     previousSecret: converted.BOOKING_SECRET_PREVIOUS,
     smtpUrl: converted.SMTP_URL,
+    metricsToken: converted.METRICS_TOKEN,
     mailFrom: converted.MAIL_FROM,
     outbox: Object.freeze({
       pollMs: converted.OUTBOX_POLL_MS,

@@ -45,6 +45,8 @@ export interface Database {
    */
   listen(channel: string, handlers: ListenHandlers): Promise<Listening>;
   close(): Promise<void>;
+  /** The pool's connections now: in use, idle, and queries waiting for one (metrics). */
+  poolStats(): { inUse: number; idle: number; waiting: number };
   /** Embedded only: the data directory as a tarball (test templates restore it in ~0.5 s). */
   dumpDataDir?(): Promise<Blob>;
 }
@@ -202,6 +204,12 @@ function listenOnPostgres(url: string, channel: string, handlers: ListenHandlers
   };
 }
 
+const poolStats = (pool: pg.Pool) => ({
+  inUse: pool.totalCount - pool.idleCount,
+  idle: pool.idleCount,
+  waiting: pool.waitingCount,
+});
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') {
     const pool = new pg.Pool({
@@ -220,6 +228,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       db,
       kind: 'postgres',
+      poolStats: () => poolStats(pool),
       listen: async (channel, handlers) => {
         const listening = listenOnPostgres(options.url, channel, handlers);
         listeners.add(listening.stop);
@@ -283,6 +292,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     db,
     kind: 'pglite',
+    poolStats: () => poolStats(pool),
     // One process has the data directory (its lock): PGlite's own LISTEN hears everything.
     listen: async (channel, handlers) => {
       const unlisten = await pglite.listen(channel, (payload) => handlers.onMessage(payload));

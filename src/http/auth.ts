@@ -13,6 +13,10 @@ import type { AuthThrottle } from './auth-throttle.js';
 import { textProblem } from './input-text.js';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route checks its own Authorization header: no caller is read from it. */
+    ownCredentials?: boolean;
+  }
   interface FastifyRequest {
     caller: Caller | null;
   }
@@ -72,6 +76,8 @@ export function authenticationHook(
 ) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply) {
     if (elsewhere(request)) return;
+    // A route that reads its own Authorization (GET /metrics' token) is not a caller's.
+    if (request.routeOptions.config?.ownCredentials) return;
     let credentials: Credentials | null;
     try {
       credentials = readCredentials(request);

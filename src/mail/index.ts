@@ -10,3 +10,4 @@ export { createDispatcher, type Dispatcher, type DispatcherOptions } from './dis
 export { mailModule } from './mail.module.js';
 export { loadConfirmation } from './confirmation.sources.js';
 export type { GuideContact } from './confirmation.template.js';
+export { outboxRepository } from './outbox.repository.js';

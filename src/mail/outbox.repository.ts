@@ -177,6 +177,19 @@ export async function sentToOthersLastHour(
 
 export function outboxRepository(db: Kysely<DB>) {
   return {
+    /** Emails waiting to go out, and how long the oldest has waited (metrics; `outbox_unsent`). */
+    async pendingStats(): Promise<{ pending: number; oldestSeconds: number }> {
+      const row = await db
+        .selectFrom('outbox')
+        .select((eb) => [
+          eb.fn.countAll<number>().as('pending'),
+          sql<number | null>`extract(epoch from now() - min(created_at))`.as('oldest'),
+        ])
+        .where('status', '=', 'pending')
+        .executeTakeFirstOrThrow();
+      return { pending: Number(row.pending), oldestSeconds: Number(row.oldest ?? 0) };
+    },
+
     /**
      * Claims up to `limit` due messages for `leaseMs`: counts the attempt and sets the lease
      * in the same statement. `SKIP LOCKED` makes concurrent claimers (other instances) pass

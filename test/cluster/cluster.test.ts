@@ -204,3 +204,29 @@ describe('through the balancer', () => {
     }
   });
 });
+
+describe('metrics', () => {
+  it('are scraped from each instance directly, and refused through the balancer', async () => {
+    const customer = await signUp(cluster.lb);
+    const { experienceId } = await openShop(cluster.lb, null);
+    for (const base of [a, b]) {
+      const booked = await call(base, 'POST', '/api/orders', {
+        key: customer.apiKey,
+        body: booking(experienceId, '2030-05-04'),
+      });
+      expect(booked.status).toBe(201);
+    }
+    for (const base of [a, b]) {
+      const response = await fetch(`${base}/metrics`);
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      // Each instance counts the booking it made, and its own process.
+      expect(text).toMatch(/^booking_orders_total\{result="booked"\} [1-9]/m);
+      expect(text).toMatch(/^process_resident_memory_bytes \d/m);
+      expect(text).toMatch(/^db_pool_connections\{state="in_use"\} \d/m);
+    }
+    // The balancer forwards with X-Forwarded-For: its clients are not on this host.
+    const through = await fetch(`${cluster.lb}/metrics`);
+    expect(through.status).toBe(403);
+  });
+});

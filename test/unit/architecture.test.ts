@@ -49,6 +49,7 @@ function unitOf(file: string): string {
 
 /** The layers the wiring (app, cli) builds the application from. */
 const BELOW_WIRING = [
+  'metrics',
   'config',
   'domain',
   'security',
@@ -70,14 +71,38 @@ const BELOW_WIRING = [
 const ALLOWED: Record<string, readonly string[]> = {
   config: [],
   domain: [],
+  // The process's Prometheus instruments: anything may count, they import nothing of ours.
+  metrics: [],
   security: ['domain', 'config'],
   query: ['domain'],
   db: ['domain', 'query'],
   versions: ['domain', 'db'],
-  http: ['config', 'domain', 'db', 'query', 'versions', 'security'],
+  http: ['config', 'domain', 'db', 'query', 'versions', 'security', 'metrics'],
   outbox: ['domain', 'db'],
-  modules: ['config', 'domain', 'db', 'query', 'versions', 'http', 'security', 'outbox', 'modules'],
-  mail: ['config', 'domain', 'db', 'query', 'versions', 'http', 'security', 'modules', 'outbox'],
+  modules: [
+    'config',
+    'domain',
+    'db',
+    'query',
+    'versions',
+    'http',
+    'security',
+    'outbox',
+    'modules',
+    'metrics',
+  ],
+  mail: [
+    'config',
+    'domain',
+    'db',
+    'query',
+    'versions',
+    'http',
+    'security',
+    'modules',
+    'outbox',
+    'metrics',
+  ],
   admin: ['config', 'domain', 'db', 'http', 'security', 'modules'],
   // The checkout widget's server side: its script, CORS and the demo page (over HTTP).
   'checkout-page': ['config', 'domain', 'http'],

@@ -14,6 +14,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Db } from '../../db/database.js';
 import { inTransaction, type Tx } from '../../db/unit-of-work.js';
 import type { ApiKeyCipher } from '../../security/api-keys.js';
+import { webhookDeliveries, webhookLag } from '../../metrics/index.js';
 import { auditOf, pollLoop, type Audit } from '../../outbox/index.js';
 import type { VersionRegistry } from '../../versions/registry.js';
 import { applyTransforms } from '../../versions/transforms.js';
@@ -127,7 +128,11 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         : 'give-up';
     const recorded = await repo.record(delivery, outcome, next);
     if (!recorded) return outcome.ok;
+    webhookDeliveries.inc({
+      result: outcome.ok ? 'delivered' : next === 'give-up' ? 'gave_up' : 'failed',
+    });
     if (outcome.ok) {
+      webhookLag.observe((Date.now() - delivery.event.created_at.getTime()) / 1000);
       logger.info({ ...context, status: outcome.statusCode }, 'webhook delivered');
     } else if (next === 'give-up') {
       logger.error({ ...context, status: outcome.statusCode }, 'webhook failed; hook disabled');

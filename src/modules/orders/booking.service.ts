@@ -12,6 +12,8 @@ import { inTransaction, type Tx } from '../../db/unit-of-work.js';
 import { inOneStatement, type BatchTx } from '../../db/write-batch.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller, Checkout } from '../../domain/caller.js';
+import { DomainError } from '../../domain/errors.js';
+import { bookingOrders } from '../../metrics/index.js';
 import { eventsFacade, departureKey } from '../events/index.js';
 import type { Recorder } from '../idempotency/index.js';
 import type { BookingInput, PlannedBooking, PlannedItem } from './booking.js';
@@ -145,20 +147,37 @@ export async function commitBooking(
   }
 }
 
+/**
+ * A booking's outcome for `booking_orders_total`: `booked`, or the code it was refused with
+ * (capacity_exceeded, not_scheduled ...). Replays of an Idempotency-Key never get here.
+ */
+async function counted(booking: () => Promise<OrderView>): Promise<OrderView> {
+  try {
+    const view = await booking();
+    bookingOrders.inc({ result: 'booked' });
+    return view;
+  } catch (error) {
+    bookingOrders.inc({ result: error instanceof DomainError ? error.code : 'error' });
+    throw error;
+  }
+}
+
 /** A booking by an account: for itself, or by the seller's staff for a customer. */
-export async function book(
+export function book(
   ctx: OrdersContext,
   caller: Caller,
   input: BookingInput,
   record: Recorder,
 ): Promise<OrderView> {
-  const { planned, account, sellerId } = await planRequest(ctx, caller, input);
-  const sender = {
-    id: caller.id,
-    email: account.email,
-    capped: !(sellerId && accessOf(caller).can('orders', sellerId)),
-  };
-  return commitBooking(ctx, planned, sender, record);
+  return counted(async () => {
+    const { planned, account, sellerId } = await planRequest(ctx, caller, input);
+    const sender = {
+      id: caller.id,
+      email: account.email,
+      capped: !(sellerId && accessOf(caller).can('orders', sellerId)),
+    };
+    return commitBooking(ctx, planned, sender, record);
+  });
 }
 
 /**
@@ -167,13 +186,15 @@ export async function book(
  * a customer's hourly cap on mail to others: the guest writes its own address, and the
  * key's rate limits bound the volume (docs/security.md).
  */
-export async function bookAtCheckout(
+export function bookAtCheckout(
   ctx: OrdersContext,
   checkout: Checkout,
   input: BookingInput,
   record: Recorder,
 ): Promise<OrderView> {
-  const { planned } = await planCheckout(ctx, checkout, input, false);
-  const sender = { id: checkout.keyId, email: '', capped: false };
-  return commitBooking(ctx, planned, sender, record);
+  return counted(async () => {
+    const { planned } = await planCheckout(ctx, checkout, input, false);
+    const sender = { id: checkout.keyId, email: '', capped: false };
+    return commitBooking(ctx, planned, sender, record);
+  });
 }

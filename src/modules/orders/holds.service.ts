@@ -5,6 +5,7 @@
  * and its deadline checked again, so a hold is released once.
  */
 import { inTransaction, type Tx } from '../../db/unit-of-work.js';
+import { holdsExpired } from '../../metrics/index.js';
 import { ITEM_STATUS } from './item-status.js';
 import { addSeats, seatsHeld } from './order-changes.js';
 import { commitChange } from './order-writes.js';
@@ -42,7 +43,10 @@ export async function releaseExpiredHolds(ctx: OrdersContext, limit = 100): Prom
   const due = await ordersRepository(ctx.db).holdsDue(ctx.now(), limit);
   let released = 0;
   for (const orderId of due) {
-    if (await inTransaction(ctx.db, (tx) => releaseHolds(ctx, tx, orderId))) released++;
+    if (await inTransaction(ctx.db, (tx) => releaseHolds(ctx, tx, orderId))) {
+      released++;
+      holdsExpired.inc();
+    }
   }
   return released;
 }

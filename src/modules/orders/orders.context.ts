@@ -4,7 +4,8 @@
  * taking this context first; orders.service.ts binds them to one.
  */
 import type { Db } from '../../db/database.js';
-import type { Tx } from '../../db/unit-of-work.js';
+import { afterCommit, type Tx } from '../../db/unit-of-work.js';
+import { seatsReleased, seatsTaken } from '../../metrics/index.js';
 import type { Access } from '../../domain/access.js';
 import { noEvents, type EventSink } from '../../outbox/index.js';
 import type { SeatChange } from '../events/index.js';
@@ -54,5 +55,14 @@ export async function emitSeatChanges(
 ): Promise<void> {
   for (const change of changes) {
     await ctx.domainEvents.emit(tx, { name: 'event.update', sellerId, actorId, ...change });
+    countSeats(change);
   }
+}
+
+/** Seats taken or given back, counted once the transaction that moved them commits. */
+function countSeats(change: SeatChange): void {
+  const before = (change.audit.quantity?.old as { reserved: number } | undefined)?.reserved;
+  if (before === undefined) return;
+  const delta = change.object.quantity.reserved - before;
+  afterCommit(() => (delta > 0 ? seatsTaken.inc(delta) : seatsReleased.inc(-delta)));
 }

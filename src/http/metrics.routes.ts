@@ -1,0 +1,130 @@
+/**
+ * `GET /metrics` in Prometheus' text format (prom-client): the process's instruments
+ * (metrics/), this app's gauges read at scrape time (emails waiting and the oldest one's
+ * age, database connections in use and requests waiting for one), and the duration of every
+ * request by method, route pattern and status. Who may scrape: anyone with `METRICS_TOKEN`
+ * as a Bearer token; without a token configured, only a client on this host talking to it
+ * directly (loopback, and not forwarded by a proxy: a balancer in front adds
+ * X-Forwarded-For, and its clients are not local). Everyone else gets 403.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Gauge, Registry } from 'prom-client';
+import { Type } from 'typebox';
+import { DomainError } from '../domain/errors.js';
+import { httpRequestDuration, processRegistry } from '../metrics/index.js';
+import { errorResponses, refTo } from './schemas.js';
+
+/** The scrape's body, named for the OpenAPI document. */
+const Metrics = Type.String({
+  $id: 'Metrics',
+  description: 'Prometheus text exposition format 0.0.4',
+});
+
+export interface MetricsSources {
+  outbox(): Promise<{ pending: number; oldestSeconds: number }>;
+  pool(): { inUse: number; idle: number; waiting: number };
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+const FORWARDED = ['x-forwarded-for', 'forwarded', 'x-real-ip'];
+
+function mayScrape(request: FastifyRequest, token: string | undefined): boolean {
+  if (token) {
+    const sent = Buffer.from(request.headers.authorization ?? '');
+    const wanted = Buffer.from(`Bearer ${token}`);
+    return sent.length === wanted.length && timingSafeEqual(sent, wanted);
+  }
+  const peer = request.raw.socket.remoteAddress ?? '';
+  return LOOPBACK.has(peer) && FORWARDED.every((name) => request.headers[name] === undefined);
+}
+
+/** This app's gauges, read when scraped. */
+function appRegistry(sources: MetricsSources): Registry {
+  const registry = new Registry();
+  const outbox = { pending: 0, oldestSeconds: 0 };
+  new Gauge({
+    name: 'outbox_pending',
+    help: 'Emails waiting in the outbox',
+    registers: [registry],
+    async collect() {
+      Object.assign(outbox, await sources.outbox());
+      this.set(outbox.pending);
+    },
+  });
+  new Gauge({
+    name: 'outbox_oldest_seconds',
+    help: 'How long the oldest waiting email has waited',
+    registers: [registry],
+    collect() {
+      // Read by outbox_pending's collect, which prom-client runs first (registration order).
+      this.set(outbox.oldestSeconds);
+    },
+  });
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'Database connections of this instance by state',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const stats = sources.pool();
+      this.set({ state: 'in_use' }, stats.inUse);
+      this.set({ state: 'idle' }, stats.idle);
+    },
+  });
+  new Gauge({
+    name: 'db_pool_waiting',
+    help: 'Queries waiting for a database connection',
+    registers: [registry],
+    collect() {
+      this.set(sources.pool().waiting);
+    },
+  });
+  return registry;
+}
+
+export function registerMetrics(
+  app: FastifyInstance,
+  options: { token: string | undefined; sources: MetricsSources },
+): void {
+  const registries = [processRegistry, appRegistry(options.sources)];
+  app.addSchema(Metrics);
+  app.addHook('onResponse', async (request, reply) => {
+    httpRequestDuration.observe(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
+  app.get(
+    '/metrics',
+    {
+      config: { ownCredentials: true },
+      schema: {
+        tags: ['health'],
+        operationId: 'getMetrics',
+        summary: 'Prometheus metrics (loopback, or Bearer METRICS_TOKEN)',
+        response: {
+          200: {
+            description: 'The metrics',
+            content: { 'text/plain; version=0.0.4': { schema: refTo(Metrics) } },
+          },
+          ...errorResponses('forbidden'),
+        },
+      },
+    },
+    async (request, reply) => {
+      if (!mayScrape(request, options.token))
+        throw new DomainError(
+          'forbidden',
+          'Metrics are served to clients on this host, or with the METRICS_TOKEN as a Bearer token.',
+        );
+      const merged = Registry.merge(registries);
+      void reply.type(merged.contentType);
+      return merged.metrics();
+    },
+  );
+}

@@ -1,0 +1,14 @@
+/**
+ * Metrics: the process's Prometheus instruments (instruments.ts). What other code imports
+ * from metrics/; it imports nothing of the service, so any layer may count.
+ */
+export {
+  bookingOrders,
+  holdsExpired,
+  httpRequestDuration,
+  processRegistry,
+  seatsReleased,
+  seatsTaken,
+  webhookDeliveries,
+  webhookLag,
+} from './instruments.js';

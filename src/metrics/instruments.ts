@@ -1,0 +1,58 @@
+/**
+ * The service's Prometheus instruments (prom-client), one set per process: what operators
+ * watch (docs/operations.md, "Metrics"). Counters are incremented only for what happened
+ * for good: seat movements and bookings after their transaction committed (`afterCommit`),
+ * never for work a rollback undid. The process's default metrics (resident memory, event
+ * loop lag, GC, file descriptors) are collected into the same registry.
+ */
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export const processRegistry = new Registry();
+collectDefaultMetrics({ register: processRegistry });
+
+export const httpRequestDuration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'Time to answer a request, by method, route pattern and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [processRegistry],
+});
+
+export const bookingOrders = new Counter({
+  name: 'booking_orders_total',
+  help: 'Bookings (POST /api/orders, the checkout, OCTo) by result: booked, or the refusal code',
+  labelNames: ['result'] as const,
+  registers: [processRegistry],
+});
+
+export const seatsTaken = new Counter({
+  name: 'booking_seats_taken_total',
+  help: 'Seats taken on departures (bookings, order changes), once committed',
+  registers: [processRegistry],
+});
+
+export const seatsReleased = new Counter({
+  name: 'booking_seats_released_total',
+  help: 'Seats given back (cancellations, changes, expired holds), once committed',
+  registers: [processRegistry],
+});
+
+export const holdsExpired = new Counter({
+  name: 'booking_holds_expired_total',
+  help: 'Orders whose unconfirmed holds (item status 103) the sweeper released',
+  registers: [processRegistry],
+});
+
+export const webhookDeliveries = new Counter({
+  name: 'webhook_deliveries_total',
+  help: 'Webhook delivery attempts by result: delivered, failed (retried later), gave_up',
+  labelNames: ['result'] as const,
+  registers: [processRegistry],
+});
+
+export const webhookLag = new Histogram({
+  name: 'webhook_delivery_lag_seconds',
+  help: 'From the domain event to its successful delivery',
+  buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600, 21600, 86400],
+  registers: [processRegistry],
+});
