@@ -10,6 +10,7 @@ import { as, createTestApp, expectProblem, signUp, type TestApp } from '../helpe
 import { book, item, openShop, type Shop } from '../helpers/booking.js';
 import { delegate } from '../helpers/guides.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+import { eventually } from '../helpers/eventually.js';
 
 let t: TestApp;
 let shop: Shop;
@@ -56,18 +57,6 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 
 const value = async (name: string, labels: Record<string, string> = {}) =>
   sample(await scrape(), name, labels);
-
-async function eventually(check: () => Promise<void>, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > until) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
 
 describe('who may scrape', () => {
   it('is this host talking directly, not a client forwarded by a balancer nor another host', async () => {
