@@ -9,7 +9,6 @@ import { as, createTestApp, type Account, type TestApp } from '../helpers/app.js
 import { book, item, openShop, seatsReserved, type Shop } from '../helpers/booking.js';
 import { eventually } from '../helpers/eventually.js';
 import { delegate } from '../helpers/guides.js';
-import { eventually } from '../helpers/eventually.js';
 
 let t: TestApp;
 let shop: Shop;
