@@ -1131,6 +1131,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/metrics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Prometheus metrics (loopback, or Bearer METRICS_TOKEN) */
+    get: operations['getMetrics'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/octo/availability': {
     parameters: {
       query?: never;
@@ -2719,6 +2736,8 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
+    /** @description Prometheus text exposition format 0.0.4 */
+    Metrics: string;
     /** @description Not found */
     NotFoundProblem: {
       /** @enum {string} */
@@ -10930,6 +10949,53 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Health'];
+        };
+      };
+      /** @description Problem: rate_limited */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['RateLimitedProblem'];
+        };
+      };
+      /** @description Problem: internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['InternalErrorProblem'];
+        };
+      };
+    };
+  };
+  getMetrics: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The metrics */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain; version=0.0.4': components['schemas']['Metrics'];
+        };
+      };
+      /** @description Problem: forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem'];
         };
       };
       /** @description Problem: rate_limited */
