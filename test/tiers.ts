@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
 /**
  * The test tiers. `npm test` (vitest.config.ts) is the fast tier a newcomer runs after
  * `npm install`; `npm run test:slow` (vitest.slow.config.ts) is what must stay slow by its
@@ -32,3 +35,27 @@ export const OTHER_TIERS = ['test/cluster/**', 'test/browser/**'];
 
 /** Suites that need a real PostgreSQL server: only with TEST_DATABASE_URL. */
 export const POSTGRES_ONLY = ['test/postgres/**'];
+
+const MOCKS = /\bvi\.(mock|doMock|unmock)\(/;
+
+function testFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return testFiles(full);
+    return entry.name.endsWith('.test.ts') ? [full] : [];
+  });
+}
+
+/**
+ * Test files that mock modules (`vi.mock`): they get a fresh module registry of their own.
+ * The fast tier runs the others in shared workers (isolate: false), each worker importing
+ * the application once instead of once per file, where a module another file imported
+ * first would not be mocked. Found by reading the files, so a new one needs no listing.
+ */
+export function mockingTests(root = '.'): string[] {
+  return ['test', 'src', 'packages']
+    .flatMap((dir) => testFiles(path.join(root, dir)))
+    .filter((file) => MOCKS.test(fs.readFileSync(file, 'utf8')))
+    .map((file) => path.relative(root, file).split(path.sep).join('/'));
+}
