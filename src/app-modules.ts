@@ -95,6 +95,22 @@ export async function createModules(ctx: ModuleContext): Promise<Modules> {
     cache: callers.section<Reseller>('reseller', resellerOwners),
     propagated: () => callers.propagated(),
   });
+  // OCTo at /octo; its webhook bodies are rendered for the hooks module's dispatcher.
+  const octo = octoModule({
+    db,
+    env: config.env,
+    domainEvents,
+    cipher,
+    // A reseller credential, else the seller's own API key.
+    bearer: async (secret) =>
+      (await resellers.authentication.bySecret(secret)) ??
+      users.authentication.byApiKey(secret).then(ownKeyReseller, (error: unknown) => {
+        if (error instanceof DomainError && error.code === 'invalid_credentials') return undefined;
+        throw error;
+      }),
+    // A wrong Bearer credential counts with the address's other failed credentials.
+    guard: (authenticate) => countingFailures(authenticate, ctx.authThrottle),
+  });
   const list: ResourceModule[] = [
     users,
     resellers,
@@ -125,21 +141,7 @@ export async function createModules(ctx: ModuleContext): Promise<Modules> {
         ? { sweeper: { sweepMs: config.holds.sweepMs, logger: log.child({ component: 'holds' }) } }
         : {}),
     }),
-    octoModule({
-      db,
-      env: config.env,
-      domainEvents,
-      // A reseller credential, else the seller's own API key.
-      bearer: async (secret) =>
-        (await resellers.authentication.bySecret(secret)) ??
-        users.authentication.byApiKey(secret).then(ownKeyReseller, (error: unknown) => {
-          if (error instanceof DomainError && error.code === 'invalid_credentials')
-            return undefined;
-          throw error;
-        }),
-      // A wrong Bearer credential counts with the address's other failed credentials.
-      guard: (authenticate) => countingFailures(authenticate, ctx.authThrottle),
-    }),
+    octo,
     // The dock: check-ins and manifests, over orders' guests and events' guides.
     checkinsModule({ db, domainEvents }),
     checkoutModule({
@@ -166,6 +168,7 @@ export async function createModules(ctx: ModuleContext): Promise<Modules> {
               versions,
               send: webhookSender(config.env, config.webhooks.timeoutMs),
               logger: log.child({ component: 'webhooks' }),
+              renderForReseller: octo.renderWebhook,
               ...config.webhooks,
               // The owner learns its hook was disabled (email, through the outbox).
               onDisabled: async (tx, hook) => {

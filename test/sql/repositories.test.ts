@@ -10,6 +10,7 @@ import { createQueryRecorder } from '../../src/db/query-recorder.js';
 import * as outboxModule from '../../src/mail/outbox.repository.js';
 import * as deliveriesModule from '../../src/modules/hooks/deliveries.repository.js';
 import * as hooksModule from '../../src/modules/hooks/hooks.repository.js';
+import * as resellerHooksModule from '../../src/modules/hooks/reseller-hooks.repository.js';
 import { publishableKeyList } from '../../src/modules/checkout/publishable-keys.list.js';
 import * as publishableKeysModule from '../../src/modules/checkout/publishable-keys.repository.js';
 import { deliveryList, hookList } from '../../src/modules/hooks/hooks.list.js';
@@ -58,6 +59,7 @@ const {
 } = tracked(outboxModule);
 const { deliveriesRepository } = tracked(deliveriesModule);
 const { hooksRepository } = tracked(hooksModule);
+const { resellerHooksRepository } = tracked(resellerHooksModule);
 const { publishableKeysRepository } = tracked(publishableKeysModule);
 const { domainEventsRepository } = tracked(domainEventsModule);
 const { delegatesRepository } = tracked(delegatesModule);
@@ -497,6 +499,24 @@ repositories.resellers = {
     { limit: '5' },
     'seller',
   ),
+};
+
+repositories.resellerHooks = {
+  insert: (db) =>
+    resellerHooksRepository(db).insert({
+      id: A,
+      owner_id: B,
+      reseller_id: A,
+      event_name: 'booking_update',
+      url: 'https://example.com/h',
+      secret_ciphertext: Buffer.alloc(1),
+    }),
+  countOf: (db) => resellerHooksRepository(db).countOf(A),
+  list: (db) => resellerHooksRepository(db).list(A),
+  remove: (db) => resellerHooksRepository(db).remove(A, B),
+  removeAll: (db) => resellerHooksRepository(db).removeAll(A),
+  bookersOf: (db) => resellerHooksRepository(db).bookersOf([A, B]),
+  visibleOf: (db) => resellerHooksRepository(db).visibleOf([A, B]),
 };
 
 const UUID = '6c6b5d6e-3c1f-4d33-8d4a-0b7c0e1f2a3b';

@@ -13,11 +13,12 @@ import { fromNow } from '../../db/db-clock.js';
 import { newId } from '../../db/ids.js';
 import { inTransaction } from '../../db/unit-of-work.js';
 import type { DB, DomainEventsTable, HooksTable, WebhookDeliveriesTable } from '../../db/types.js';
+import { resellerDeliveries } from './reseller-hooks.js';
 
 export type ClaimedDelivery = Selectable<WebhookDeliveriesTable> & {
   hook: Pick<
     Selectable<HooksTable>,
-    'id' | 'owner_id' | 'url' | 'secret_ciphertext' | 'api_version'
+    'id' | 'owner_id' | 'reseller_id' | 'url' | 'secret_ciphertext' | 'api_version'
   >;
   event: Pick<
     Selectable<DomainEventsTable>,
@@ -47,6 +48,9 @@ export function deliveriesRepository(db: Kysely<DB>) {
         const events = await trx
           .selectFrom('domain_events')
           .select(['id', 'seq', 'name', 'seller_id', 'created_at'])
+          // What resellers' hooks are matched on (reseller-hooks.ts).
+          .select(sql<string | null>`object->>'id'`.as('object_id'))
+          .select(sql<string | null>`object->'experience'->>'id'`.as('experience_id'))
           .where(sql<boolean>`not fanned_out`) // the partial index's own predicate
           .orderBy('seq')
           .limit(limit)
@@ -60,28 +64,51 @@ export function deliveriesRepository(db: Kysely<DB>) {
             ? []
             : await trx
                 .selectFrom('hooks')
-                .select(['id', 'owner_id', 'event_name', 'created_at'])
+                .select(['id', 'owner_id', 'reseller_id', 'event_name', 'created_at'])
                 .where('owner_id', 'in', owners)
                 .where('status', '=', 'enabled')
                 .execute();
-        const deliveries = events.flatMap((event) =>
-          hooks
-            .filter(
-              (h) =>
-                h.owner_id === event.seller_id &&
-                (h.event_name === '*' || h.event_name === event.name) &&
-                h.created_at <= event.created_at,
-            )
-            .map((h) => ({
-              id: newId(),
-              // In the events' order: one transaction makes many deliveries of a hook.
-              ...creationStamps(),
-              hook_id: h.id,
-              event_id: event.id,
-              event_name: event.name,
-              event_seq: event.seq,
-            })),
+        const eventOf = new Map(events.map((e) => [e.id, e]));
+        const hookOf = new Map(hooks.map((h) => [h.id, h]));
+        const heard = (h: (typeof hooks)[number], event: (typeof events)[number]) =>
+          h.owner_id === event.seller_id && h.created_at <= event.created_at;
+        // Resellers' hooks hear what OCTo's events follow (their bookings, their products).
+        const forResellers = await resellerDeliveries(
+          trx,
+          events.map((e) => ({
+            id: e.id,
+            name: e.name,
+            objectId: e.object_id,
+            experienceId: e.experience_id,
+          })),
+          hooks,
+          (hookId, eventId) => heard(hookOf.get(hookId)!, eventOf.get(eventId)!),
         );
+        const pairs = [
+          ...events.flatMap((event) =>
+            hooks
+              .filter(
+                (h) =>
+                  h.reseller_id === null &&
+                  heard(h, event) &&
+                  (h.event_name === '*' || h.event_name === event.name),
+              )
+              .map((h) => ({ hook: h, event })),
+          ),
+          ...forResellers.map((p) => ({
+            hook: hookOf.get(p.hookId)!,
+            event: eventOf.get(p.eventId)!,
+          })),
+        ];
+        const deliveries = pairs.map(({ hook: h, event }) => ({
+          id: newId(),
+          // In the events' order: one transaction makes many deliveries of a hook.
+          ...creationStamps(),
+          hook_id: h.id,
+          event_id: event.id,
+          event_name: event.name,
+          event_seq: event.seq,
+        }));
         if (deliveries.length > 0) {
           await trx
             .insertInto('webhook_deliveries')
@@ -136,7 +163,7 @@ export function deliveriesRepository(db: Kysely<DB>) {
       const [hooks, events] = await Promise.all([
         db
           .selectFrom('hooks')
-          .select(['id', 'owner_id', 'url', 'secret_ciphertext', 'api_version'])
+          .select(['id', 'owner_id', 'reseller_id', 'url', 'secret_ciphertext', 'api_version'])
           .where('id', 'in', [...new Set(claimed.map((d) => d.hook_id))])
           .execute(),
         db

@@ -1,4 +1,8 @@
-/** All SQL on hooks and on reading their delivery log (the API side of webhooks). */
+/**
+ * All SQL on hooks and on reading their delivery log (the API side of webhooks). The API
+ * manages a user's own hooks; those of its resellers (`reseller_id`) are
+ * reseller-hooks.repository.ts's.
+ */
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { creationStamps } from '../../db/creation-clock.js';
 import { listSource } from '../../db/list-source.js';
@@ -56,6 +60,7 @@ export function hooksRepository(db: Kysely<DB>) {
         .selectFrom('hooks')
         .select((eb) => eb.fn.countAll<string>().as('n'))
         .where('owner_id', '=', ownerId)
+        .where('reseller_id', 'is', null)
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
@@ -65,6 +70,7 @@ export function hooksRepository(db: Kysely<DB>) {
         .selectFrom('hooks')
         .selectAll()
         .where('owner_id', '=', ownerId)
+        .where('reseller_id', 'is', null)
         .where('id', '=', id)
         .executeTakeFirst();
     },
@@ -77,6 +83,7 @@ export function hooksRepository(db: Kysely<DB>) {
       const result = await db
         .deleteFrom('hooks')
         .where('owner_id', '=', ownerId)
+        .where('reseller_id', 'is', null)
         .where('id', '=', id)
         .executeTakeFirst();
       return result.numDeletedRows > 0n;
@@ -105,7 +112,8 @@ export function hooksRepository(db: Kysely<DB>) {
 
     listSource(): ListSource<HookRow> {
       return listSource(
-        () => db.selectFrom('hooks as h'),
+        // A seller's own hooks: its resellers' (octo/webhooks) are theirs to manage.
+        () => db.selectFrom('hooks as h').where('h.reseller_id', 'is', null),
         (q) => q.selectAll('h'),
       );
     },

@@ -24,6 +24,17 @@ import { toHookView, type HookView } from './hooks.schemas.js';
 import { openSecret } from './hook-secrets.js';
 import type { WebhookSend } from './webhook-sender.js';
 
+/** A delivery to a reseller's hook, as its renderer reads it. */
+export interface ResellerDelivery {
+  hookId: string;
+  url: string;
+  resellerId: string;
+  /** The domain event's name (`order.update`, `event.update` ...) and its object. */
+  eventName: string;
+  object: unknown;
+}
+export type ResellerRenderer = (delivery: ResellerDelivery) => Promise<Record<string, unknown>>;
+
 export interface WebhookLogger {
   info(details: object, message: string): void;
   warn(details: object, message: string): void;
@@ -48,6 +59,8 @@ export interface WebhookDispatcherOptions {
   onDisabled(tx: Tx, hook: HookView): Promise<void>;
   /** Deliveries in flight at once, across hosts. */
   maxInFlight?: number;
+  /** The body of a reseller's hook (OCTo's webhooks, rendered by the OCTo module). */
+  renderForReseller?: ResellerRenderer;
 }
 
 export interface WebhookDispatcher {
@@ -108,7 +121,18 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       hookId: delivery.hook.id,
       attempt: delivery.attempts,
     };
-    const body = JSON.stringify(await renderPayload(delivery, versions, db));
+    const { reseller_id: resellerId } = delivery.hook;
+    const payload =
+      resellerId !== null && options.renderForReseller
+        ? await options.renderForReseller({
+            hookId: delivery.hook.id,
+            url: delivery.hook.url,
+            resellerId,
+            eventName: delivery.event.name,
+            object: delivery.event.object,
+          })
+        : await renderPayload(delivery, versions, db);
+    const body = JSON.stringify(payload);
     const signer = new Webhook(openSecret(cipher, delivery.hook));
     const sentAt = new Date();
     const outcome = await send({

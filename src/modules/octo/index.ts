@@ -3,7 +3,7 @@
  * /octo), the OCTo objects and request bodies, and the pure mapping of experiences,
  * departures and orders onto them.
  */
-export { OCTO_PREFIX, octoModule } from './octo.module.js';
+export { OCTO_PREFIX, octoModule, type OctoModule } from './octo.module.js';
 export { ownKeyReseller, type BearerAuthenticator } from './octo-scope.js';
 export * from './octo.schemas.js';
 export * from './octo.bodies.js';

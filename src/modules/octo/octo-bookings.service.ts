@@ -154,6 +154,9 @@ export function octoBookingsService(deps: OctoBookingsDeps) {
   };
 
   return {
+    /** A reseller's booking as OCTo shows it, without capabilities (webhook bodies). */
+    viewOf: (read: ResellerBookingRead, reseller: Reseller) => view(read, reseller, []),
+
     async reserve(
       reseller: Reseller,
       body: OctoBookingReservationInput,

@@ -13,6 +13,7 @@ import type { Caller } from '../../domain/caller.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import { runList } from '../../query/run.js';
 import { apiKeyDigest, generateApiKey, type ApiKeyCipher } from '../../security/api-keys.js';
+import { hooksFacade } from '../hooks/index.js';
 import { recordedCreate, type Recorder } from '../idempotency/index.js';
 import { announceCallerChange, usersFacade as users } from '../users/index.js';
 import { affiliateList } from './resellers.list.js';
@@ -91,7 +92,10 @@ export function resellersService({ db, cipher, propagated }: ResellersDeps) {
       accessOf(caller).require('keys', sellerId, what(sellerId), false);
       const revoked = await inTransaction(db, async (tx) => {
         const row = await resellersRepository(tx).revoke(sellerId, id, new Date());
-        if (row) await announceCallerChange(tx, id);
+        if (row) {
+          await announceCallerChange(tx, id);
+          await hooksFacade.resellers.removeAll(tx, id);
+        }
         return row;
       });
       if (!revoked) throw notFound(`Affiliate ${id}`);
