@@ -23,10 +23,11 @@ import { checkinsModule } from './modules/checkins/index.js';
 import { checkoutModule } from './modules/checkout/index.js';
 import { delegatesModule } from './modules/delegates/index.js';
 import { eventsFacade, eventsModule } from './modules/events/index.js';
-import { experiencesModule } from './modules/experiences/index.js';
+import { experiencesFacade, experiencesModule } from './modules/experiences/index.js';
 import { guidesModule } from './modules/guides/index.js';
 import { hooksModule, webhookSender } from './modules/hooks/index.js';
 import { idempotencyService } from './modules/idempotency/index.js';
+import { resourcesModule } from './modules/resources/index.js';
 import { octoModule, ownKeyReseller } from './modules/octo/index.js';
 import { ordersFacade, ordersModule } from './modules/orders/index.js';
 import { resellerOwners, resellersModule } from './modules/resellers/index.js';
@@ -128,6 +129,8 @@ export async function createModules(ctx: ModuleContext): Promise<Modules> {
       idempotency,
       leaveFutureEvents: eventsFacade.leaveFutureEvents,
     }),
+    // Boats and vans whose seats experiences share (docs/resources.md).
+    resourcesModule({ db, idempotency, usedByExperiences: experiencesFacade.usesResource }),
     experiencesModule({ db, idempotency, domainEvents }),
     eventsModule({ db, domainEvents, idempotency }),
     ordersModule({

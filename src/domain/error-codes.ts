@@ -45,6 +45,8 @@ export const errorCodes = {
   guest_canceled: { status: 409, title: "The guest's seat is canceled" },
   wrong_day: { status: 409, title: 'The departure is on another day' },
   ambiguous_code: { status: 409, title: 'The code names bookings of several sellers' },
+  resource_full: { status: 409, title: 'A resource the departure uses is full' },
+  resource_in_use: { status: 409, title: 'Experiences use this resource' },
   idempotency_in_progress: {
     status: 409,
     title: 'The first request with this key is still running',

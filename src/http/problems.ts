@@ -69,6 +69,12 @@ const MEMBERS: Partial<Record<ProblemCode, TProperties>> = {
     checkedInBy: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()]),
   },
   guest_canceled: { guest: RefId },
+  resource_full: {
+    resource: Type.Object({ id: Type.String(), name: Type.String() }),
+    item: ItemIndex,
+    event: RefId,
+    seatsLeft: Type.Integer({ description: 'Guests that still fit' }),
+  },
   wrong_day: {
     today: Type.String({ format: 'date', description: "Today in the departure's time zone" }),
     departures: Type.Array(

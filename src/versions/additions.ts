@@ -15,7 +15,8 @@ export const additions: readonly Addition[] = [
     description: [
       'The operator’s day (docs/operations-day.md): every order item shows its `guests` (one per seat: `id`, `demographic`, its own `ticketCode`, `guestStatus` pending, arrived or no_show) and the item’s aggregate `guestStatus`;',
       '`POST /api/checkins` checks guests in by a scanned ticket or short code, `DELETE /api/checkins/{id}` undoes one, Xola’s `POST /api/orders/{id}/modify` sets an order’s guests;',
-      '`GET /api/events/{id}/manifest` lists a departure’s guides and guests (JSON, CSV, a printable page); delegates may have the role `ROLE_CHECKIN`.',
+      '`GET /api/events/{id}/manifest` lists a departure’s guides and guests (JSON, CSV, a printable page); delegates may have the role `ROLE_CHECKIN`;',
+      'resources shared by experiences (docs/resources.md): `/api/resources` (`{name, capacity}`), experiences’ `resources: [{resource: {id}, seatsPerGuest}]`, a departure taking their seats over its time or `409 resource_full`, availability no more than their room.',
     ].join(' '),
   },
   {

@@ -27,6 +27,9 @@ import * as idempotencyModule from '../../src/modules/idempotency/idempotency.re
 import * as ordersModule from '../../src/modules/orders/orders.repository.js';
 import * as guestsModule from '../../src/modules/orders/guests.repository.js';
 import * as checkinsModule from '../../src/modules/checkins/checkins.repository.js';
+import * as resourcesModule from '../../src/modules/resources/resources.repository.js';
+import * as resourceSeatsModule from '../../src/modules/resources/resource-seats.repository.js';
+import { resourceList } from '../../src/modules/resources/resources.list.js';
 import * as departuresModule from '../../src/modules/events/departures.repository.js';
 import * as resellerBookingsModule from '../../src/modules/orders/reseller-bookings.repository.js';
 import * as resellersModule from '../../src/modules/resellers/resellers.repository.js';
@@ -76,6 +79,8 @@ const { idempotencyRepository } = tracked(idempotencyModule);
 const { ordersRepository } = tracked(ordersModule);
 const { guestsRepository } = tracked(guestsModule);
 const { checkinsRepository } = tracked(checkinsModule);
+const { resourcesRepository } = tracked(resourcesModule);
+const { resourceSeatsRepository } = tracked(resourceSeatsModule);
 const { usersRepository } = tracked(usersModule);
 
 const recorder = createQueryRecorder();
@@ -198,6 +203,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     updateGuidePreferences: (db) =>
       experiencesRepository(db).updateGuidePreferences(A, { required: 2 }),
     remove: (db) => experiencesRepository(db).remove(A),
+    usesResource: (db) => experiencesRepository(db).usesResource(A),
     ...listCalls(experienceList, (db) => experiencesRepository(db).listSource(), {
       'name[contains]': 'kayak',
     }),
@@ -358,6 +364,32 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     cancelOfOrder: (db) => guestsRepository(db).cancelOfOrder(A, AT),
     moveTo: (db) => guestsRepository(db).moveTo(B, [A]),
     setStatus: (db) => guestsRepository(db).setStatus([A], 'arrived', AT, B),
+  },
+  resources: {
+    insert: (db) =>
+      resourcesRepository(db).insert({ id: A, seller_id: B, name: 'Boat', capacity: 12 }),
+    findById: (db) => resourcesRepository(db).findById(A),
+    findMany: (db) => resourcesRepository(db).findMany([A, B]),
+    lock: (db) => resourcesRepository(db).lock([A, B]),
+    update: (db) => resourcesRepository(db).update(A, { capacity: 14 }),
+    remove: (db) => resourcesRepository(db).remove(A),
+    ...listCalls(resourceList, (db) => resourcesRepository(db).listSource(), { limit: '5' }),
+  },
+  resourceSeats: {
+    loads: (db) => resourceSeatsRepository(db).loads([A, B], AT, LATER),
+    hold: (db) =>
+      resourceSeatsRepository(db).hold([
+        {
+          resource_id: A,
+          event_id: B,
+          starts_at: AT,
+          ends_at: LATER,
+          seats_per_guest: 1,
+          seats: 3,
+        },
+      ]),
+    settle: (db) => resourceSeatsRepository(db).settle([{ eventId: B, reserved: 2 }]),
+    forget: (db) => resourceSeatsRepository(db).forget(A),
   },
   checkins: {
     insert: (db) =>

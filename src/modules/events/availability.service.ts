@@ -1,13 +1,16 @@
 /**
  * Availability of an experience: its scheduled departures (and those opened by hand) over a
  * range of local dates, with the seats each still has (from the events already made), in
- * one query for the events. Public for visible experiences.
+ * one query for the events, and one more for the resources when the experiences use some
+ * (a departure's seats are no more than its resources have room for). Public for visible
+ * experiences.
  */
 import type { Db } from '../../db/database.js';
 import type { Caller } from '../../domain/caller.js';
 import { invalid } from '../../domain/errors.js';
-import { experiencesFacade as experiences } from '../experiences/index.js';
-import { isDate } from '../schedules/index.js';
+import { experiencesFacade as experiences, type BookableExperience } from '../experiences/index.js';
+import { resourcesFacade } from '../resources/index.js';
+import { isDate, localToInstant } from '../schedules/index.js';
 import {
   MAX_AVAILABILITY_DAYS,
   availability,
@@ -43,6 +46,38 @@ function experienceIds(list: string): string[] {
   return ids;
 }
 
+type Days = Record<string, Record<string, number | null>>;
+
+/**
+ * Lowers each departure's open seats to what the resources its experience uses still have
+ * room for, for several experiences' availability at once (one query for all).
+ */
+async function limitByResources(
+  db: Db,
+  found: readonly { experience: BookableExperience; days: Days }[],
+): Promise<void> {
+  const departures = found.flatMap(({ experience, days }) =>
+    experience.resources.length === 0
+      ? []
+      : Object.entries(days).flatMap(([date, times]) =>
+          Object.keys(times).flatMap((hhmm) => {
+            const start = localToInstant(date, Number(hhmm), experience.timezone);
+            if (!start) return [];
+            const end = new Date(start.getTime() + experience.duration * 60_000);
+            const key = `${experience.id} ${date} ${hhmm}`;
+            return [{ key, start, end, uses: experience.resources, days, date, hhmm }];
+          }),
+        ),
+  );
+  if (departures.length === 0) return;
+  const left = await resourcesFacade.guestsLeft(db, departures);
+  for (const { key, days, date, hhmm } of departures) {
+    const room = left.get(key);
+    const open = days[date]![hhmm]!;
+    if (room !== undefined && (open === null || room < open)) days[date]![hhmm] = room;
+  }
+}
+
 export function availabilityService({ db }: { db: Db }) {
   return {
     async of(
@@ -67,7 +102,9 @@ export function availabilityService({ db }: { db: Db }) {
         from,
         to,
       );
-      return availability(input, booked);
+      const days = availability(input, booked);
+      await limitByResources(db, [{ experience: row, days }]);
+      return days;
     },
 
     /**
@@ -107,7 +144,7 @@ export function availabilityService({ db }: { db: Db }) {
               from,
               to,
             );
-      const result: Record<string, Record<string, Record<string, number | null>>> = {};
+      const result: Record<string, Days> = {};
       for (const id of ids) {
         const input = inputs.get(id);
         if (input)
@@ -116,6 +153,12 @@ export function availabilityService({ db }: { db: Db }) {
             booked.filter((e) => e.experienceId === id),
           );
       }
+      await limitByResources(
+        db,
+        rows
+          .filter((row) => result[row.id])
+          .map((row) => ({ experience: row, days: result[row.id]! })),
+      );
       return result;
     },
   };

@@ -4,13 +4,17 @@
  * <= max` constraint, never oversold. Every call runs inside the caller's transaction and
  * visits events in one fixed order (experience then start; event id for moves), so two
  * bookings or changes never wait on each other in a cycle. What each call changed comes
- * back as `SeatChange`s, which the caller emits as `event.update` with its own actor.
+ * back as `SeatChange`s, which the caller emits as `event.update` with its own actor. A
+ * departure whose experience uses resources (a boat shared by experiences) takes their seats
+ * too, after its events' (resources are locked last, in id order), all or nothing; seats
+ * given back are given back to its resources too (docs/resources.md).
  */
 import { newId } from '../../db/ids.js';
 import type { Executor, Tx } from '../../db/unit-of-work.js';
 import { auditOf } from '../../outbox/index.js';
 import type { BookableExperience } from '../experiences/index.js';
 import { guidesFacade } from '../guides/index.js';
+import { resourcesFacade, type ResourceHold, type ResourceUse } from '../resources/index.js';
 import { autoAssign } from './assignment.js';
 import { eventSeatsRepository } from './event-seats.repository.js';
 import { eventsRepository, type NewEventRow } from './events.repository.js';
@@ -39,6 +43,23 @@ function seatChange(after: EventView, delta: number) {
 }
 
 export type SeatChange = ReturnType<typeof seatChange>;
+
+/** What a departure that took seats asks of the resources its experience uses. */
+const holdOf = (
+  eventId: string,
+  change: SeatChange,
+  taken: number,
+  item: number,
+  uses: readonly ResourceUse[],
+): ResourceHold => ({
+  eventId,
+  start: new Date(change.object.start),
+  end: new Date(change.object.end),
+  reserved: change.object.quantity.reserved,
+  taken,
+  item,
+  uses,
+});
 
 /** 404 when the experience was deleted since the caller read it. */
 const findOrCreate = (tx: Tx, event: NewEventRow): Promise<{ id: string; created: boolean }> =>
@@ -111,8 +132,11 @@ export interface SeatDelta {
   delta: number;
   /** The first item asking, for a capacity error. */
   item: number;
-  /** The experience the event is of, needed to take seats (event.update shows it). */
-  shown?: { name: string; timezone: string };
+  /**
+   * The experience the event is of, needed to take seats (event.update shows it; its
+   * resources take their share).
+   */
+  shown?: Shown & { resources?: readonly ResourceUse[] };
 }
 
 const byDeparture = <T extends { experience: { id: string }; start: Date }>(items: readonly T[]) =>
@@ -153,6 +177,7 @@ async function take(tx: Tx, sellerId: string, requests: readonly SeatRequest[]) 
   }
   const eventAt = new Map<string, string>();
   const changes: SeatChange[] = [];
+  const holds: ResourceHold[] = [];
   for (const [key, { item, experience, start, quantity }] of departures) {
     const event = newEventAt(sellerId, experience, start);
     const staffing = experience.guide;
@@ -160,6 +185,8 @@ async function take(tx: Tx, sellerId: string, requests: readonly SeatRequest[]) 
     if (taken) {
       eventAt.set(key, taken.id);
       changes.push(taken.change);
+      if (experience.resources.length > 0)
+        holds.push(holdOf(taken.id, taken.change, quantity, item, experience.resources));
       continue;
     }
     const found = await seatsAtDeparture(tx, experience.id, start);
@@ -178,7 +205,10 @@ async function take(tx: Tx, sellerId: string, requests: readonly SeatRequest[]) 
     }
     eventAt.set(key, id);
     changes.push(change);
+    if (experience.resources.length > 0)
+      holds.push(holdOf(id, change, quantity, item, experience.resources));
   }
+  await resourcesFacade.seats.take(tx, holds);
   return { eventAt, changes };
 }
 
@@ -209,18 +239,29 @@ async function eventsAt(
  */
 async function move(tx: Tx, deltas: ReadonlyMap<string, SeatDelta>): Promise<SeatChange[]> {
   const changes: SeatChange[] = [];
+  const given: { eventId: string; reserved: number }[] = [];
+  const holds: ResourceHold[] = [];
   for (const eventId of [...deltas.keys()].sort()) {
     const { delta, item, shown } = deltas.get(eventId)!;
-    if (delta < 0) changes.push(await release(tx, eventId, -delta));
+    if (delta < 0) {
+      const change = await release(tx, eventId, -delta);
+      changes.push(change);
+      given.push({ eventId, reserved: change.object.quantity.reserved });
+    }
     if (delta <= 0) continue;
     const change = await reserve(tx, eventId, delta, shown!);
     if (change) {
       changes.push(change);
+      if (shown?.resources?.length)
+        holds.push(holdOf(eventId, change, delta, item, shown.resources));
       continue;
     }
     const seatsLeft = await eventSeatsRepository(tx).seatsLeft(eventId);
     throw capacityExceeded(item, seatsLeft ?? 0, delta, { id: eventId });
   }
+  // Seats given back free their resources first; then those taken are checked against them.
+  if (given.length > 0) await resourcesFacade.seats.settle(tx, given);
+  await resourcesFacade.seats.take(tx, holds);
   return changes;
 }
 

@@ -1,17 +1,18 @@
 /**
  * Creating, changing and deleting an experience (`POST`, `PUT`, `DELETE /api/experiences`):
  * by its seller, the seller's curators and seller-admins, or an admin. Each checks the whole
- * experience (price, group bounds, schedules, guest types) before it writes, and emits its
- * `experience.*` event in the same transaction.
+ * experience (price, group bounds, schedules, guest types, the resources it uses: its
+ * seller's) before it writes, and emits its `experience.*` event in the same transaction.
  */
 import { isForeignKeyViolation } from '../../db/errors.js';
 import { newId } from '../../db/ids.js';
-import { inTransaction } from '../../db/unit-of-work.js';
+import { inTransaction, type Executor } from '../../db/unit-of-work.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { DomainError, invalid } from '../../domain/errors.js';
 import { canonicalZone } from '../schedules/index.js';
 import { recordedCreate, type Recorder } from '../idempotency/index.js';
+import { resourcesFacade } from '../resources/index.js';
 import { usersFacade as users } from '../users/index.js';
 import {
   changeLocked,
@@ -26,7 +27,9 @@ import {
 import { experiencesRepository } from './experiences.repository.js';
 import {
   demographicsOf,
+  resourcesOf,
   schedulesOf,
+  type StoredResourceUse,
   toExperienceView,
   type ExperienceView,
 } from './experiences.schemas.js';
@@ -35,6 +38,26 @@ export type NewExperience = Required<
   Pick<ExperienceInput, 'name' | 'price' | 'priceType' | 'currency' | 'duration'>
 > &
   ExperienceInput;
+
+/**
+ * The resources an experience uses, as stored: each once, each a resource of its seller
+ * (docs/resources.md); one query.
+ */
+async function storedResources(
+  db: Executor,
+  sellerId: string,
+  input: NonNullable<ExperienceInput['resources']>,
+): Promise<StoredResourceUse[]> {
+  const ids = input.map((r) => r.resource.id);
+  const found = new Map((await resourcesFacade.findMany(db, ids)).map((r) => [r.id, r]));
+  input.forEach((r, i) => {
+    const name = `resources.${i}.resource.id`;
+    if (ids.indexOf(r.resource.id) !== i) throw invalid('body', name, 'is listed twice');
+    if (found.get(r.resource.id)?.seller.id !== sellerId)
+      throw invalid('body', name, "is not a resource of the experience's seller");
+  });
+  return input.map((r) => ({ id: r.resource.id, seatsPerGuest: r.seatsPerGuest ?? 1 }));
+}
 
 /**
  * The seller an experience is created for: the one named, or the caller itself. Staff of
@@ -92,12 +115,14 @@ export async function create(
   check(row, schedules, input.demographics ?? []);
   row.timezone = canonicalZone(row.timezone);
   const demographics = storedDemographics(input.demographics ?? []);
+  const resources = await storedResources(ctx.db, sellerId, input.resources ?? []);
   return recordedCreate(ctx.db, record, async (tx) => {
     const view = toExperienceView(
       await experiencesRepository(tx).insert({
         ...row,
         schedules: JSON.stringify(schedules),
         demographics: JSON.stringify(demographics),
+        resources: JSON.stringify(resources),
         guide: null,
       }),
     );
@@ -140,10 +165,14 @@ export async function update(
       : demographicsOf(current);
     check(next, schedules, demographics);
     next.timezone = canonicalZone(next.timezone);
+    const resources = input.resources
+      ? await storedResources(tx, current.seller_id, input.resources)
+      : resourcesOf(current);
     const row = await experiencesRepository(tx).update(id, {
       ...next,
       schedules: JSON.stringify(schedules),
       demographics: JSON.stringify(demographics),
+      resources: JSON.stringify(resources),
     });
     return { row, result: toExperienceView(row) };
   });

@@ -53,6 +53,7 @@ export interface ExperienceInput {
   group?: { orderMin?: number | null; orderMax?: number | null; outingMax?: number | null };
   schedules?: ScheduleInput[];
   demographics?: DemographicInput[];
+  resources?: { resource: { id: string }; seatsPerGuest?: number }[];
   visible?: boolean;
 }
 

@@ -22,6 +22,10 @@ export const experiencesFacade = {
   visibleOfSeller: async (db: Executor, sellerId: string): Promise<BookableExperience[]> =>
     (await experiencesRepository(db).visibleOfSeller(sellerId)).map(toBookable),
 
+  /** Whether an experience lists the resource (resources are not deleted while one does). */
+  usesResource: (db: Executor, resourceId: string): Promise<boolean> =>
+    experiencesRepository(db).usesResource(resourceId),
+
   /** The experience if the caller may see it (visible, or its seller's staff); else 404. */
   findVisible: async (db: Executor, caller: Caller | null, id: string) =>
     toBookable(mayView(caller, await experiencesRepository(db).findById(id), id)),

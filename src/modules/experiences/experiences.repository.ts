@@ -1,5 +1,5 @@
 /** All SQL on experiences. */
-import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type SqlBool, type Updateable } from 'kysely';
 import { creationStamps } from '../../db/creation-clock.js';
 import { listSource } from '../../db/list-source.js';
 import type { DB, ExperiencesTable } from '../../db/types.js';
@@ -89,6 +89,17 @@ export function experiencesRepository(db: Kysely<DB>) {
         .where('guide', 'is not', null)
         .returningAll()
         .executeTakeFirst();
+    },
+
+    /** Whether an experience lists the resource among those its departures use. */
+    async usesResource(resourceId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('experiences')
+        .select('id')
+        .where(sql<SqlBool>`resources @> ${JSON.stringify([{ id: resourceId }])}::jsonb`)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
     /** Deletes an experience and its events; fails on a foreign key once it was booked. */

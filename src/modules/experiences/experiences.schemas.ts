@@ -39,6 +39,16 @@ export const Experience = Type.Object(
       }),
       { description: 'Guest types an item may book (docs/booking.md)' },
     ),
+    resources: Type.Array(
+      Type.Object({
+        resource: Ref,
+        seatsPerGuest: Type.Integer({ description: 'Seats of the resource each guest takes' }),
+      }),
+      {
+        description:
+          'The resources (boats, vans) its departures take seats of for their whole time (docs/resources.md)',
+      },
+    ),
     visible: Type.Boolean(),
     guide: Type.Optional(
       Type.Object({
@@ -139,6 +149,24 @@ const experienceFields = {
   group: Type.Optional(Group),
   schedules: Type.Optional(Type.Array(ScheduleBody, { maxItems: 50 })),
   demographics: Type.Optional(Type.Array(DemographicBody, { maxItems: 20 })),
+  resources: Type.Optional(
+    Type.Array(
+      Type.Object(
+        {
+          resource: Type.Object({ id: Id }, { additionalProperties: false }),
+          seatsPerGuest: Type.Optional(
+            Type.Integer({ minimum: 1, maximum: 100, description: 'Default 1' }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        maxItems: 10,
+        description:
+          "Resources of the experience's seller its departures use; the list replaces the old one",
+      },
+    ),
+  ),
   visible: Type.Optional(Type.Boolean()),
 };
 
@@ -164,6 +192,7 @@ export const UpdateExperienceBody = Type.Object(
     group: experienceFields.group,
     schedules: experienceFields.schedules,
     demographics: experienceFields.demographics,
+    resources: experienceFields.resources,
     visible: experienceFields.visible,
   },
   { additionalProperties: false, minProperties: 1, description: 'The fields to change' },
@@ -220,6 +249,15 @@ export interface StoredDemographic {
 export const demographicsOf = (row: Pick<ExperienceRow, 'demographics'>): StoredDemographic[] =>
   row.demographics as unknown as StoredDemographic[];
 
+/** A resource the experience's departures use, as stored (docs/resources.md). */
+export interface StoredResourceUse {
+  id: string;
+  seatsPerGuest: number;
+}
+
+export const resourcesOf = (row: Pick<ExperienceRow, 'resources'>): StoredResourceUse[] =>
+  row.resources as unknown as StoredResourceUse[];
+
 /** The stored guide preferences (written whole on create, merged on update), if any. */
 export const guidePreferencesOf = (row: Pick<ExperienceRow, 'guide'>): GuidePreferences | null =>
   row.guide as GuidePreferences | null;
@@ -246,6 +284,8 @@ export interface BookableExperience {
   outingMax: number | null;
   schedules: StoredSchedule[];
   demographics: StoredDemographic[];
+  /** The resources its departures take seats of (docs/resources.md). */
+  resources: StoredResourceUse[];
   guide: GuidePreferences | null;
 }
 
@@ -264,6 +304,7 @@ export const toBookable = (row: ExperienceRow): BookableExperience => ({
   outingMax: row.outing_max,
   schedules: schedulesOf(row),
   demographics: demographicsOf(row),
+  resources: resourcesOf(row),
   guide: guidePreferencesOf(row),
 });
 
@@ -286,6 +327,10 @@ export function toExperienceView(row: ExperienceRow): ExperienceView {
       label: d.label,
       code: d.code,
       price: d.price ?? row.price,
+    })),
+    resources: resourcesOf(row).map((r) => ({
+      resource: ref(r.id),
+      seatsPerGuest: r.seatsPerGuest,
     })),
     visible: row.visible,
     ...(row.guide ? { guide: guidePreferencesOf(row)! } : {}),

@@ -25,6 +25,9 @@ update "experiences" set "guide" = guide || $1::jsonb, "updated_at" = $2 where "
 -- remove
 delete from "experiences" where "id" = $1;
 
+-- usesResource
+select "id" from "experiences" where resources @> $1::jsonb limit $2;
+
 -- listSource.rows
 select "x".* from "experiences" as "x" where (lower("x"."name" collate "und-x-icu") like $1 and ("x"."seller_id" in ($2))) order by "x"."created_at" desc, "x"."id" desc limit $3 offset $4;
 

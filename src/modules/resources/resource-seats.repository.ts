@@ -1,0 +1,83 @@
+/** All SQL on what departures hold of resources (`resource_seats`). */
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/types.js';
+import { write } from '../../db/write-batch.js';
+
+/** A resource with what the departures overlapping a span hold of it (timestamps as text). */
+export interface ResourceLoad {
+  id: string;
+  name: string;
+  capacity: number;
+  held: { event_id: string; starts_at: string; ends_at: string; seats: number }[];
+}
+
+export function resourceSeatsRepository(db: Kysely<DB>) {
+  return {
+    /**
+     * These resources, each with what the departures whose windows overlap `[from, to)` hold
+     * of it: one query (resource_seats_window).
+     */
+    async loads(ids: readonly string[], from: Date, to: Date): Promise<ResourceLoad[]> {
+      if (ids.length === 0) return [];
+      return db
+        .selectFrom('resources as r')
+        .select(['r.id', 'r.name', 'r.capacity'])
+        .select(
+          sql<ResourceLoad['held']>`coalesce((select json_agg(json_build_object(
+              'event_id', s.event_id, 'starts_at', s.starts_at, 'ends_at', s.ends_at, 'seats', s.seats))
+            from resource_seats s
+           where s.resource_id = r.id and s.starts_at < ${to} and s.ends_at > ${from}), '[]'::json)`.as(
+            'held',
+          ),
+        )
+        .where('r.id', 'in', ids)
+        .execute();
+    },
+
+    /**
+     * What departures hold now, written whole (a departure's seats times seats per guest),
+     * with a booking's other writes when it defers them (db/write-batch.ts).
+     */
+    async hold(
+      rows: readonly {
+        resource_id: string;
+        event_id: string;
+        starts_at: Date;
+        ends_at: Date;
+        seats_per_guest: number;
+        seats: number;
+      }[],
+    ): Promise<void> {
+      if (rows.length === 0) return;
+      await write(
+        db,
+        db
+          .insertInto('resource_seats')
+          .values([...rows])
+          .onConflict((oc) =>
+            oc.columns(['resource_id', 'event_id']).doUpdateSet((eb) => ({
+              starts_at: eb.ref('excluded.starts_at'),
+              ends_at: eb.ref('excluded.ends_at'),
+              seats_per_guest: eb.ref('excluded.seats_per_guest'),
+              seats: eb.ref('excluded.seats'),
+            })),
+          ),
+      );
+    },
+
+    /** Departures that gave seats back: what they hold follows their reserved seats. */
+    async settle(events: readonly { eventId: string; reserved: number }[]): Promise<void> {
+      if (events.length === 0) return;
+      const values = sql.join(events.map((e) => sql`(${e.eventId}, ${e.reserved}::integer)`));
+      await sql`
+        update resource_seats s set seats = v.reserved * s.seats_per_guest
+          from (values ${values}) as v(event_id, reserved)
+         where s.event_id = v.event_id`.execute(db);
+    },
+
+    /** Forgets what departures held of a resource (it is being deleted). */
+    async forget(resourceId: string): Promise<void> {
+      await db.deleteFrom('resource_seats').where('resource_id', '=', resourceId).execute();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * Seats of resources over time, as pure rules (docs/resources.md). A departure holds
+ * `reserved x seatsPerGuest` seats of each resource its experience uses for its whole
+ * window `[start, end)`; a resource's load at a moment is the sum of what the departures
+ * whose windows cover that moment hold. A departure may grow while, at every moment of its
+ * window, the load stays within the capacity.
+ */
+import { DomainError } from '../../domain/errors.js';
+
+/** What one departure holds of a resource. */
+export interface Held {
+  eventId: string;
+  start: Date;
+  end: Date;
+  seats: number;
+}
+
+/**
+ * The most seats held at any moment of `[start, end)`. The load only rises where a window
+ * starts, so the moments to look at are `start` and the starts of the windows inside it.
+ */
+export function peakIn(held: readonly Held[], start: Date, end: Date): number {
+  const from = start.getTime();
+  const to = end.getTime();
+  const covering = held.filter((h) => h.start.getTime() < to && h.end.getTime() > from);
+  const moments = [from, ...covering.map((h) => h.start.getTime()).filter((t) => t > from)];
+  let peak = 0;
+  for (const t of moments) {
+    let load = 0;
+    for (const h of covering) if (h.start.getTime() <= t && h.end.getTime() > t) load += h.seats;
+    peak = Math.max(peak, load);
+  }
+  return peak;
+}
+
+/** Guests a departure over `[start, end)` may still add, held as they are. */
+export const guestsLeft = (
+  capacity: number,
+  seatsPerGuest: number,
+  held: readonly Held[],
+  start: Date,
+  end: Date,
+): number => Math.max(0, Math.floor((capacity - peakIn(held, start, end)) / seatsPerGuest));
+
+/** 409 resource_full: the resource, the item asking, and the guests it could still take. */
+export function resourceFull(
+  resource: { id: string; name: string },
+  item: number,
+  guestsLeft: number,
+  asked: number,
+  event: { id: string },
+): DomainError {
+  return new DomainError(
+    'resource_full',
+    `${resource.name} is full at this departure: ${guestsLeft} more guests fit, ${asked} were asked for.`,
+    {
+      resource: { id: resource.id, name: resource.name },
+      item,
+      event,
+      seatsLeft: guestsLeft,
+      errors: [
+        {
+          in: 'body',
+          name: `items.${item}.quantity`,
+          detail: `${resource.name} has room for ${guestsLeft} more guests`,
+        },
+      ],
+    },
+  );
+}

@@ -1,0 +1,282 @@
+/**
+ * Resources shared by experiences (issue 29, docs/resources.md), through the public API: CRUD
+ * and lists; experiences naming their resources; a boat shared by two experiences whose
+ * departures overlap (exact overlap: touching windows share nothing), refused with 409
+ * resource_full naming it; seats given back by cancellations and changes; seats per guest;
+ * availability as the smaller of the departure's and the boat's room; who may.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  as,
+  createTestApp,
+  expectProblem,
+  signUp,
+  type Account,
+  type TestApp,
+} from '../helpers/app.js';
+import { book, openShop, type Shop } from '../helpers/booking.js';
+import { delegate } from '../helpers/guides.js';
+import { countStatements } from '../helpers/statement-counter.js';
+
+let t: TestApp;
+let shop: Shop;
+let customer: Account;
+const day = '2030-07-01';
+
+beforeAll(async () => {
+  t = await createTestApp();
+  shop = await openShop(t.app, { timezone: 'UTC' });
+  customer = await signUp(t.app);
+});
+afterAll(async () => t.close());
+
+const post = (who: Account, url: string, payload: object) =>
+  as(t.app, who, { method: 'POST', url, payload });
+const put = (who: Account, url: string, payload: object) =>
+  as(t.app, who, { method: 'PUT', url, payload });
+const get = (who: Account, url: string) => as(t.app, who, { method: 'GET', url });
+
+async function resource(name: string, capacity: number, who: Account = shop.seller) {
+  const response = await post(who, '/api/resources', { name, capacity });
+  expect(response.statusCode).toBe(201);
+  return response.json();
+}
+
+/** An experience of the shop's seller departing at `times`, using `resources`. */
+async function experience(duration: number, times: number[], resources: object[]) {
+  const response = await post(shop.seller, '/api/experiences', {
+    name: `Tour ${times.join('-')}`,
+    price: 10,
+    priceType: 'person',
+    currency: 'EUR',
+    duration,
+    timezone: 'UTC',
+    group: { outingMax: 20 },
+    schedules: [{ type: 'available', repeat: 'weekly', days: [0, 1, 2, 3, 4, 5, 6], times }],
+    resources,
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json();
+}
+
+const seat = (experienceId: string, arrivalTime: number, quantity: number) => ({
+  items: [{ experience: { id: experienceId }, arrival: day, arrivalTime, quantity }],
+});
+
+describe('resources', () => {
+  it('are made, listed in the query language, read, changed and deleted by the seller', async () => {
+    const boat = await resource('Boat Marie-Louise', 12);
+    expect(boat).toEqual({
+      object: 'resource',
+      id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      seller: { id: shop.seller.id },
+      name: 'Boat Marie-Louise',
+      capacity: 12,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    await resource('Van', 8);
+    const list = await get(shop.seller, '/api/resources?name[contains]=marie&sort=-capacity');
+    expect(list.statusCode).toBe(200);
+    expect(list.json().data.map((r: { id: string }) => r.id)).toEqual([boat.id]);
+    expect((await get(shop.seller, `/api/resources/${boat.id}`)).json()).toEqual(boat);
+    const renamed = await put(shop.seller, `/api/resources/${boat.id}`, {
+      name: 'Boat 1',
+      capacity: 14,
+    });
+    expect(renamed.json()).toMatchObject({ name: 'Boat 1', capacity: 14 });
+    const removed = await as(t.app, shop.seller, {
+      method: 'DELETE',
+      url: `/api/resources/${boat.id}`,
+    });
+    expect(removed.statusCode).toBe(204);
+    expectProblem(await get(shop.seller, `/api/resources/${boat.id}`), 404, 'not_found');
+    expectProblem(
+      await post(shop.seller, '/api/resources', { name: '', capacity: 1 }),
+      400,
+      'validation_failed',
+    );
+    expectProblem(
+      await post(shop.seller, '/api/resources', { name: 'x', capacity: -1 }),
+      400,
+      'validation_failed',
+    );
+    expectProblem(
+      await get(shop.seller, '/api/resources?capacity[contains]=1'),
+      400,
+      'operator_not_allowed',
+    );
+  });
+
+  it('are the seller’s: curators manage them, reservation staff read them, others see nothing', async () => {
+    const boat = await resource('Private boat', 6);
+    const curator = await delegate(t.app, shop.seller, ['ROLE_CURATOR'], 'Curator');
+    const desk = await delegate(t.app, shop.seller, ['ROLE_RESERVATION'], 'Desk');
+    const other = await openShop(t.app);
+    expect((await put(curator, `/api/resources/${boat.id}`, { capacity: 7 })).statusCode).toBe(200);
+    expect((await get(desk, `/api/resources/${boat.id}`)).statusCode).toBe(200);
+    expectProblem(await put(desk, `/api/resources/${boat.id}`, { capacity: 8 }), 403, 'forbidden');
+    for (const who of [customer, other.seller]) {
+      expectProblem(await get(who, `/api/resources/${boat.id}`), 404, 'not_found');
+      expectProblem(await put(who, `/api/resources/${boat.id}`, { capacity: 1 }), 404, 'not_found');
+      expect((await get(who, `/api/resources?seller=${shop.seller.id}`)).json().data).toEqual([]);
+    }
+    expectProblem(
+      await post(customer, '/api/resources', { name: 'Mine', capacity: 2 }),
+      403,
+      'forbidden',
+    );
+    const made = await post(curator, '/api/resources', {
+      name: 'Van 2',
+      capacity: 8,
+      seller: { id: shop.seller.id },
+    });
+    expect(made.statusCode).toBe(201);
+  });
+
+  it('are named by experiences: the seller’s own, each once', async () => {
+    const boat = await resource('Named boat', 10);
+    const other = await openShop(t.app);
+    const theirs = await resource('Their boat', 10, other.seller);
+    const tour = await experience(60, [900], [{ resource: { id: boat.id } }]);
+    expect(tour.resources).toEqual([{ resource: { id: boat.id }, seatsPerGuest: 1 }]);
+    const url = `/api/experiences/${tour.id}`;
+    const bad = expectProblem(
+      await put(shop.seller, url, { resources: [{ resource: { id: theirs.id } }] }),
+      400,
+      'validation_failed',
+    );
+    expect(bad.errors).toEqual([
+      {
+        in: 'body',
+        name: 'resources.0.resource.id',
+        detail: "is not a resource of the experience's seller",
+      },
+    ]);
+    expectProblem(
+      await put(shop.seller, url, {
+        resources: [{ resource: { id: boat.id } }, { resource: { id: boat.id } }],
+      }),
+      400,
+      'validation_failed',
+    );
+    expectProblem(
+      await put(shop.seller, url, { resources: [{ resource: { id: boat.id }, seatsPerGuest: 0 }] }),
+      400,
+      'validation_failed',
+    );
+    const changed = await put(shop.seller, url, {
+      resources: [{ resource: { id: boat.id }, seatsPerGuest: 2 }],
+    });
+    expect(changed.json().resources).toEqual([{ resource: { id: boat.id }, seatsPerGuest: 2 }]);
+    expectProblem(
+      await as(t.app, shop.seller, { method: 'DELETE', url: `/api/resources/${boat.id}` }),
+      409,
+      'resource_in_use',
+    );
+    expect((await put(shop.seller, url, { resources: [] })).json().resources).toEqual([]);
+    expect(
+      (await as(t.app, shop.seller, { method: 'DELETE', url: `/api/resources/${boat.id}` }))
+        .statusCode,
+    ).toBe(204);
+  });
+});
+
+describe('a boat shared by two experiences', () => {
+  let boat: { id: string; name: string };
+  let morning: { id: string };
+  let short: { id: string };
+
+  beforeAll(async () => {
+    boat = await resource('Shared boat', 12);
+    // 09:00-11:00 and 14:00-16:00; 10:00-11:00, 11:00-12:00 and 15:00-16:00.
+    morning = await experience(120, [900, 1400], [{ resource: { id: boat.id } }]);
+    short = await experience(60, [1000, 1100, 1500], [{ resource: { id: boat.id } }]);
+  });
+
+  it('shares its seats between overlapping departures and refuses the excess naming it', async () => {
+    expect((await book(t.app, customer, seat(morning.id, 900, 8))).statusCode).toBe(201);
+    const full = await book(t.app, customer, seat(short.id, 1000, 5));
+    const problem = expectProblem(full, 409, 'resource_full');
+    expect(problem).toMatchObject({
+      resource: { id: boat.id, name: 'Shared boat' },
+      item: 0,
+      seatsLeft: 4,
+      event: { id: expect.any(String) },
+    });
+    expect(problem.detail).toContain('Shared boat');
+    expect((await book(t.app, customer, seat(short.id, 1000, 4))).statusCode).toBe(201);
+    // 11:00-12:00 only touches 09:00-11:00 and 10:00-11:00: the whole boat is free then.
+    expect((await book(t.app, customer, seat(short.id, 1100, 12))).statusCode).toBe(201);
+    expectProblem(await book(t.app, customer, seat(morning.id, 900, 1)), 409, 'resource_full');
+  });
+
+  it('shows the smaller of the departure’s and the boat’s room in availability', async () => {
+    const range = `start=${day}&end=${day}`;
+    const short1 = (
+      await get(customer, `/api/experiences/${short.id}/availability?${range}`)
+    ).json();
+    expect(short1[day]).toEqual({ '1000': 0, '1100': 0, '1500': 12 });
+    const many = (
+      await get(customer, `/api/availability?experience=${morning.id},${short.id}&${range}`)
+    ).json();
+    expect(many[morning.id][day]).toEqual({ '900': 0, '1400': 12 });
+    expect(many[short.id][day]).toEqual(short1[day]);
+  });
+
+  it('gives seats back with cancellations and changes, and checks changes against it', async () => {
+    const later = (await book(t.app, customer, seat(morning.id, 1400, 10))).json();
+    expectProblem(await book(t.app, customer, seat(short.id, 1500, 3)), 409, 'resource_full');
+    const resize = await as(t.app, customer, {
+      method: 'PATCH',
+      url: `/api/orders/${later.id}`,
+      payload: { items: [{ id: later.items[0].id, quantity: 13 }] },
+    });
+    expect(expectProblem(resize, 409, 'resource_full').resource).toMatchObject({ id: boat.id });
+    const smaller = await as(t.app, customer, {
+      method: 'PATCH',
+      url: `/api/orders/${later.id}`,
+      payload: { items: [{ id: later.items[0].id, quantity: 6 }] },
+    });
+    expect(smaller.statusCode).toBe(200);
+    expect((await book(t.app, customer, seat(short.id, 1500, 6))).statusCode).toBe(201);
+    expectProblem(await book(t.app, customer, seat(short.id, 1500, 1)), 409, 'resource_full');
+    await as(t.app, customer, { method: 'POST', url: `/api/orders/${later.id}/cancel` });
+    expect((await book(t.app, customer, seat(short.id, 1500, 6))).statusCode).toBe(201);
+    expectProblem(
+      await put(shop.seller, `/api/resources/${boat.id}`, { capacity: 11 }),
+      409,
+      'capacity_below_reserved',
+    );
+  });
+
+  it('costs a booking two statements more: the lock and the read (its holds go with its writes)', async () => {
+    const statements = await countStatements(() =>
+      book(t.app, customer, {
+        items: [
+          { experience: { id: morning.id }, arrival: '2030-07-02', arrivalTime: 900, quantity: 1 },
+        ],
+      }),
+    );
+    expect(statements).toHaveLength(7);
+    expect(
+      statements.some((s) => s.includes('insert into "resource_seats"') && s.startsWith('with')),
+    ).toBe(true);
+  });
+
+  it('counts seats per guest', async () => {
+    const raft = await resource('Raft', 10);
+    const kayak = await experience(60, [800], [{ resource: { id: raft.id }, seatsPerGuest: 3 }]);
+    const full = expectProblem(
+      await book(t.app, customer, seat(kayak.id, 800, 4)),
+      409,
+      'resource_full',
+    );
+    expect(full.seatsLeft).toBe(3);
+    expect((await book(t.app, customer, seat(kayak.id, 800, 3))).statusCode).toBe(201);
+    const range = `start=${day}&end=${day}`;
+    expect(
+      (await get(customer, `/api/experiences/${kayak.id}/availability?${range}`)).json()[day],
+    ).toEqual({ '800': 0 });
+  });
+});

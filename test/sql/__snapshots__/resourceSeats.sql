@@ -1,0 +1,17 @@
+-- loads
+select "r"."id", "r"."name", "r"."capacity", coalesce((select json_agg(json_build_object(
+              'event_id', s.event_id, 'starts_at', s.starts_at, 'ends_at', s.ends_at, 'seats', s.seats))
+            from resource_seats s
+           where s.resource_id = r.id and s.starts_at < $1 and s.ends_at > $2), '[]'::json) as "held" from "resources" as "r" where "r"."id" in ($3, $4);
+
+-- hold
+insert into "resource_seats" ("resource_id", "event_id", "starts_at", "ends_at", "seats_per_guest", "seats") values ($1, $2, $3, $4, $5, $6) on conflict ("resource_id", "event_id") do update set "starts_at" = "excluded"."starts_at", "ends_at" = "excluded"."ends_at", "seats_per_guest" = "excluded"."seats_per_guest", "seats" = "excluded"."seats";
+
+-- settle
+
+        update resource_seats s set seats = v.reserved * s.seats_per_guest
+          from (values ($1, $2::integer)) as v(event_id, reserved)
+         where s.event_id = v.event_id;
+
+-- forget
+delete from "resource_seats" where "resource_id" = $1;
