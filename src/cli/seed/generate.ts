@@ -31,6 +31,8 @@ const ALL_TABLES = [
   'reseller_credentials',
   'checkins',
   'order_guests',
+  'resource_seats',
+  'resources',
   'order_items',
   'orders',
   'events',
