@@ -102,13 +102,15 @@ export async function createModules(ctx: ModuleContext): Promise<Modules> {
     env: config.env,
     domainEvents,
     cipher,
-    // A reseller credential, else the seller's own API key.
+    // A reseller credential, else the seller's own API key: both caches are asked before
+    // either table, so a verified credential of either kind costs no query.
     bearer: async (secret) =>
-      (await resellers.authentication.bySecret(secret)) ??
-      users.authentication.byApiKey(secret).then(ownKeyReseller, (error: unknown) => {
+      (await resellers.authentication.cached(secret)) ??
+      (await users.authentication.byApiKey(secret).then(ownKeyReseller, (error: unknown) => {
         if (error instanceof DomainError && error.code === 'invalid_credentials') return undefined;
         throw error;
-      }),
+      })) ??
+      resellers.authentication.bySecret(secret),
     // A wrong Bearer credential counts with the address's other failed credentials.
     guard: (authenticate) => countingFailures(authenticate, ctx.authThrottle),
   });

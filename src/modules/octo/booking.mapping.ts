@@ -26,7 +26,7 @@ import { unitIdOf } from './units.js';
 /** A contact as a reseller sent it: any of OCTo's fields. */
 export type ContactInput = Partial<OctoContactView>;
 
-/** What an OCTo booking records beside its order (docs/octo-interfaces.md). */
+/** What an OCTo booking records beside its order (docs/octo.md, "How bookings are made"). */
 export interface OctoBookingRecord {
   uuid: string;
   resellerReference: string | null;

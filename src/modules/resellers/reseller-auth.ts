@@ -25,6 +25,12 @@ export function resellerAuthentication({
   cache?: CredentialCache<Reseller>;
 }) {
   return {
+    /** The reseller of a credential verified lately (from memory, no query), if any. */
+    async cached(secret: string): Promise<Reseller | undefined> {
+      if (secret.length === 0 || secret.length > MAX_API_KEY_LENGTH) return undefined;
+      return cache?.get(apiKeyDigest(secret));
+    },
+
     /** The reseller of a live credential, or undefined (not a reseller credential). */
     async bySecret(secret: string): Promise<Reseller | undefined> {
       if (secret.length === 0 || secret.length > MAX_API_KEY_LENGTH) return undefined;
