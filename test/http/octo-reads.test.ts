@@ -121,6 +121,26 @@ describe('OCTo reads', () => {
       'INVALID_AVAILABILITY_ID',
     );
     expectOctoError(await octo(t.app, null, 'GET', '/products'), 'UNAUTHORIZED');
+    // Whatever refuses the request, the body is OCTo's: the router, the parser, the schema.
+    expectOctoError(await get('/products/%ZZ'), 'BAD_REQUEST');
+    expectOctoError(await get('/nowhere'), 'BAD_REQUEST', 404);
+    const broken = await t.app.inject({
+      method: 'POST',
+      url: '/octo/availability',
+      headers: {
+        authorization: `Bearer ${shop.reseller.apiKey}`,
+        'content-type': 'application/json',
+      },
+      payload: '{"productId":',
+    });
+    expectOctoError(broken, 'BAD_REQUEST');
+    const unknownField = await post('/availability', {
+      productId: shop.tour,
+      optionId: 'DEFAULT',
+      localDate: today(1),
+      colour: 'red',
+    });
+    expect(expectOctoError(unknownField, 'BAD_REQUEST').errorMessage).toContain('colour');
     expectOctoError(await octo(t.app, 'not-a-key', 'GET', '/products'), 'FORBIDDEN');
   });
 });
