@@ -511,6 +511,72 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/resources': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the resources of the sellers the caller works for (all for admins)
+     * @description Filters are query parameters: `field=value` (equals) or `field[operator]=value`, combined with AND.
+     *     Operators: equals, notEqual, gt, gte, lt, lte, range, in, nin, startsWith, endsWith, contains, doesNotContain, exists.
+     *     `in` and `nin` take a comma-separated list, `range` exactly two values (both included), `exists` true or false.
+     *     startsWith, endsWith, contains and doesNotContain ignore case; `%`, `_` and `\` are literal.
+     *     notEqual, nin and doesNotContain also match objects where the field is empty.
+     *     Filters on `items.*` fields hold for one item together; an order appears once.
+     *     On a list of ids (`guides`), equals and in mean "contains".
+     *     Paging: `limit` 1..100 (default 20), `skip` (or its synonym `offset`); `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
+     *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
+     *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
+     *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
+     *
+     *     Fields of resources:
+     *
+     *     | field | type | operators | sortable |
+     *     |---|---|---|---|
+     *     | `id` | id | equals, notEqual, gt, gte, lt, lte, range, in, nin, exists | yes |
+     *     | `seller` | id | equals, notEqual, gt, gte, lt, lte, range, in, nin, exists |  |
+     *     | `name` | string | equals, notEqual, in, nin, startsWith, endsWith, contains, doesNotContain, exists | yes |
+     *     | `capacity` | integer | equals, notEqual, gt, gte, lt, lte, range, in, nin, exists | yes |
+     *     | `createdAt` | datetime | equals, notEqual, gt, gte, lt, lte, range, in, nin, exists | yes |
+     */
+    get: operations['listResources'];
+    put?: never;
+    /**
+     * Create a resource (a boat, a van) whose seats experiences share
+     * @description The seller, its curators and seller-admins (name `seller` when acting for one). Accepts an Idempotency-Key header.
+     */
+    post: operations['createResource'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/resources/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A resource */
+    get: operations['getResource'];
+    /**
+     * Rename a resource or change its capacity
+     * @description A capacity below what departures to come hold at some moment is 409 capacity_below_reserved.
+     */
+    put: operations['updateResource'];
+    post?: never;
+    /** Delete a resource no experience uses */
+    delete: operations['deleteResource'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/sellers': {
     parameters: {
       query?: never;
@@ -1182,6 +1248,94 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/octo/bookings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** This reseller’s bookings by resellerReference, supplierReference, localDate, or localDateStart and localDateEnd (at most 500) (OCTo Bookings_GetBookings) */
+    get: operations['listOctoBookings'];
+    put?: never;
+    /** Reserve: the seats held (ON_HOLD) for expirationMinutes (default 30, 5 to 1440); the same uuid and body again is the same booking (OCTo Bookings_BookingReservation) */
+    post: operations['reserveOctoBooking'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/octo/bookings/{uuid}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One booking of this reseller (OCTo Bookings_GetBooking) */
+    get: operations['getOctoBooking'];
+    put?: never;
+    post?: never;
+    /** Cancel, as POST .../cancel does (OCTo Bookings_BookingCancellation) */
+    delete: operations['deleteOctoBooking'];
+    options?: never;
+    head?: never;
+    /** Change a live booking: another availability or product, unit items, contact, notes, reference (OCTo Bookings_BookingUpdate) */
+    patch: operations['updateOctoBooking'];
+    trace?: never;
+  };
+  '/octo/bookings/{uuid}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Cancel before the departure: seats back, the reason recorded; an ended booking is answered as it is (OCTo Bookings_BookingCancellation) */
+    post: operations['cancelOctoBooking'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/octo/bookings/{uuid}/confirm': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Confirm a hold before its deadline, with its contact (and other unit items if sent) (OCTo Bookings_BookingConfirmation) */
+    post: operations['confirmOctoBooking'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/octo/bookings/{uuid}/extend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Extend a hold: its deadline becomes now plus expirationMinutes (OCTo Bookings_ExtendReservation) */
+    post: operations['extendOctoBooking'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/octo/capabilities': {
     parameters: {
       query?: never;
@@ -1245,6 +1399,41 @@ export interface paths {
     put?: never;
     post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/octo/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** This reseller’s receivers (octo/webhooks) */
+    get: operations['listOctoWebhooks'];
+    put?: never;
+    /** Register a receiver for booking_update (this reseller’s bookings) or availability_update (the seller’s departures); signed, retried (octo/webhooks) */
+    post: operations['createOctoWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/octo/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove a receiver (octo/webhooks) */
+    delete: operations['deleteOctoWebhook'];
     options?: never;
     head?: never;
     patch?: never;
@@ -2026,6 +2215,18 @@ export interface components {
       price: number;
       /** @enum {unknown} */
       priceType: 'person' | 'outing';
+      /** @description The resources (boats, vans) its departures take seats of for their whole time (docs/resources.md) */
+      resources: {
+        resource: {
+          /**
+           * @description 24 lowercase hex characters
+           * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+           */
+          id: string;
+        };
+        /** @description Seats of the resource each guest takes */
+        seatsPerGuest: number;
+      }[];
       schedules: components['schemas']['Schedule'][];
       seller: {
         /**
@@ -2814,6 +3015,7 @@ export interface components {
       /** @description Seats left; null: unlimited (FREESALE) */
       vacancies: number | null;
     };
+    OctoAvailabilityCalendar: components['schemas']['OctoAvailabilityCalendarDay'][];
     OctoAvailabilityCalendarBody: {
       /** @description octo/pricing: the product's only currency */
       currency?: string | null;
@@ -2888,6 +3090,7 @@ export interface components {
         quantity: number;
       }[];
     };
+    OctoAvailabilityList: components['schemas']['OctoAvailability'][];
     OctoBooking: {
       availability: components['schemas']['OctoAvailability'] | null;
       availabilityId: string | null;
@@ -2981,6 +3184,7 @@ export interface components {
       phoneNumber?: string | null;
       postalCode?: string | null;
     };
+    OctoBookingList: components['schemas']['OctoBooking'][];
     OctoBookingReservationBody: {
       /** @description The departure (its local start) */
       availabilityId?: string;
@@ -3038,6 +3242,7 @@ export interface components {
       required: boolean;
       revision: number;
     };
+    OctoCapabilityList: components['schemas']['OctoCapability'][];
     OctoContact: {
       country: string | null;
       /** Format: email */
@@ -3049,6 +3254,17 @@ export interface components {
       notes: string | null;
       phoneNumber: string | null;
       postalCode: string | null;
+    };
+    OctoCreatedWebhook: {
+      /** @enum {unknown} */
+      event: 'booking_update' | 'availability_update';
+      id: string;
+      /** @description Standard Webhooks signing secret (whsec_...): verify webhook-signature with it; shown this once */
+      secret: string;
+      /** Format: uri */
+      url: string;
+      /** @description Content has one language here: false */
+      useContactLanguage: boolean;
     };
     OctoError: {
       availabilityId?: string;
@@ -3152,6 +3368,7 @@ export interface components {
       /** @description IANA */
       timeZone: string;
     };
+    OctoProductList: components['schemas']['OctoProduct'][];
     OctoSupplier: {
       contact: {
         address: string | null;
@@ -3263,6 +3480,26 @@ export interface components {
       retail: number;
       unitId: string;
     };
+    OctoWebhook: {
+      /** @enum {unknown} */
+      event: 'booking_update' | 'availability_update';
+      id: string;
+      /** Format: uri */
+      url: string;
+      /** @description Content has one language here: false */
+      useContactLanguage: boolean;
+    };
+    OctoWebhookBody: {
+      /** @enum {unknown} */
+      event: 'booking_update' | 'availability_update';
+      /**
+       * Format: uri
+       * @description https, public
+       */
+      url: string;
+      useContactLanguage?: boolean | null;
+    };
+    OctoWebhookList: components['schemas']['OctoWebhook'][];
     /** @description The operator does not apply to the field's type */
     OperatorNotAllowedProblem: {
       /** @enum {string} */
@@ -3638,6 +3875,87 @@ export interface components {
       type: string;
     } & {
       [key: string]: unknown;
+    };
+    Resource: {
+      /** @description Seats at any one moment, shared by every departure that uses it */
+      capacity: number;
+      /** Format: date-time */
+      createdAt: string;
+      /**
+       * @description 24 lowercase hex characters
+       * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+       */
+      id: string;
+      name: string;
+      /** @enum {string} */
+      object: 'resource';
+      seller: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      };
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    /** @description A resource the departure uses is full */
+    ResourceFullProblem: {
+      /** @enum {string} */
+      code: 'resource_full';
+      detail: string;
+      /** @description One entry per field at fault */
+      errors?: {
+        detail: string;
+        /** @enum {unknown} */
+        in: 'body' | 'query' | 'path' | 'header';
+        name: string;
+      }[];
+      event?: {
+        id: string;
+      };
+      /** @description Index of the item at fault in `items` */
+      item?: number;
+      requestId?: string;
+      resource?: {
+        id: string;
+        name: string;
+      };
+      /** @description Guests that still fit */
+      seatsLeft?: number;
+      /** @enum {number} */
+      status: 409;
+      /** @example A resource the departure uses is full */
+      title: string;
+      type: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description Experiences use this resource */
+    ResourceInUseProblem: {
+      /** @enum {string} */
+      code: 'resource_in_use';
+      detail: string;
+      /** @description One entry per field at fault */
+      errors?: {
+        detail: string;
+        /** @enum {unknown} */
+        in: 'body' | 'query' | 'path' | 'header';
+        name: string;
+      }[];
+      requestId?: string;
+      /** @enum {number} */
+      status: 409;
+      /** @example Experiences use this resource */
+      title: string;
+      type: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description A page of Resource objects */
+    ResourceList: {
+      data: components['schemas']['Resource'][];
+      paging: components['schemas']['Paging'];
     };
     /** @description No such endpoint */
     RouteNotFoundProblem: {
@@ -5292,6 +5610,18 @@ export interface operations {
            * @enum {unknown}
            */
           priceType: 'person' | 'outing';
+          /** @description Resources of the experience's seller its departures use; the list replaces the old one */
+          resources?: {
+            resource: {
+              /**
+               * @description 24 lowercase hex characters
+               * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+               */
+              id: string;
+            };
+            /** @description Default 1 */
+            seatsPerGuest?: number;
+          }[];
           schedules?: {
             /** @description For custom schedules */
             dates?: string[];
@@ -5537,6 +5867,18 @@ export interface operations {
            * @enum {unknown}
            */
           priceType?: 'person' | 'outing';
+          /** @description Resources of the experience's seller its departures use; the list replaces the old one */
+          resources?: {
+            resource: {
+              /**
+               * @description 24 lowercase hex characters
+               * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+               */
+              id: string;
+            };
+            /** @description Default 1 */
+            seatsPerGuest?: number;
+          }[];
           schedules?: {
             /** @description For custom schedules */
             dates?: string[];
@@ -7472,6 +7814,436 @@ export interface operations {
             | components['schemas']['DepartureStartedProblem']
             | components['schemas']['CapacityExceededProblem']
             | components['schemas']['AmountMismatchProblem'];
+        };
+      };
+      /** @description Problem: rate_limited */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['RateLimitedProblem'];
+        };
+      };
+      /** @description Problem: internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['InternalErrorProblem'];
+        };
+      };
+    };
+  };
+  listResources: {
+    parameters: {
+      query?: {
+        /** @description true adds paging.total */
+        count?: unknown;
+        /** @description Page size, 1..100 (default 20) */
+        limit?: unknown;
+        /** @description Another name for skip */
+        offset?: unknown;
+        /** @description Rows to skip (default 0) */
+        skip?: unknown;
+        /** @description field or -field (default -id) */
+        sort?: unknown;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of Resource objects */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ResourceList'];
+        };
+      };
+      /** @description Problem: invalid_parameter, repeated_parameter, unknown_field, unknown_operator, operator_not_allowed, invalid_value, wrong_value_count, invalid_paging, invalid_sort */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json':
+            | components['schemas']['InvalidParameterProblem']
+            | components['schemas']['RepeatedParameterProblem']
+            | components['schemas']['UnknownFieldProblem']
+            | components['schemas']['UnknownOperatorProblem']
+            | components['schemas']['OperatorNotAllowedProblem']
+            | components['schemas']['InvalidValueProblem']
+            | components['schemas']['WrongValueCountProblem']
+            | components['schemas']['InvalidPagingProblem']
+            | components['schemas']['InvalidSortProblem'];
+        };
+      };
+      /** @description Problem: authentication_required */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['AuthenticationRequiredProblem'];
+        };
+      };
+      /** @description Problem: rate_limited */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['RateLimitedProblem'];
+        };
+      };
+      /** @description Problem: internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['InternalErrorProblem'];
+        };
+      };
+    };
+  };
+  createResource: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          capacity: number;
+          /** @description e.g. "Boat Marie-Louise" */
+          name: string;
+          /** @description Default: the caller */
+          seller?: {
+            /**
+             * @description 24 lowercase hex characters
+             * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+             */
+            id: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Resource'];
+        };
+      };
+      /** @description Problem: invalid_idempotency_key */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['InvalidIdempotencyKeyProblem'];
+        };
+      };
+      /** @description Problem: authentication_required, invalid_credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json':
+            | components['schemas']['AuthenticationRequiredProblem']
+            | components['schemas']['InvalidCredentialsProblem'];
+        };
+      };
+      /** @description Problem: forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem'];
+        };
+      };
+      /** @description Problem: not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['NotFoundProblem'];
+        };
+      };
+      /** @description Problem: idempotency_in_progress */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['IdempotencyInProgressProblem'];
+        };
+      };
+      /** @description Problem: idempotency_key_reused */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['IdempotencyKeyReusedProblem'];
+        };
+      };
+      /** @description Problem: rate_limited */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['RateLimitedProblem'];
+        };
+      };
+      /** @description Problem: internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['InternalErrorProblem'];
+        };
+      };
+    };
+  };
+  getResource: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Resource'];
+        };
+      };
+      /** @description Problem: authentication_required, invalid_credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json':
+            | components['schemas']['AuthenticationRequiredProblem']
+            | components['schemas']['InvalidCredentialsProblem'];
+        };
+      };
+      /** @description Problem: not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['NotFoundProblem'];
+        };
+      };
+      /** @description Problem: rate_limited */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['RateLimitedProblem'];
+        };
+      };
+      /** @description Problem: internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['InternalErrorProblem'];
+        };
+      };
+    };
+  };
+  updateResource: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    /** @description The fields to change */
+    requestBody: {
+      content: {
+        'application/json': {
+          capacity?: number;
+          /** @description e.g. "Boat Marie-Louise" */
+          name?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Resource'];
+        };
+      };
+      /** @description Problem: validation_failed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ValidationFailedProblem'];
+        };
+      };
+      /** @description Problem: authentication_required, invalid_credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json':
+            | components['schemas']['AuthenticationRequiredProblem']
+            | components['schemas']['InvalidCredentialsProblem'];
+        };
+      };
+      /** @description Problem: forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem'];
+        };
+      };
+      /** @description Problem: not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['NotFoundProblem'];
+        };
+      };
+      /** @description Problem: capacity_below_reserved */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['CapacityBelowReservedProblem'];
+        };
+      };
+      /** @description Problem: rate_limited */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['RateLimitedProblem'];
+        };
+      };
+      /** @description Problem: internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['InternalErrorProblem'];
+        };
+      };
+    };
+  };
+  deleteResource: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Problem: authentication_required, invalid_credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json':
+            | components['schemas']['AuthenticationRequiredProblem']
+            | components['schemas']['InvalidCredentialsProblem'];
+        };
+      };
+      /** @description Problem: forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ForbiddenProblem'];
+        };
+      };
+      /** @description Problem: not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['NotFoundProblem'];
+        };
+      };
+      /** @description Problem: resource_in_use */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ResourceInUseProblem'];
         };
       };
       /** @description Problem: rate_limited */
@@ -11040,7 +11812,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['OctoAvailability'][];
+          'application/json': components['schemas']['OctoAvailabilityList'];
         };
       };
       /** @description Default Response */
@@ -11063,6 +11835,15 @@ export interface operations {
       };
       /** @description Default Response */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      500: {
         headers: {
           [name: string]: unknown;
         };
@@ -11103,7 +11884,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['OctoAvailabilityCalendarDay'][];
+          'application/json': components['schemas']['OctoAvailabilityCalendar'];
         };
       };
       /** @description Default Response */
@@ -11126,6 +11907,611 @@ export interface operations {
       };
       /** @description Default Response */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+    };
+  };
+  listOctoBookings: {
+    parameters: {
+      query?: {
+        /** @description Bookings departing that local day */
+        localDate?: string;
+        /** @description With localDateStart */
+        localDateEnd?: string;
+        /** @description With localDateEnd */
+        localDateStart?: string;
+        resellerReference?: string;
+        /** @description The order's short code */
+        supplierReference?: string;
+      };
+      header?: {
+        /** @description Comma-separated capability ids */
+        'octo-capabilities'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoBookingList'];
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+    };
+  };
+  reserveOctoBooking: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Comma-separated capability ids */
+        'octo-capabilities'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OctoBookingReservationBody'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoBooking'];
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+    };
+  };
+  getOctoBooking: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Comma-separated capability ids */
+        'octo-capabilities'?: string;
+      };
+      path: {
+        /** @description The booking uuid */
+        uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoBooking'];
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+    };
+  };
+  deleteOctoBooking: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Comma-separated capability ids */
+        'octo-capabilities'?: string;
+      };
+      path: {
+        /** @description The booking uuid */
+        uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OctoBookingCancellationBody'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoBooking'];
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+    };
+  };
+  updateOctoBooking: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Comma-separated capability ids */
+        'octo-capabilities'?: string;
+      };
+      path: {
+        /** @description The booking uuid */
+        uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OctoBookingUpdateBody'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoBooking'];
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+    };
+  };
+  cancelOctoBooking: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Comma-separated capability ids */
+        'octo-capabilities'?: string;
+      };
+      path: {
+        /** @description The booking uuid */
+        uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OctoBookingCancellationBody'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoBooking'];
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+    };
+  };
+  confirmOctoBooking: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Comma-separated capability ids */
+        'octo-capabilities'?: string;
+      };
+      path: {
+        /** @description The booking uuid */
+        uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OctoBookingConfirmationBody'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoBooking'];
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+    };
+  };
+  extendOctoBooking: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Comma-separated capability ids */
+        'octo-capabilities'?: string;
+      };
+      path: {
+        /** @description The booking uuid */
+        uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OctoExtendReservationBody'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoBooking'];
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      500: {
         headers: {
           [name: string]: unknown;
         };
@@ -11162,7 +12548,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['OctoCapability'][];
+          'application/json': components['schemas']['OctoCapabilityList'];
         };
       };
       /** @description Default Response */
@@ -11185,6 +12571,15 @@ export interface operations {
       };
       /** @description Default Response */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      500: {
         headers: {
           [name: string]: unknown;
         };
@@ -11221,7 +12616,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['OctoProduct'][];
+          'application/json': components['schemas']['OctoProductList'];
         };
       };
       /** @description Default Response */
@@ -11244,6 +12639,15 @@ export interface operations {
       };
       /** @description Default Response */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      500: {
         headers: {
           [name: string]: unknown;
         };
@@ -11314,6 +12718,15 @@ export interface operations {
         };
       };
       /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
       503: {
         headers: {
           [name: string]: unknown;
@@ -11365,6 +12778,223 @@ export interface operations {
       };
       /** @description Default Response */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+    };
+  };
+  listOctoWebhooks: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Comma-separated capability ids */
+        'octo-capabilities'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoWebhookList'];
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+    };
+  };
+  createOctoWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Comma-separated capability ids */
+        'octo-capabilities'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OctoWebhookBody'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoCreatedWebhook'];
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+    };
+  };
+  deleteOctoWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Comma-separated capability ids */
+        'octo-capabilities'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OctoError'];
+        };
+      };
+      /** @description Default Response */
+      500: {
         headers: {
           [name: string]: unknown;
         };
