@@ -66,6 +66,58 @@ describe('through the balancer', () => {
     expect(tally(through)).toEqual({ '409 capacity_exceeded': 10 });
   });
 
+  it('never oversells a boat two experiences share when bookings land on both instances', async () => {
+    const seller = await signUp(cluster.lb, ['ROLE_SELLER']);
+    const boat = await call(cluster.lb, 'POST', '/api/resources', {
+      key: seller.apiKey,
+      body: { name: 'Cluster boat', capacity: 10 },
+    });
+    expect(boat.status).toBe(201);
+    // 09:00-11:00 and 09:30-10:30: every moment of the second is in the first.
+    const tour = async (duration: number, time: number) => {
+      const reply = await call(cluster.lb, 'POST', '/api/experiences', {
+        key: seller.apiKey,
+        body: {
+          name: `Boat tour ${time}`,
+          price: 10,
+          priceType: 'person',
+          currency: 'EUR',
+          duration,
+          group: { outingMax: 50 },
+          schedules: [
+            { type: 'available', repeat: 'weekly', days: [0, 1, 2, 3, 4, 5, 6], times: [time] },
+          ],
+          resources: [{ resource: { id: boat.body.id } }],
+        },
+      });
+      expect(reply.status).toBe(201);
+      return reply.body.id as string;
+    };
+    const tours = [
+      { id: await tour(120, 900), time: 900 },
+      { id: await tour(60, 930), time: 930 },
+    ];
+    const customer = await signUp(cluster.lb);
+    const replies = await runPool(
+      Array.from({ length: 40 }, (_, i) => () => {
+        const { id, time } = tours[i % 2]!;
+        return call(i % 4 < 2 ? a : b, 'POST', '/api/orders', {
+          key: customer.apiKey,
+          body: {
+            items: [{ experience: { id }, arrival: '2030-05-02', arrivalTime: time, quantity: 1 }],
+          },
+        });
+      }),
+      16,
+    );
+    expect(tally(replies)).toEqual({ 201: 10, '409 resource_full': 30 });
+    const [held] = await query<{ seats: number }>(
+      'select sum(seats)::int as seats from resource_seats where resource_id = $1',
+      [boat.body.id],
+    );
+    expect(held).toEqual({ seats: 10 });
+  });
+
   it('makes one order per Idempotency-Key when retries land on different instances', async () => {
     const { experienceId } = await openShop(cluster.lb, 50);
     const customer = await signUp(cluster.lb);
