@@ -11,7 +11,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { creationStamps } from '../../db/creation-clock.js';
 import { fromNow } from '../../db/db-clock.js';
 import { newId } from '../../db/ids.js';
-import { inTransaction } from '../../db/unit-of-work.js';
+import { inTransaction, type Executor } from '../../db/unit-of-work.js';
 import type { DB, DomainEventsTable, HooksTable, WebhookDeliveriesTable } from '../../db/types.js';
 import { resellerDeliveries } from './reseller-hooks.js';
 
@@ -33,6 +33,64 @@ export interface AttemptOutcome {
   error: string | null;
   durationMs: number;
   response: string | null;
+}
+
+/** A new domain event as the fan-out reads it, and a hook that may hear it. */
+interface FanEvent {
+  id: string;
+  seq: string;
+  name: string;
+  seller_id: string | null;
+  created_at: Date;
+  object_id: string | null;
+  experience_id: string | null;
+}
+interface FanHook {
+  id: string;
+  owner_id: string;
+  reseller_id: string | null;
+  event_name: string;
+  created_at: Date;
+}
+
+/**
+ * Which hook hears which event: a hook of the event's seller made before it, the seller's
+ * own when it listens for that name (or `*`), a reseller's when the event is what OCTo's
+ * event follows (its bookings, its seller's visible products: reseller-hooks.ts).
+ */
+async function listeners(
+  trx: Executor,
+  events: readonly FanEvent[],
+  hooks: readonly FanHook[],
+): Promise<{ hook: FanHook; event: FanEvent }[]> {
+  const eventOf = new Map(events.map((e) => [e.id, e]));
+  const hookOf = new Map(hooks.map((h) => [h.id, h]));
+  const heard = (h: FanHook, event: FanEvent) =>
+    h.owner_id === event.seller_id && h.created_at <= event.created_at;
+  const forResellers = await resellerDeliveries(
+    trx,
+    events.map((e) => ({
+      id: e.id,
+      name: e.name,
+      objectId: e.object_id,
+      experienceId: e.experience_id,
+    })),
+    hooks,
+    (hookId, eventId) => heard(hookOf.get(hookId)!, eventOf.get(eventId)!),
+  );
+  return [
+    ...events.flatMap((event) =>
+      hooks
+        .filter(
+          (h) =>
+            h.reseller_id === null &&
+            heard(h, event) &&
+            (h.event_name === '*' || h.event_name === event.name),
+        )
+        .map((hook) => ({ hook, event })),
+    ),
+    ...forResellers.map((p) => ({ hook: hookOf.get(p.hookId)!, event: eventOf.get(p.eventId)! })),
+  ];
 }
 
 export function deliveriesRepository(db: Kysely<DB>) {
@@ -68,38 +126,7 @@ export function deliveriesRepository(db: Kysely<DB>) {
                 .where('owner_id', 'in', owners)
                 .where('status', '=', 'enabled')
                 .execute();
-        const eventOf = new Map(events.map((e) => [e.id, e]));
-        const hookOf = new Map(hooks.map((h) => [h.id, h]));
-        const heard = (h: (typeof hooks)[number], event: (typeof events)[number]) =>
-          h.owner_id === event.seller_id && h.created_at <= event.created_at;
-        // Resellers' hooks hear what OCTo's events follow (their bookings, their products).
-        const forResellers = await resellerDeliveries(
-          trx,
-          events.map((e) => ({
-            id: e.id,
-            name: e.name,
-            objectId: e.object_id,
-            experienceId: e.experience_id,
-          })),
-          hooks,
-          (hookId, eventId) => heard(hookOf.get(hookId)!, eventOf.get(eventId)!),
-        );
-        const pairs = [
-          ...events.flatMap((event) =>
-            hooks
-              .filter(
-                (h) =>
-                  h.reseller_id === null &&
-                  heard(h, event) &&
-                  (h.event_name === '*' || h.event_name === event.name),
-              )
-              .map((h) => ({ hook: h, event })),
-          ),
-          ...forResellers.map((p) => ({
-            hook: hookOf.get(p.hookId)!,
-            event: eventOf.get(p.eventId)!,
-          })),
-        ];
+        const pairs = await listeners(trx, events, hooks);
         const deliveries = pairs.map(({ hook: h, event }) => ({
           id: newId(),
           // In the events' order: one transaction makes many deliveries of a hook.

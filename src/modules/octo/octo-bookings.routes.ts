@@ -14,7 +14,7 @@ import {
   OctoExtendReservationBody,
   OctoGetBookingsQuery,
 } from './octo.bodies.js';
-import { OctoBooking, OctoBookingList } from './octo.schemas.js';
+import { OctoBooking, OctoBookings } from './octo.schemas.js';
 import type { OctoBookingsService } from './octo-bookings.service.js';
 import { octoSchema } from './octo.routes.js';
 import { capabilitiesOf, resellerOf } from './octo-scope.js';
@@ -172,7 +172,7 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox<{
       schema: octoSchema(
         'listOctoBookings',
         'This reseller’s bookings by resellerReference, supplierReference, localDate, or localDateStart and localDateEnd (at most 500) (OCTo Bookings_GetBookings)',
-        { querystring: OctoGetBookingsQuery, response: { 200: refTo(OctoBookingList) } },
+        { querystring: OctoGetBookingsQuery, response: { 200: refTo(OctoBookings) } },
       ),
     },
     async (request) => bookings.list(resellerOf(request), request.query, capabilitiesOf(request)),

@@ -9,15 +9,12 @@ import canonicalizeModule from 'canonicalize';
 import type { BookingEnv } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { Reseller } from '../../domain/caller.js';
-import { DomainError } from '../../domain/errors.js';
 import type { EventSink } from '../../outbox/index.js';
 import { eventsFacade } from '../events/index.js';
 import { experiencesFacade } from '../experiences/index.js';
 import {
-  ResellerRefusal,
   resellerBookings,
   type BookingChange,
-  type ContactGiven,
   type ResellerBookingRead,
   type ResellerBookingsFilter,
   type ResellerSeatAsked,
@@ -33,14 +30,14 @@ import {
 import type {
   OctoBookingCancellationInput,
   OctoBookingConfirmationInput,
-  OctoBookingContactInput,
   OctoBookingReservationInput,
   OctoBookingUpdateInput,
   OctoExtendReservationInput,
   OctoGetBookingsInput,
   OctoUnitItemInput,
 } from './octo.bodies.js';
-import { fail, OctoProblem } from './octo.errors.js';
+import { fail } from './octo.errors.js';
+import { contactGiven, guarded, uuidOf } from './booking-inputs.js';
 import type { OctoBookingView } from './octo.schemas.js';
 import { checkCurrency, pricingFor } from './octo.service.js';
 import { productFor, productOf } from './products.js';
@@ -55,51 +52,6 @@ export interface OctoBookingsDeps {
   domainEvents?: EventSink;
   now?: () => Date;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A booking uuid in a path: lowercase, or INVALID_BOOKING_UUID (never a database error). */
-function uuidOf(text: string): string {
-  if (!UUID.test(text)) fail('INVALID_BOOKING_UUID', text);
-  return text.toLowerCase();
-}
-
-/** The order's customer fields from an OCTo contact, and the whole contact as sent. */
-export function contactGiven(contact: OctoBookingContactInput | undefined): ContactGiven | null {
-  if (contact === undefined) return null;
-  const parts = [contact.firstName, contact.lastName].filter((p) => p?.trim());
-  const name = contact.fullName?.trim() || parts.join(' ').trim() || null;
-  return {
-    name,
-    email: contact.emailAddress ?? null,
-    phone: contact.phoneNumber?.trim() || null,
-    sent: contact,
-  };
-}
-
-/** The refusals of the orders module, as OCTo's codes. */
-function translate(error: unknown, uuid: string | undefined): never {
-  if (error instanceof ResellerRefusal) {
-    if (error.kind === 'unknown_booking' || error.kind === 'uuid_reused')
-      fail('INVALID_BOOKING_UUID', uuid ?? '', error.detail);
-    fail('UNPROCESSABLE_ENTITY', error.detail);
-  }
-  if (error instanceof DomainError) {
-    if (error.code === 'not_scheduled') fail('INVALID_AVAILABILITY_ID', '', error.detail);
-    if (['capacity_exceeded', 'departure_started', 'validation_failed'].includes(error.code))
-      fail('UNPROCESSABLE_ENTITY', error.detail);
-  }
-  throw error;
-}
-
-const guarded = async <T>(uuid: string | undefined, work: () => Promise<T>): Promise<T> => {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof OctoProblem) throw error;
-    return translate(error, uuid);
-  }
-};
 
 export function octoBookingsService(deps: OctoBookingsDeps) {
   const { db } = deps;

@@ -19,7 +19,7 @@ const webhookFields = {
 };
 
 export const OctoWebhook = Type.Object(webhookFields, { $id: 'OctoWebhook' });
-export const OctoWebhookList = Type.Array(refTo(OctoWebhook), { $id: 'OctoWebhookList' });
+export const OctoWebhooks = Type.Array(refTo(OctoWebhook), { $id: 'OctoWebhooks' });
 export const OctoCreatedWebhook = Type.Object(
   {
     ...webhookFields,
@@ -42,7 +42,7 @@ export type OctoWebhookInput = Static<typeof OctoWebhookBody>;
 
 export const OCTO_WEBHOOK_SCHEMAS = [
   OctoWebhook,
-  OctoWebhookList,
+  OctoWebhooks,
   OctoCreatedWebhook,
   OctoWebhookBody,
 ];
@@ -67,7 +67,7 @@ export const octoWebhookRoutes: FastifyPluginAsyncTypebox<{
     '/webhooks',
     {
       schema: octoSchema('listOctoWebhooks', 'This reseller’s receivers (octo/webhooks)', {
-        response: { 200: refTo(OctoWebhookList) },
+        response: { 200: refTo(OctoWebhooks) },
       }),
     },
     async (request) => webhooks.list(resellerOf(request)),

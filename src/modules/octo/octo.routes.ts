@@ -17,10 +17,10 @@ import {
 import { OctoError } from './octo.errors.js';
 import {
   OctoAvailabilityCalendar,
-  OctoAvailabilityList,
-  OctoCapabilityList,
+  OctoAvailabilities,
+  OctoCapabilities,
   OctoProduct,
-  OctoProductList,
+  OctoProducts,
   OctoSupplier,
 } from './octo.schemas.js';
 import type { OctoService } from './octo.service.js';
@@ -76,7 +76,7 @@ export const octoReadRoutes: FastifyPluginAsyncTypebox<{ octo: OctoService }> = 
       schema: octoSchema(
         'getOctoCapabilities',
         'The capabilities offered: octo/pricing, octo/webhooks (OCTo Capabilities_get)',
-        { response: { 200: refTo(OctoCapabilityList) } },
+        { response: { 200: refTo(OctoCapabilities) } },
       ),
     },
     async (request) => {
@@ -91,7 +91,7 @@ export const octoReadRoutes: FastifyPluginAsyncTypebox<{ octo: OctoService }> = 
       schema: octoSchema(
         'listOctoProducts',
         'The seller’s visible experiences as products (OCTo Products_GetProducts)',
-        { response: { 200: refTo(OctoProductList) } },
+        { response: { 200: refTo(OctoProducts) } },
       ),
     },
     async (request) => octo.products(resellerOf(request), capabilitiesOf(request)),
@@ -132,7 +132,7 @@ export const octoReadRoutes: FastifyPluginAsyncTypebox<{ octo: OctoService }> = 
         'The departures of a product by localDate, localDateStart and localDateEnd, or availabilityIds (OCTo Availabilities_AvailabilityCheck)',
         {
           body: refTo(OctoAvailabilityCheckBody),
-          response: { 200: refTo(OctoAvailabilityList) },
+          response: { 200: refTo(OctoAvailabilities) },
         },
       ),
     },

@@ -323,17 +323,20 @@ export const OctoBooking = Type.Object(
 );
 export type OctoBookingView = Static<typeof OctoBooking>;
 
-/** The lists /octo answers with, named for the OpenAPI document and generated clients. */
+/**
+ * The arrays /octo answers with, named for the OpenAPI document and generated clients (in the
+ * plural: a `…List` is the query language's paged envelope, which OCTo does not use).
+ */
 const listOf = (schema: TSchema & { $id?: string }, id: string) =>
   Type.Array(refTo(schema), { $id: id });
-export const OctoProductList = listOf(OctoProduct, 'OctoProductList');
-export const OctoCapabilityList = listOf(OctoCapability, 'OctoCapabilityList');
-export const OctoAvailabilityList = listOf(OctoAvailability, 'OctoAvailabilityList');
+export const OctoProducts = listOf(OctoProduct, 'OctoProducts');
+export const OctoCapabilities = listOf(OctoCapability, 'OctoCapabilities');
+export const OctoAvailabilities = listOf(OctoAvailability, 'OctoAvailabilities');
 export const OctoAvailabilityCalendar = listOf(
   OctoAvailabilityCalendarDay,
   'OctoAvailabilityCalendar',
 );
-export const OctoBookingList = listOf(OctoBooking, 'OctoBookingList');
+export const OctoBookings = listOf(OctoBooking, 'OctoBookings');
 
 /** Every named schema of the answers, for the service to register (refs resolve by $id). */
 export const OCTO_RESPONSE_SCHEMAS = [
@@ -350,9 +353,9 @@ export const OCTO_RESPONSE_SCHEMAS = [
   OctoTicket,
   OctoUnitItem,
   OctoBooking,
-  OctoProductList,
-  OctoCapabilityList,
-  OctoAvailabilityList,
+  OctoProducts,
+  OctoCapabilities,
+  OctoAvailabilities,
   OctoAvailabilityCalendar,
-  OctoBookingList,
+  OctoBookings,
 ];
