@@ -2983,6 +2983,7 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
+    OctoAvailabilities: components['schemas']['OctoAvailability'][];
     OctoAvailability: {
       allDay: boolean;
       /** @description Whether a booking can take a seat now */
@@ -3090,7 +3091,6 @@ export interface components {
         quantity: number;
       }[];
     };
-    OctoAvailabilityList: components['schemas']['OctoAvailability'][];
     OctoBooking: {
       availability: components['schemas']['OctoAvailability'] | null;
       availabilityId: string | null;
@@ -3184,7 +3184,6 @@ export interface components {
       phoneNumber?: string | null;
       postalCode?: string | null;
     };
-    OctoBookingList: components['schemas']['OctoBooking'][];
     OctoBookingReservationBody: {
       /** @description The departure (its local start) */
       availabilityId?: string;
@@ -3211,6 +3210,7 @@ export interface components {
       /** @description Chosen by the reseller (RFC 4122 form) */
       uuid?: string;
     };
+    OctoBookings: components['schemas']['OctoBooking'][];
     OctoBookingUpdateBody: {
       /** @description Another departure */
       availabilityId?: string;
@@ -3234,6 +3234,7 @@ export interface components {
         uuid?: string;
       }[];
     };
+    OctoCapabilities: components['schemas']['OctoCapability'][];
     OctoCapability: {
       dependencies: string[];
       docs: string | null;
@@ -3242,7 +3243,6 @@ export interface components {
       required: boolean;
       revision: number;
     };
-    OctoCapabilityList: components['schemas']['OctoCapability'][];
     OctoContact: {
       country: string | null;
       /** Format: email */
@@ -3368,7 +3368,7 @@ export interface components {
       /** @description IANA */
       timeZone: string;
     };
-    OctoProductList: components['schemas']['OctoProduct'][];
+    OctoProducts: components['schemas']['OctoProduct'][];
     OctoSupplier: {
       contact: {
         address: string | null;
@@ -3499,7 +3499,7 @@ export interface components {
       url: string;
       useContactLanguage?: boolean | null;
     };
-    OctoWebhookList: components['schemas']['OctoWebhook'][];
+    OctoWebhooks: components['schemas']['OctoWebhook'][];
     /** @description The operator does not apply to the field's type */
     OperatorNotAllowedProblem: {
       /** @enum {string} */
@@ -11812,7 +11812,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['OctoAvailabilityList'];
+          'application/json': components['schemas']['OctoAvailabilities'];
         };
       };
       /** @description Default Response */
@@ -11962,7 +11962,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['OctoBookingList'];
+          'application/json': components['schemas']['OctoBookings'];
         };
       };
       /** @description Default Response */
@@ -12548,7 +12548,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['OctoCapabilityList'];
+          'application/json': components['schemas']['OctoCapabilities'];
         };
       };
       /** @description Default Response */
@@ -12616,7 +12616,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['OctoProductList'];
+          'application/json': components['schemas']['OctoProducts'];
         };
       };
       /** @description Default Response */
@@ -12823,7 +12823,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['OctoWebhookList'];
+          'application/json': components['schemas']['OctoWebhooks'];
         };
       };
       /** @description Default Response */
