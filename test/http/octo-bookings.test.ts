@@ -2,11 +2,10 @@
  * OCTo's booking lifecycle at /octo as OCTo's validator runs it, every answer checked against
  * the specification: reserve -> extend -> confirm -> update -> cancel on a seller with two
  * products, get and list by both references, a sold-out departure, and each error code on
- * its trigger; a repeated reserve with the same uuid; holds that expire.
+ * its trigger; a repeated reserve with the same uuid. Holds that expire: octo-holds.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, type TestApp } from '../helpers/app.js';
-import { eventually } from '../helpers/eventually.js';
 import {
   expectOctoError,
   expectSpec,
@@ -272,60 +271,5 @@ describe('the OCTo booking lifecycle', () => {
       }),
       'INVALID_UNIT_ID',
     );
-  });
-});
-
-describe('holds that expire', () => {
-  it('refuses to confirm a hold past its deadline, and shows it EXPIRED once swept', async () => {
-    const swept = await createTestApp({ ORDER_HOLD_SWEEP: 'true', ORDER_HOLD_SWEEP_MS: '50' });
-    try {
-      const mine = await openOctoShop(swept.app);
-      const call = (method: 'GET' | 'POST', url: string, body?: unknown) =>
-        octo(swept.app, mine.reseller.apiKey, method, url, body);
-      const [first] = (
-        await call('POST', '/availability', {
-          productId: mine.tour,
-          optionId: 'DEFAULT',
-          localDate: today(2),
-        })
-      ).json();
-      const held = (
-        await call('POST', '/bookings', {
-          productId: mine.tour,
-          optionId: 'DEFAULT',
-          availabilityId: first.id,
-          expirationMinutes: 5,
-          unitItems: [{ unitId: mine.adult }],
-        })
-      ).json();
-      expect(Date.parse(held.utcExpiresAt) - Date.now()).toBeGreaterThan(4 * 60_000);
-      // Five minutes later, as far as the hold knows.
-      await swept.database.db
-        .updateTable('orders')
-        .set({ hold_expires_at: new Date(Date.now() - 1000) })
-        .where('id', '=', held.id)
-        .execute();
-      expectOctoError(
-        await call('POST', `/bookings/${held.uuid}/confirm`, { contact: { fullName: 'Late' } }),
-        'UNPROCESSABLE_ENTITY',
-      );
-      await eventually(async () => {
-        const expired = (await call('GET', `/bookings/${held.uuid}`)).json();
-        expectSpec('Bookings_GetBooking', expired);
-        expect(expired).toMatchObject({
-          status: 'EXPIRED',
-          utcExpiresAt: expect.any(String),
-          cancellation: { refund: 'FULL' },
-        });
-        const order = await swept.database.db
-          .selectFrom('reseller_bookings')
-          .select('expired')
-          .where('order_id', '=', held.id)
-          .executeTakeFirstOrThrow();
-        expect(order.expired).toBe(true);
-      });
-    } finally {
-      await swept.close();
-    }
   });
 });
