@@ -4,9 +4,11 @@
  * names the specification's operation.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { refTo } from '../../http/schemas.js';
 import {
   OctoBookingCancellationBody,
+  type OctoBookingCancellationInput,
   OctoBookingConfirmationBody,
   OctoBookingParams,
   OctoBookingReservationBody,
@@ -102,52 +104,43 @@ export const octoBookingRoutes: FastifyPluginAsyncTypebox<{
       ),
   );
 
+  // POST .../cancel and DELETE are the same cancellation; a DELETE's body is optional.
+  const cancellation = {
+    params: OctoBookingParams,
+    body: refTo(OctoBookingCancellationBody),
+    response: { 200: BookingRef },
+  };
+  const cancel = async (request: FastifyRequest<{ Params: { uuid: string } }>) =>
+    bookings.cancel(
+      resellerOf(request),
+      request.params.uuid,
+      request.body as OctoBookingCancellationInput,
+      capabilitiesOf(request),
+    );
   app.post(
     '/bookings/:uuid/cancel',
     {
       schema: octoSchema(
         'cancelOctoBooking',
         'Cancel before the departure: seats back, the reason recorded; an ended booking is answered as it is (OCTo Bookings_BookingCancellation)',
-        {
-          params: OctoBookingParams,
-          body: refTo(OctoBookingCancellationBody),
-          response: { 200: BookingRef },
-        },
+        cancellation,
       ),
     },
-    async (request) =>
-      bookings.cancel(
-        resellerOf(request),
-        request.params.uuid,
-        request.body,
-        capabilitiesOf(request),
-      ),
+    cancel,
   );
-
   app.delete(
     '/bookings/:uuid',
     {
-      // The body (a reason) is optional on a DELETE: none reads as `{}`.
       preValidation: async (request) => {
         request.body ??= {};
       },
       schema: octoSchema(
         'deleteOctoBooking',
         'Cancel, as POST .../cancel does (OCTo Bookings_BookingCancellation)',
-        {
-          params: OctoBookingParams,
-          body: refTo(OctoBookingCancellationBody),
-          response: { 200: BookingRef },
-        },
+        cancellation,
       ),
     },
-    async (request) =>
-      bookings.cancel(
-        resellerOf(request),
-        request.params.uuid,
-        request.body,
-        capabilitiesOf(request),
-      ),
+    cancel,
   );
 
   app.get(
