@@ -242,6 +242,50 @@ describe('undo', () => {
   });
 });
 
+describe('the trail', () => {
+  it('lists check-ins, undone ones too, in the query language, for the sellers the caller checks in for', async () => {
+    const order = await booked(shop, [item(shop.experienceId, today, 900, 2)]);
+    const result = (await scan(dock, { code: order.shortCode })).json();
+    const [first, second] = result.checkins;
+    await as(t.app, dock, { method: 'DELETE', url: `/api/checkins/${first.id}` });
+    const list = await as(t.app, dock, {
+      method: 'GET',
+      url: `/api/checkins?order=${order.id}&sort=createdAt&count=true`,
+    });
+    expect(list.statusCode).toBe(200);
+    expect(list.json().paging.total).toBe(2);
+    // One scan's check-ins share their time: in creation order, their ids decide.
+    const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
+    expect(list.json().data).toEqual(
+      [{ ...first, undoneAt: expect.any(String), undoneBy: { id: dock.id } }, second].sort(byId),
+    );
+    const live = await as(t.app, dock, {
+      method: 'GET',
+      url: `/api/checkins?order=${order.id}&undoneAt[exists]=false`,
+    });
+    expect(live.json().data.map((c: { id: string }) => c.id)).toEqual([second.id]);
+    expect(
+      (await as(t.app, dock, { method: 'GET', url: `/api/checkins/${second.id}` })).json(),
+    ).toEqual(second);
+    for (const who of [other.seller, customer]) {
+      expect(
+        (await as(t.app, who, { method: 'GET', url: `/api/checkins?order=${order.id}` })).json()
+          .data,
+      ).toEqual([]);
+      expectProblem(
+        await as(t.app, who, { method: 'GET', url: `/api/checkins/${second.id}` }),
+        404,
+        'not_found',
+      );
+    }
+    expectProblem(
+      await as(t.app, dock, { method: 'GET', url: '/api/checkins?source=phone' }),
+      400,
+      'invalid_value',
+    );
+  });
+});
+
 describe("Xola's modify", () => {
   const modify = (who: Account, id: string, guestStatus: unknown) =>
     as(t.app, who, {

@@ -27,6 +27,7 @@ import * as idempotencyModule from '../../src/modules/idempotency/idempotency.re
 import * as ordersModule from '../../src/modules/orders/orders.repository.js';
 import * as guestsModule from '../../src/modules/orders/guests.repository.js';
 import * as checkinsModule from '../../src/modules/checkins/checkins.repository.js';
+import { checkinList } from '../../src/modules/checkins/checkins.list.js';
 import * as resourcesModule from '../../src/modules/resources/resources.repository.js';
 import * as resourceSeatsModule from '../../src/modules/resources/resource-seats.repository.js';
 import { resourceList } from '../../src/modules/resources/resources.list.js';
@@ -410,6 +411,9 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     findById: (db) => checkinsRepository(db).findById(A),
     liveOf: (db) => checkinsRepository(db).liveOf([A, B]),
     undo: (db) => checkinsRepository(db).undo([A], AT, B),
+    ...listCalls(checkinList, (db) => checkinsRepository(db).listSource(), {
+      'undoneAt[exists]': 'false',
+    }),
   },
   idempotency: {
     claim: (db) => idempotencyRepository(db).claim(A, 'key', 'fp'),

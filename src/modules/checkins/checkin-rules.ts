@@ -113,25 +113,51 @@ export const newCheckin = (
   undone_by: null,
 });
 
-/** A check-in as the API shows it, with its guest's booking. */
-export function toCheckinView(row: CheckinRow, guest: GuestRecord, order: OrderView): CheckinView {
+/** What a check-in shows of its guest's booking. */
+export interface BookingFacts {
+  ticketCode: string;
+  demographicId: string | null;
+  guestType: string | null;
+  shortCode: string;
+  customerName: string;
+  itemId: string;
+  arrival: string;
+  arrivalTime: number;
+}
+
+/** A guest's booking facts, from its order as the API shows it. */
+export function factsOf(guest: GuestRecord, order: OrderView): BookingFacts {
   const item = itemOf(order, guest);
   const line = item.demographics.find((l) => l.demographic.id === guest.demographicId);
+  return {
+    ticketCode: guest.ticketCode,
+    demographicId: guest.demographicId,
+    guestType: line?.label ?? null,
+    shortCode: order.shortCode,
+    customerName: order.customerName,
+    itemId: item.id,
+    arrival: item.arrival,
+    arrivalTime: item.arrivalTime,
+  };
+}
+
+/** A check-in as the API shows it, with its guest's booking. */
+export function toCheckinView(row: CheckinRow, facts: BookingFacts): CheckinView {
   return {
     object: 'checkin',
     id: row.id,
     seller: ref(row.seller_id),
-    guest: ref(guest.id),
-    ticketCode: guest.ticketCode,
-    demographic: refOrNull(guest.demographicId),
-    guestType: line?.label ?? null,
-    order: ref(order.id),
-    shortCode: order.shortCode,
-    customerName: order.customerName,
-    item: ref(item.id),
-    event: ref(guest.eventId),
-    arrival: item.arrival,
-    arrivalTime: item.arrivalTime,
+    guest: ref(row.guest_id),
+    ticketCode: facts.ticketCode,
+    demographic: refOrNull(facts.demographicId),
+    guestType: facts.guestType,
+    order: ref(row.order_id),
+    shortCode: facts.shortCode,
+    customerName: facts.customerName,
+    item: ref(facts.itemId),
+    event: ref(row.event_id),
+    arrival: facts.arrival,
+    arrivalTime: facts.arrivalTime,
     source: row.source,
     createdAt: iso(row.created_at),
     createdBy: refOrNull(row.created_by),

@@ -6,7 +6,7 @@ import type { Db } from '../../db/database.js';
 import type { ResourceModule } from '../../http/module.js';
 import type { EventSink } from '../../outbox/index.js';
 import { checkinsRoutes } from './checkins.routes.js';
-import { Checkin, CheckinResult, Manifest } from './checkins.schemas.js';
+import { Checkin, CheckinList, CheckinResult, Manifest } from './checkins.schemas.js';
 import { checkinsService } from './checkins.service.js';
 import { manifestService } from './manifest.service.js';
 
@@ -15,7 +15,7 @@ export function checkinsModule(deps: { db: Db; domainEvents?: EventSink }): Reso
   const manifests = manifestService(deps);
   return {
     name: 'checkins',
-    schemas: [Checkin, CheckinResult, Manifest],
+    schemas: [Checkin, CheckinList, CheckinResult, Manifest],
     routes: (app) => checkinsRoutes(app, { checkins, manifests }),
   };
 }

@@ -6,11 +6,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
-import { IdParams, authenticated, errorResponses, refTo } from '../../http/schemas.js';
+import {
+  IdParams,
+  ListQuery,
+  authenticated,
+  errorResponses,
+  listErrors,
+  refTo,
+} from '../../http/schemas.js';
+import { describeList } from '../../query/describe.js';
 import { Order } from '../orders/index.js';
+import { checkinList } from './checkins.list.js';
 import {
   Checkin,
   CheckinBody,
+  CheckinList,
   CheckinResult,
   Manifest,
   ManifestQuery,
@@ -62,6 +72,41 @@ export const checkinsRoutes: FastifyPluginAsyncTypebox<{
       const result = await checkins.scan(requireCaller(request), request.body);
       return reply.code(201).send(result);
     },
+  );
+
+  app.get(
+    '/checkins',
+    {
+      schema: {
+        tags,
+        operationId: 'listCheckIns',
+        summary: "The dock's trail: the check-ins of the sellers the caller checks guests in for",
+        description: describeList(checkinList),
+        security: authenticated,
+        querystring: ListQuery,
+        response: {
+          200: refTo(CheckinList),
+          ...listErrors,
+          ...errorResponses('authentication_required'),
+        },
+      },
+    },
+    async (request) => checkins.list(requireCaller(request), request.query),
+  );
+
+  app.get(
+    '/checkins/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'getCheckIn',
+        summary: 'A check-in (undone ones too)',
+        security: authenticated,
+        params: IdParams,
+        response: { 200: refTo(Checkin), ...readErrors },
+      },
+    },
+    async (request) => checkins.get(requireCaller(request), request.params.id),
   );
 
   app.delete(

@@ -4,7 +4,7 @@
  * /api/orders/{id}/modify`, and a departure's manifest.
  */
 import { Type, type Static } from 'typebox';
-import { Id, Nullable, Ref, Timestamp, refTo } from '../../http/schemas.js';
+import { Id, Nullable, Ref, Timestamp, listOf, refTo } from '../../http/schemas.js';
 import { Event } from '../events/index.js';
 import { GUEST_STATUSES } from '../orders/index.js';
 import { DateString } from '../shared/index.js';
@@ -38,6 +38,7 @@ export const Checkin = Type.Object(
   { $id: 'Checkin', description: "A guest's arrival, as recorded at the dock" },
 );
 export type CheckinView = Static<typeof Checkin>;
+export const CheckinList = listOf(Checkin);
 
 export const CheckinResult = Type.Object(
   {

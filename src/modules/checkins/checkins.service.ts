@@ -13,11 +13,14 @@ import { accessOf, type Access } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { DomainError, forbidden, notFound } from '../../domain/errors.js';
 import { emitChange, noEvents, type EventSink } from '../../outbox/index.js';
+import { runList } from '../../query/run.js';
+import type { Scope } from '../../query/types.js';
 import { ordersFacade, type GuestRecord, type OrderView } from '../orders/index.js';
 import { ref } from '../shared/index.js';
 import { usersFacade } from '../users/index.js';
-import { newCheckin, pickGuests, toCheckinView } from './checkin-rules.js';
-import { checkinsRepository } from './checkins.repository.js';
+import { factsOf, newCheckin, pickGuests, toCheckinView } from './checkin-rules.js';
+import { checkinList } from './checkins.list.js';
+import { checkinsRepository, type CheckinWithBooking } from './checkins.repository.js';
 import type { CheckinInput, CheckinResultView, CheckinView } from './checkins.schemas.js';
 
 export interface CheckinsDeps {
@@ -63,6 +66,27 @@ async function resolve(db: Db, access: Access, input: CheckinInput) {
   return matches[0]!;
 }
 
+/** A check-in of the trail as the API shows it (its booking read with it). */
+function trailView(row: CheckinWithBooking): CheckinView {
+  const lines = row.item_demographics as { demographic: { id: string }; label: string }[];
+  return toCheckinView(row, {
+    ticketCode: row.ticket_code,
+    demographicId: row.demographic_id,
+    guestType: lines.find((l) => l.demographic.id === row.demographic_id)?.label ?? null,
+    shortCode: row.short_code,
+    customerName: row.customer_name,
+    itemId: row.item_id,
+    arrival: row.arrival,
+    arrivalTime: row.arrival_time,
+  });
+}
+
+/** The check-ins a caller sees: those of the sellers it checks guests in for. */
+function trailScope(access: Access): Scope {
+  const sellers = access.sellersFor('checkins');
+  return sellers === 'all' ? 'all' : { anyOf: [{ field: 'seller', in: [...sellers] }] };
+}
+
 export function checkinsService(deps: CheckinsDeps) {
   const { db } = deps;
   const domainEvents = deps.domainEvents ?? noEvents;
@@ -78,7 +102,25 @@ export function checkinsService(deps: CheckinsDeps) {
       before,
     });
 
+  const list = (caller: Caller, query: Record<string, unknown>) =>
+    runList(
+      checkinList,
+      { path: '/api/checkins', query, scope: trailScope(accessOf(caller)) },
+      checkinsRepository(db).listSource(),
+      (rows) => rows.map(trailView),
+    );
+
   return {
+    /** `GET /api/checkins`: the dock's trail, in the query language (undone ones too). */
+    list,
+
+    /** `GET /api/checkins/{id}`: one, if the caller checks guests in for its seller. */
+    async get(caller: Caller, id: string): Promise<CheckinView> {
+      const [found] = (await list(caller, { id })).data;
+      if (!found) throw notFound(`Check-in ${id}`);
+      return found;
+    },
+
     /** `POST /api/checkins`: the guests a scanned code names, checked in. */
     async scan(caller: Caller, input: CheckinInput): Promise<CheckinResultView> {
       const match = await resolve(db, accessOf(caller), input);
@@ -104,7 +146,7 @@ export function checkinsService(deps: CheckinsDeps) {
         await emit(tx, caller.id, locked.order, after);
         return {
           object: 'checkin_result',
-          checkins: rows.map((row, i) => toCheckinView(row, picked.guests[i]!, after)),
+          checkins: rows.map((row, i) => toCheckinView(row, factsOf(picked.guests[i]!, after))),
         };
       });
     },
@@ -125,7 +167,10 @@ export function checkinsService(deps: CheckinsDeps) {
         await ordersFacade.guests.setStatus(tx, [guest.id], 'pending', at, null);
         const after = await reread(tx, record.order_id);
         await emit(tx, caller.id, locked.order, after);
-        return toCheckinView({ ...record, undone_at: at, undone_by: caller.id }, guest, after);
+        return toCheckinView(
+          { ...record, undone_at: at, undone_by: caller.id },
+          factsOf(guest, after),
+        );
       });
     },
 
