@@ -30,7 +30,34 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * The dock's trail: the check-ins of the sellers the caller checks guests in for
+     * @description Filters are query parameters: `field=value` (equals) or `field[operator]=value`, combined with AND.
+     *     Operators: equals, notEqual, gt, gte, lt, lte, range, in, nin, startsWith, endsWith, contains, doesNotContain, exists.
+     *     `in` and `nin` take a comma-separated list, `range` exactly two values (both included), `exists` true or false.
+     *     startsWith, endsWith, contains and doesNotContain ignore case; `%`, `_` and `\` are literal.
+     *     notEqual, nin and doesNotContain also match objects where the field is empty.
+     *     Filters on `items.*` fields hold for one item together; an order appears once.
+     *     On a list of ids (`guides`), equals and in mean "contains".
+     *     Paging: `limit` 1..100 (default 20), `skip` (or its synonym `offset`); `sort=field` or `sort=-field` (ties broken by id); `count=true` adds `paging.total`.
+     *     The default order is creation order, newest first (`sort=id` is oldest first); its `paging.next` pages by `id[lt]` ("made before that object"), so deep pages cost what the first costs.
+     *     Reserved parameters, never filters: limit, skip, offset, sort, count, apiKey, private.
+     *     A filter for data the caller may not see returns no results; a malformed filter is a 400 naming the parameter.
+     *
+     *     Fields of check-ins:
+     *
+     *     | field | type | operators | sortable |
+     *     |---|---|---|---|
+     *     | `id` | id | equals, notEqual, gt, gte, lt, lte, range, in, nin, exists | yes |
+     *     | `seller` | id | equals, notEqual, gt, gte, lt, lte, range, in, nin, exists |  |
+     *     | `guest` | id | equals, notEqual, gt, gte, lt, lte, range, in, nin, exists |  |
+     *     | `order` | id | equals, notEqual, gt, gte, lt, lte, range, in, nin, exists |  |
+     *     | `event` | id | equals, notEqual, gt, gte, lt, lte, range, in, nin, exists |  |
+     *     | `source` | enum (scan, modify) | equals, notEqual, in, nin, exists |  |
+     *     | `createdAt` | datetime | equals, notEqual, gt, gte, lt, lte, range, in, nin, exists | yes |
+     *     | `undoneAt` | datetime | equals, notEqual, gt, gte, lt, lte, range, in, nin, exists | yes |
+     */
+    get: operations['listCheckIns'];
     put?: never;
     /**
      * Check in the guests a scanned code names (a guest's or item's ticket, an order's short code)
@@ -50,7 +77,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /** A check-in (undone ones too) */
+    get: operations['getCheckIn'];
     put?: never;
     post?: never;
     /**
@@ -1816,6 +1844,11 @@ export interface components {
          */
         id: string;
       } | null;
+    };
+    /** @description A page of Checkin objects */
+    CheckinList: {
+      data: components['schemas']['Checkin'][];
+      paging: components['schemas']['Paging'];
     };
     CheckinResult: {
       /** @description One per guest checked in by this scan */
@@ -4407,6 +4440,82 @@ export interface operations {
       };
     };
   };
+  listCheckIns: {
+    parameters: {
+      query?: {
+        /** @description true adds paging.total */
+        count?: unknown;
+        /** @description Page size, 1..100 (default 20) */
+        limit?: unknown;
+        /** @description Another name for skip */
+        offset?: unknown;
+        /** @description Rows to skip (default 0) */
+        skip?: unknown;
+        /** @description field or -field (default -id) */
+        sort?: unknown;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of Checkin objects */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CheckinList'];
+        };
+      };
+      /** @description Problem: invalid_parameter, repeated_parameter, unknown_field, unknown_operator, operator_not_allowed, invalid_value, wrong_value_count, invalid_paging, invalid_sort */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json':
+            | components['schemas']['InvalidParameterProblem']
+            | components['schemas']['RepeatedParameterProblem']
+            | components['schemas']['UnknownFieldProblem']
+            | components['schemas']['UnknownOperatorProblem']
+            | components['schemas']['OperatorNotAllowedProblem']
+            | components['schemas']['InvalidValueProblem']
+            | components['schemas']['WrongValueCountProblem']
+            | components['schemas']['InvalidPagingProblem']
+            | components['schemas']['InvalidSortProblem'];
+        };
+      };
+      /** @description Problem: authentication_required */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['AuthenticationRequiredProblem'];
+        };
+      };
+      /** @description Problem: rate_limited */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['RateLimitedProblem'];
+        };
+      };
+      /** @description Problem: internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['InternalErrorProblem'];
+        };
+      };
+    };
+  };
   checkIn: {
     parameters: {
       query?: never;
@@ -4482,6 +4591,70 @@ export interface operations {
             | components['schemas']['GuestCanceledProblem']
             | components['schemas']['WrongDayProblem']
             | components['schemas']['AmbiguousCodeProblem'];
+        };
+      };
+      /** @description Problem: rate_limited */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['RateLimitedProblem'];
+        };
+      };
+      /** @description Problem: internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['InternalErrorProblem'];
+        };
+      };
+    };
+  };
+  getCheckIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A guest's arrival, as recorded at the dock */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Checkin'];
+        };
+      };
+      /** @description Problem: authentication_required, invalid_credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json':
+            | components['schemas']['AuthenticationRequiredProblem']
+            | components['schemas']['InvalidCredentialsProblem'];
+        };
+      };
+      /** @description Problem: not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['NotFoundProblem'];
         };
       };
       /** @description Problem: rate_limited */
