@@ -39,7 +39,6 @@ export const eventsWithExperience = (db: Kysely<DB>) =>
 export function eventsRepository(db: Kysely<DB>) {
   const withExperience = () => eventsWithExperience(db);
   return {
-
     async findById(id: string): Promise<EventRow | undefined> {
       return withExperience().where('e.id', '=', id).executeTakeFirst();
     },
