@@ -424,6 +424,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     expire: (db) => idempotencyRepository(db).expire(A, 'key', 86_400_000),
   },
   outbox: {
+    pendingStats: (db) => outboxRepository(db).pendingStats(),
     claimDue: (db) => outboxRepository(db).claimDue(10, 30_000),
     markSent: (db) => outboxRepository(db).markSent(A),
     markFailed: (db) => outboxRepository(db).markFailed({ id: A, attempts: 1 }, 'e', 5000),

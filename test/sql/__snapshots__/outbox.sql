@@ -1,3 +1,6 @@
+-- pendingStats
+select count(*) as "pending", extract(epoch from now() - min(created_at)) as "oldest" from "outbox" where "status" = $1;
+
 -- claimDue
 update "outbox" set "attempts" = "attempts" + $1, "locked_until" = now() + cast($2 as double precision) * interval '1 millisecond' where "id" in (select "id" from "outbox" where "status" = $3 and "next_attempt_at" <= now() and ("locked_until" is null or "locked_until" <= now()) order by "next_attempt_at", "id" limit $4 for update skip locked) returning *;
 
