@@ -205,6 +205,18 @@ describe('a boat shared by two experiences', () => {
       event: { id: expect.any(String) },
     });
     expect(problem.detail).toContain('Shared boat');
+    // A quote says the same, and shows the boat's room as the seats left.
+    const prepare = (quantity: number) =>
+      as(t.app, customer, {
+        method: 'POST',
+        url: '/api/orders/prepare',
+        payload: seat(short.id, 1000, quantity),
+      });
+    expect(expectProblem(await prepare(5), 409, 'resource_full')).toMatchObject({
+      seatsLeft: 4,
+      item: 0,
+    });
+    expect((await prepare(2)).json().items[0].seatsLeft).toBe(4);
     expect((await book(t.app, customer, seat(short.id, 1000, 4))).statusCode).toBe(201);
     // 11:00-12:00 only touches 09:00-11:00 and 10:00-11:00: the whole boat is free then.
     expect((await book(t.app, customer, seat(short.id, 1100, 12))).statusCode).toBe(201);

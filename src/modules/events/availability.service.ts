@@ -72,7 +72,7 @@ async function limitByResources(
   if (departures.length === 0) return;
   const left = await resourcesFacade.guestsLeft(db, departures);
   for (const { key, days, date, hhmm } of departures) {
-    const room = left.get(key);
+    const room = left.get(key)?.left;
     const open = days[date]![hhmm]!;
     if (room !== undefined && (open === null || room < open)) days[date]![hhmm] = room;
   }

@@ -1,10 +1,11 @@
 /**
  * Quotes (`POST /api/orders/prepare`, and the checkout's): the order as it would be booked
- * now, priced and checked like a booking, with the seats each departure has left, taking no
- * seats and writing nothing.
+ * now, priced and checked like a booking, with the seats each departure has left (no more
+ * than the resources it uses have room for), taking no seats and writing nothing.
  */
 import type { Caller, Checkout } from '../../domain/caller.js';
 import { eventsFacade, capacityExceeded, departureKey, seatsOpen } from '../events/index.js';
+import { resourceFull, resourcesFacade } from '../resources/index.js';
 import { localIso } from '../shared/index.js';
 import type { BookingInput, PlannedBooking, PlannedItem } from './booking.js';
 import { planCheckout, planRequest } from './booking-request.js';
@@ -37,6 +38,29 @@ async function quotePlanned(ctx: OrdersContext, planned: PlannedBooking): Promis
     const seatsLeft = left.get(key)!;
     if (seatsLeft !== null && quantity > seatsLeft)
       throw capacityExceeded(item.index, seatsLeft, quantity);
+  }
+  // The resources the departures use, in one more query (only when some use resources).
+  const room = await resourcesFacade.guestsLeft(
+    ctx.db,
+    [...wanted].flatMap(([key, { item }]) =>
+      item.experience.resources.length === 0
+        ? []
+        : [
+            {
+              key,
+              start: item.start,
+              end: new Date(item.start.getTime() + item.experience.duration * 60_000),
+              uses: item.experience.resources,
+            },
+          ],
+    ),
+  );
+  for (const [key, { item, quantity }] of wanted) {
+    const limit = room.get(key);
+    if (!limit) continue;
+    if (quantity > limit.left) throw resourceFull(limit.resource, item.index, limit.left, quantity);
+    const seatsLeft = left.get(key)!;
+    if (seatsLeft === null || limit.left < seatsLeft) left.set(key, limit.left);
   }
   return {
     object: 'order_quote',

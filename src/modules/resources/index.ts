@@ -2,6 +2,7 @@
 export { Resource, type ResourceView } from './resources.schemas.js';
 export { resourcesModule } from './resources.module.js';
 export {
+  resourceFull,
   resourcesFacade,
   type ResourceHold,
   type ResourceUse,

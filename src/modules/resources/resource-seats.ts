@@ -48,7 +48,7 @@ export function resourceFull(
   item: number,
   guestsLeft: number,
   asked: number,
-  event: { id: string },
+  event?: { id: string },
 ): DomainError {
   return new DomainError(
     'resource_full',
@@ -56,7 +56,7 @@ export function resourceFull(
     {
       resource: { id: resource.id, name: resource.name },
       item,
-      event,
+      ...(event ? { event } : {}),
       seatsLeft: guestsLeft,
       errors: [
         {

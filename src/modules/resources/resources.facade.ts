@@ -6,6 +6,8 @@
  */
 import type { Executor, Tx } from '../../db/unit-of-work.js';
 import { guestsLeft, resourceFull, type Held } from './resource-seats.js';
+
+export { resourceFull } from './resource-seats.js';
 import { resourceSeatsRepository, type ResourceLoad } from './resource-seats.repository.js';
 import { resourcesRepository } from './resources.repository.js';
 import { toResourceView, type ResourceView } from './resources.schemas.js';
@@ -102,14 +104,15 @@ export const resourcesFacade = {
 
   /**
    * The guests each departure may still add as far as its resources go (what it holds
-   * already counted): by `key`, the smallest over its resources; one query for all.
+   * already counted): by `key`, the smallest over its resources and the resource that sets
+   * it; one query for all.
    */
   async guestsLeft(
     db: Executor,
     departures: readonly { key: string; start: Date; end: Date; uses: readonly ResourceUse[] }[],
-  ): Promise<Map<string, number>> {
+  ): Promise<Map<string, { left: number; resource: { id: string; name: string } }>> {
     const ids = [...new Set(departures.flatMap((d) => d.uses.map((u) => u.id)))];
-    const left = new Map<string, number>();
+    const left = new Map<string, { left: number; resource: { id: string; name: string } }>();
     if (ids.length === 0) return left;
     const { from, to } = span(departures);
     const loads = new Map(
@@ -127,7 +130,8 @@ export const resourcesFacade = {
           d.start,
           d.end,
         );
-        left.set(d.key, Math.min(left.get(d.key) ?? fits, fits));
+        if (fits < (left.get(d.key)?.left ?? Infinity))
+          left.set(d.key, { left: fits, resource: { id: load.id, name: load.name } });
       }
     }
     return left;
