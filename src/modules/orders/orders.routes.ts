@@ -29,6 +29,7 @@ const bookingErrors = errorResponses(
   'not_scheduled',
   'departure_started',
   'capacity_exceeded',
+  'resource_full',
   'amount_mismatch',
 );
 
