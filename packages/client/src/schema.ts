@@ -7976,7 +7976,7 @@ export interface operations {
           'application/problem+json': components['schemas']['NotFoundProblem'];
         };
       };
-      /** @description Problem: not_scheduled, departure_started, capacity_exceeded, amount_mismatch */
+      /** @description Problem: not_scheduled, departure_started, capacity_exceeded, resource_full, amount_mismatch */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7986,6 +7986,7 @@ export interface operations {
             | components['schemas']['NotScheduledProblem']
             | components['schemas']['DepartureStartedProblem']
             | components['schemas']['CapacityExceededProblem']
+            | components['schemas']['ResourceFullProblem']
             | components['schemas']['AmountMismatchProblem'];
         };
       };
