@@ -273,3 +273,46 @@ describe('the OCTo booking lifecycle', () => {
     );
   });
 });
+
+describe('check-in (issue 29) as OCTo shows it', () => {
+  it('shows a scanned unit item REDEEMED with utcRedeemedAt, the booking once every seat is', async () => {
+    const held = (
+      await reserve({
+        availabilityId: tourIds[1],
+        unitItems: [{ unitId: shop.adult }, { unitId: shop.adult }],
+      })
+    ).json();
+    const booking = (
+      await send('POST', `/bookings/${held.uuid}/confirm`, { contact: { fullName: 'Dock Guest' } })
+    ).json();
+    expect(booking.status).toBe('CONFIRMED');
+    const ticketOf = (unitItem: { ticket: { deliveryOptions: { deliveryValue: string }[] } }) =>
+      unitItem.ticket.deliveryOptions[0]!.deliveryValue;
+    // The departure is on another day than today: the dock forces it.
+    const scan = (code: string) =>
+      as(t.app, shop.seller, {
+        method: 'POST',
+        url: '/api/checkins',
+        payload: { code, force: true },
+      });
+    const first = await scan(ticketOf(booking.unitItems[0]));
+    expect(first.statusCode, first.body).toBe(201);
+
+    const one = (await send('GET', `/bookings/${held.uuid}`)).json();
+    expectSpec('Bookings_GetBooking', one);
+    expect(one.status).toBe('CONFIRMED');
+    expect(one.unitItems[0]).toMatchObject({ status: 'REDEEMED' });
+    expect(Date.parse(one.unitItems[0].utcRedeemedAt)).not.toBeNaN();
+    expect(one.unitItems[1]).toMatchObject({ status: 'CONFIRMED', utcRedeemedAt: null });
+
+    expect((await scan(ticketOf(booking.unitItems[1]))).statusCode).toBe(201);
+    const all = (await send('GET', `/bookings/${held.uuid}`)).json();
+    expectSpec('Bookings_GetBooking', all);
+    expect(all.status).toBe('REDEEMED');
+    expect(all.unitItems.map((u: { status: string }) => u.status)).toEqual([
+      'REDEEMED',
+      'REDEEMED',
+    ]);
+    expect(Date.parse(all.utcRedeemedAt)).not.toBeNaN();
+  });
+});
