@@ -139,6 +139,16 @@ async function waitFor(
   }
 }
 
+/** Waits until the webhook receiver has printed the booking's delivery. */
+function receiverDelivered(receiver: Background, server: Background | undefined): Promise<void> {
+  return waitFor(
+    "the receiver printing the booking's delivery",
+    () => receiver.output().includes('"eventName":"order.create"'),
+    30_000,
+    () => `receiver:\n${receiver.output()}\nserver:\n${server?.output() ?? ''}`,
+  );
+}
+
 /** Throws when a background command has ended: it was to keep running. */
 function alive(process: Background): true {
   if (process.child.exitCode !== null || process.child.signalCode !== null)
@@ -213,7 +223,15 @@ export async function runWalkthrough(readmePath: string, keep = false): Promise<
       if (!step.text.startsWith('curl ')) throw new Error(`${label}: not a command this runs`);
       const text = localize(step.text);
       console.log(`$ ${text}`);
-      const result = await runCurl(text, env);
+      // Deliveries are recorded by the outbox worker after the booking's answer; a person
+      // pasting the step reads it after the receiver printed the delivery, so this waits too.
+      if (text.includes('/deliveries') && receiver) await receiverDelivered(receiver, server);
+      let result = await runCurl(text, env);
+      for (const until = Date.now() + 30_000; text.includes('/deliveries') && Date.now() < until;) {
+        if (!/"data":\[\]/.test(result.stdout)) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        result = await runCurl(text, env);
+      }
       const cut = result.stdout.lastIndexOf(STATUS_MARK);
       const body = cut < 0 ? result.stdout : result.stdout.slice(0, cut);
       const status = cut < 0 ? 0 : Number(result.stdout.slice(cut + STATUS_MARK.length).trim());
@@ -233,12 +251,7 @@ export async function runWalkthrough(readmePath: string, keep = false): Promise<
     if (!receiver || !booked)
       throw new Error('the walk-through never books with a webhook receiver');
     const current = receiver;
-    await waitFor(
-      "the receiver printing the booking's delivery",
-      () => current.output().includes('"eventName":"order.create"'),
-      30_000,
-      () => `receiver:\n${current.output()}\nserver:\n${server?.output() ?? ''}`,
-    );
+    await receiverDelivered(current, server);
     console.log(`receiver: ${current.output().trim().split('\n')[0]!.slice(0, 200)}…`);
     console.log(
       `\nThe walk-through ran: ${steps.length} steps, a booking and its webhook delivery.`,
