@@ -16,6 +16,7 @@ import {
 } from '../helpers/app.js';
 import { book, openShop, type Shop } from '../helpers/booking.js';
 import { delegate } from '../helpers/guides.js';
+import { createAffiliate, octo } from '../helpers/octo.js';
 import { countStatements } from '../helpers/statement-counter.js';
 
 let t: TestApp;
@@ -234,6 +235,56 @@ describe('a boat shared by two experiences', () => {
     ).json();
     expect(many[morning.id][day]).toEqual({ '900': 0, '1400': 12 });
     expect(many[short.id][day]).toEqual(short1[day]);
+  });
+
+  it('shows OCTo resellers the boat’s room as vacancies, in availability and the calendar', async () => {
+    const reseller = await createAffiliate(t.app, shop.seller);
+    const ask = (url: string, body: object) =>
+      octo(t.app, reseller.apiKey, 'POST', url, { optionId: 'DEFAULT', ...body });
+    const range = { localDateStart: day, localDateEnd: day };
+    const departures = (await ask('/availability', { productId: short.id, ...range })).json();
+    expect(
+      departures.map((a: { localDateTimeStart: string; vacancies: number; status: string }) => [
+        a.localDateTimeStart.slice(11, 16),
+        a.vacancies,
+        a.status,
+      ]),
+    ).toEqual([
+      ['10:00', 0, 'SOLD_OUT'],
+      ['11:00', 0, 'SOLD_OUT'],
+      ['15:00', 12, 'AVAILABLE'],
+    ]);
+    // 15:00 has 20 seats of its own but 12 on the boat (more than half): 13 seats do not fit.
+    expect(departures[2].capacity).toBe(20);
+    const [at15] = (
+      await ask('/availability', {
+        productId: short.id,
+        availabilityIds: [departures[2].id],
+        units: [{ id: 'adult', quantity: 13 }],
+      })
+    ).json();
+    expect(at15).toMatchObject({ vacancies: 12, available: false });
+    // A reserve beyond the boat is OCTo's UNPROCESSABLE_ENTITY naming it; within, it holds.
+    const reserve = (quantity: number) =>
+      ask('/bookings', {
+        productId: short.id,
+        availabilityId: at15.id,
+        unitItems: Array.from({ length: quantity }, () => ({ unitId: 'adult' })),
+      });
+    const refused = await reserve(13);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ error: 'UNPROCESSABLE_ENTITY' });
+    expect(refused.json().errorMessage).toContain('Shared boat');
+    const held = await reserve(12);
+    expect(held.json()).toMatchObject({ status: 'ON_HOLD' });
+    expect(
+      (await octo(t.app, reseller.apiKey, 'DELETE', `/bookings/${held.json().uuid}`)).statusCode,
+    ).toBe(200);
+    const [calendar] = (
+      await ask('/availability/calendar', { productId: morning.id, ...range })
+    ).json();
+    // 09:00 is full on the boat; 14:00 has the whole boat.
+    expect(calendar).toMatchObject({ localDate: day, vacancies: 12, available: true });
   });
 
   it('gives seats back with cancellations and changes, and checks changes against it', async () => {

@@ -24,6 +24,11 @@ export interface DepartureSeats {
   reserved: number;
   /** Closed by hand (the event's `manual` is false). */
   closed: boolean;
+  /**
+   * Guests the resources it shares still have room for (docs/resources.md), when its
+   * experience uses any; the seats a booking can take are the fewer of this and its own.
+   */
+  resourceRoom?: number;
 }
 
 export interface DepartureSource {

@@ -2,7 +2,8 @@
  * What other modules may ask of events: the one seat interface (`seats`: take, move, the
  * events of departures; seats.ts) that bookings, order changes, holds and OCTo use inside
  * their transaction, the seats of departures for quotes, which departures were opened by
- * hand, the guides on events (emails), and a deleted guide leaving the events to come.
+ * hand (with the room left on the resources they share), the guides on events (emails),
+ * and a deleted guide leaving the events to come.
  */
 import type { Executor, Tx } from '../../db/unit-of-work.js';
 import { eventGuidesRepository } from './event-guides.repository.js';
@@ -16,6 +17,7 @@ import {
   type DepartureSource,
 } from './departures.js';
 import { departuresRepository } from './departures.repository.js';
+import { resourcesFacade, type ResourceUse } from '../resources/index.js';
 import { departureKey, seats } from './seats.js';
 
 export type { DepartureSeats, DepartureSource } from './departures.js';
@@ -27,6 +29,38 @@ export {
   type Shown,
   type Staffing,
 } from './seats.js';
+
+/** An experience whose departures are asked for; `resources` are those it shares. */
+type DeparturesOf = DepartureSource & {
+  id: string;
+  duration: number;
+  resources: readonly ResourceUse[];
+};
+
+/**
+ * Each departure's room on the resources its experience shares (one query, none when it
+ * uses no resource), so that OCTo's vacancies are what a booking can really take.
+ */
+async function withResourceRoom(
+  db: Executor,
+  experience: DeparturesOf,
+  departures: DepartureSeats[],
+): Promise<DepartureSeats[]> {
+  if (experience.resources.length === 0 || departures.length === 0) return departures;
+  const left = await resourcesFacade.guestsLeft(
+    db,
+    departures.map((d, i) => ({
+      key: String(i),
+      start: d.start,
+      end: new Date(d.start.getTime() + experience.duration * 60_000),
+      uses: experience.resources,
+    })),
+  );
+  return departures.map((d, i) => {
+    const room = left.get(String(i))?.left;
+    return room === undefined ? d : { ...d, resourceRoom: room };
+  });
+}
 
 export const eventsFacade = {
   seats,
@@ -65,24 +99,24 @@ export const eventsFacade = {
    */
   departuresBetween: async (
     db: Executor,
-    experience: DepartureSource & { id: string },
+    experience: DeparturesOf,
     start: string,
     end: string,
   ): Promise<DepartureSeats[]> => {
     const { from, to } = rangeAround(start, end);
     const events = await departuresRepository(db).between(experience.id, from, to);
-    return departuresIn(experience, start, end, events);
+    return withResourceRoom(db, experience, departuresIn(experience, start, end, events));
   },
 
   /** The departures of an experience at these starts that exist, with their seats (one query). */
   departuresAt: async (
     db: Executor,
-    experience: DepartureSource & { id: string },
+    experience: DeparturesOf,
     starts: readonly Date[],
   ): Promise<DepartureSeats[]> => {
     if (starts.length === 0) return [];
     const rows = await eventsRepository(db).startingAtMany([experience.id], starts);
-    return departuresAtStarts(experience, starts, rows);
+    return withResourceRoom(db, experience, departuresAtStarts(experience, starts, rows));
   },
 
   leaveFutureEvents: (tx: Tx, guideId: string, now: Date): Promise<void> =>

@@ -3,7 +3,8 @@
  * closed by hand, or past its cutoff (the start: until then anyone may book), a departure is
  * CLOSED; without a seat limit FREESALE (vacancies and capacity null); with no seat left
  * SOLD_OUT; with less than half its capacity left LIMITED (the specification's own
- * threshold); else AVAILABLE. `available` says whether a booking can take seats there now,
+ * threshold); else AVAILABLE. Seats left are the fewer of its own and the room on the
+ * resources it shares with other experiences (docs/resources.md). `available` says whether a booking can take seats there now,
  * for the units asked when a request names some (enough seats, within the group size).
  */
 import { minorDigits, toMinor } from '../../domain/money.js';
@@ -51,10 +52,19 @@ export function seatsOf(
   now: Date,
   asked?: number,
 ): Seats {
-  const { capacity } = departure;
+  const { reserved, resourceRoom } = departure;
+  // Without a seat limit of its own, a departure on a shared resource holds what is taken
+  // plus the resource's room.
+  const capacity =
+    departure.capacity === null && resourceRoom !== undefined
+      ? reserved + resourceRoom
+      : departure.capacity;
   if (departure.closed || now.getTime() >= departure.start.getTime())
     return { status: 'CLOSED', available: false, vacancies: 0, capacity };
-  const vacancies = capacity === null ? null : Math.max(capacity - departure.reserved, 0);
+  const vacancies =
+    capacity === null
+      ? null
+      : Math.min(Math.max(capacity - reserved, 0), resourceRoom ?? Number.POSITIVE_INFINITY);
   const status: AvailabilityStatus =
     capacity === null
       ? 'FREESALE'

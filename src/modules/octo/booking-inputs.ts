@@ -41,7 +41,11 @@ function translate(error: unknown, uuid: string | undefined): never {
     if (error.code === 'not_scheduled') fail('INVALID_AVAILABILITY_ID', '', error.detail);
     // The experience deleted or hidden since the request was checked.
     if (error.code === 'not_found') fail('INVALID_PRODUCT_ID', '', error.detail);
-    if (['capacity_exceeded', 'departure_started', 'validation_failed'].includes(error.code))
+    if (
+      ['capacity_exceeded', 'resource_full', 'departure_started', 'validation_failed'].includes(
+        error.code,
+      )
+    )
       fail('UNPROCESSABLE_ENTITY', error.detail);
   }
   throw error;

@@ -19,6 +19,8 @@ export interface Departure {
   reserved: number;
   /** Closed by hand (the event's `manual` is false). */
   closed: boolean;
+  /** Guests the resources it shares still fit, when its experience uses any. */
+  resourceRoom?: number;
 }
 
 /** What the mapping reads of an experience (its public view). */
