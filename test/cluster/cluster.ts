@@ -79,6 +79,10 @@ export async function startCluster(
     BOOKING_SECRET: CLUSTER_SECRET,
     BOOKING_ENV: 'sandbox',
     REDIS_URL: 'redis://127.0.0.1:6379',
+    // A loaded machine can take longer than the 50 ms default to answer a healthy Redis,
+    // which opens the breaker and counts per instance: the shared-limit test would read
+    // that as not sharing (test/http/redis-outage.test.ts waits as long, for the same reason).
+    REDIS_TIMEOUT_MS: '500',
     SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
     WEBHOOK_POLL_MS: '50',
     ORDER_HOLD_SWEEP: 'false',
