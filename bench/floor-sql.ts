@@ -24,14 +24,17 @@ const LAST_ID = 'FLOORLASTID';
 type Filter = (value: string, bind: (value: unknown) => string, at: Conditions) => void;
 interface Conditions {
   row: string[];
+  /** Item filters: one EXISTS over the items, when there is any. */
   items: string[];
+  /** Row conditions repeated on the items' copies (seller_id), for their indexes only. */
+  copied: string[];
 }
 
 const ORDER_FILTERS: Record<string, Filter> = {
   seller: (v, bind, at) => {
     const seller = bind(v);
     at.row.push(`o.seller_id = ${seller}`);
-    at.items.push(`i.seller_id = ${seller}`);
+    at.copied.push(`i.seller_id = ${seller}`);
   },
   arrival: (v, bind, at) => void at.row.push(`o.arrival = ${bind(v)}`),
   'customerName[contains]': (v, bind, at) =>
@@ -67,7 +70,7 @@ const EVENT_FILTERS: Record<string, Filter> = {
 function conditions(filters: Record<string, Filter>, query: Record<string, string>) {
   const values: unknown[] = [];
   const bind = (value: unknown) => `$${values.push(value)}`;
-  const at: Conditions = { row: [], items: [] };
+  const at: Conditions = { row: [], items: [], copied: [] };
   for (const [key, value] of Object.entries(query)) {
     if (key === 'limit') continue;
     const filter = filters[key];
@@ -94,7 +97,7 @@ function page(
   const { values, bind, at, limit } = conditions(filters, query);
   if (at.items.length > 0)
     at.row.push(
-      `exists (select 1 from order_items i where i.order_id = ${alias}.id and ${at.items.join(' and ')})`,
+      `exists (select 1 from order_items i where i.order_id = ${alias}.id and ${[...at.items, ...at.copied].join(' and ')})`,
     );
   const plan = { keyset: true, limit, skip: 0 } as QueryPlan;
   const [prefix, suffix] = nextLink(path, query, plan, LAST_ID, true)!.split(LAST_ID);
