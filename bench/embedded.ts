@@ -20,6 +20,8 @@ const argv = process.argv.slice(2);
 const orders = Number(argv[argv.indexOf('--orders') + 1] ?? '') || 50_000;
 const log = (line: string) => process.stderr.write(`[bench:embedded] ${line}\n`);
 
+// The floor server (issue 27) speaks to a PostgreSQL server through pg; PGlite has none.
+log('the floor comparison is PostgreSQL-only (npm run bench): not run on the embedded database');
 build();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-embedded-bench-'));
 const env = {

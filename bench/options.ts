@@ -6,7 +6,9 @@
  *   --json            print the JSON report on stdout (progress stays on stderr)
  *   --duration S      seconds per measured run (default 10, quick 3)
  *   --connections L   comma list (default 8,64)
- *   --only A,B        run only the scenarios whose name contains A or B
+ *   --only A,B        run only the scenarios whose name contains A or B; `floor` runs the
+ *                     comparison with the floor server (bench/floor.ts), `floor:T` only its
+ *                     questions whose name contains T
  *   --orders N        data size (default 1,000,000, quick 100,000); --sellers N (1000)
  *   --seed N          seed of the data generator (default 1)
  *   --pool N          DATABASE_POOL_SIZE of the server (default: the service's own)

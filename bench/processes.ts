@@ -1,7 +1,7 @@
 /**
  * Child processes of the bench: the service under test (package.json's `start` command, as
- * production runs it), the bare node:http baseline, and their resident memory, read from
- * /proc while the load runs.
+ * production runs it), the bare node:http baseline, the floor server, and their resident
+ * memory, read from /proc while the load runs.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -147,4 +147,17 @@ export async function startBareSqlServer(
     ...server,
     stop: () => server.stop().finally(() => fs.rmSync(dir, { recursive: true })),
   };
+}
+
+/** Starts the floor server (floor-server.ts) on `databaseUrl`, plain or with named statements. */
+export function startFloorServer(
+  databaseUrl: string,
+  mode: 'plain' | 'prepared',
+  poolSize: number,
+): Promise<Running> {
+  return startScript(
+    'floor-server.ts',
+    [databaseUrl, mode, String(poolSize)],
+    `the floor server (${mode})`,
+  );
 }

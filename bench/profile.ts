@@ -19,6 +19,7 @@ import { openDatabase } from '../src/db/database.js';
 import { createCredentials } from './accounts.js';
 import { bookingScenarios } from './bookings.js';
 import { summarize, type CpuProfile, type ProfileSummary } from './cpu-profile.js';
+import { machineBusyMs, postgresCpuMs, processCpuMs } from './cpu-time.js';
 import { prepareDatabase, recordCreatedEvents, serviceEnv } from './database.js';
 import { runLoad, type LoadResult } from './load.js';
 import { benchOptions } from './options.js';
@@ -36,41 +37,6 @@ const options = benchOptions(
 const log = (line: string) => process.stderr.write(`[profile] ${line}\n`);
 const wanted = (name: string) =>
   !options.only || options.only.split(',').some((part) => name.includes(part));
-const TICK_MS = 1000 / 100; // USER_HZ: /proc counts CPU time in 1/100 s on Linux
-
-/** utime + stime of one process, ms (0 once it is gone). */
-function processCpuMs(pid: number): number {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-  } catch {
-    return 0;
-  }
-}
-
-/** CPU ms of all PostgreSQL server processes on this machine. */
-function postgresCpuMs(): number {
-  let total = 0;
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
-        total += processCpuMs(Number(entry));
-    } catch {
-      // the process ended while we read
-    }
-  }
-  return total;
-}
-
-/** Busy CPU ms of the whole machine (all cores; idle and iowait excluded). */
-function machineBusyMs(): number {
-  const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1);
-  const ticks = fields.map(Number);
-  const idle = ticks[3]! + ticks[4]!;
-  return (ticks.reduce((a, b) => a + b, 0) - idle) * TICK_MS;
-}
 
 interface Profiled {
   name: string;

@@ -70,7 +70,74 @@ export interface Report {
   webhooks?: unknown;
   /** `--peer directus`: the shared questions asked of both, at 8 connections. */
   peer?: PeerResult;
+  /** Ours against the floor server, interleaved in this run (bench/floor.ts). */
+  floor?: { connections: number; rounds: number; questions: FloorResult[] };
   budget: BudgetLine[];
+}
+
+/** One server's numbers on a floor question: medians of the interleaved runs. */
+export interface FloorSide {
+  rps: number;
+  /** The server process's own CPU time (utime + stime) per answered request. */
+  cpuMsPerRequest: number;
+  p99Ms: number;
+  /** Over all runs: anything but 200, transport errors, timeouts. */
+  errors: number;
+  /** Each run's req/s, in order. */
+  runsRps: number[];
+}
+
+export interface FloorResult {
+  name: string;
+  note?: string;
+  ours: FloorSide;
+  /** The floor with plain statements, and with named prepared ones. */
+  plain: FloorSide;
+  prepared: FloorSide;
+}
+
+/** The better of the floor's two modes for a question, by req/s. */
+export const bestFloor = (q: FloorResult): FloorSide & { mode: 'plain' | 'prepared' } =>
+  q.plain.rps >= q.prepared.rps
+    ? { ...q.plain, mode: 'plain' }
+    : { ...q.prepared, mode: 'prepared' };
+
+/** DESIGN.md section 10: each read at least this share of the best floor's req/s... */
+const FLOOR_MIN_RATIO = 0.8;
+/** ...with at most this many times the floor's server CPU per request. */
+const FLOOR_MAX_CPU_FACTOR = 1.5;
+
+export function floorBudgetLines(
+  questions: readonly FloorResult[],
+  connections: number,
+): BudgetLine[] {
+  const rows = questions.map((q) => {
+    const best = bestFloor(q);
+    return {
+      name: q.name,
+      ratio: q.ours.rps / best.rps,
+      cpu: q.ours.cpuMsPerRequest / best.cpuMsPerRequest,
+    };
+  });
+  const worst = (key: 'ratio' | 'cpu', sign: number) =>
+    rows.reduce<(typeof rows)[number] | undefined>(
+      (w, r) => (!w || sign * r[key] < sign * w[key] ? r : w),
+      undefined,
+    );
+  const lowest = worst('ratio', 1);
+  const costliest = worst('cpu', -1);
+  return [
+    {
+      line: `every read >= ${FLOOR_MIN_RATIO} of the best floor at ${connections} connections`,
+      met: rows.length > 0 && rows.every((r) => r.ratio >= FLOOR_MIN_RATIO),
+      detail: lowest ? `lowest: ${lowest.name} at ${lowest.ratio.toFixed(2)}` : 'not run',
+    },
+    {
+      line: `server CPU per read <= ${FLOOR_MAX_CPU_FACTOR}x the floor's`,
+      met: rows.length > 0 && rows.every((r) => r.cpu <= FLOOR_MAX_CPU_FACTOR),
+      detail: costliest ? `highest: ${costliest.name} at ${costliest.cpu.toFixed(1)}x` : 'not run',
+    },
+  ];
 }
 
 export interface PeerResult {
@@ -167,6 +234,36 @@ const num = (n: number | undefined, digits = 0) =>
     ? ''
     : n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
+/**
+ * Ours against the floor: req/s of the three (medians of the interleaved runs), the ratio to
+ * the better floor, server CPU per request of ours and of that floor; pgbench on our SQL and
+ * the peer, when this run measured them, for the record.
+ */
+function floorTable(report: Report): string[] {
+  const { floor, peer, scenarios } = report;
+  if (!floor) return [];
+  const lines = [
+    `Against the floor (bench/floor-server.ts, PostgreSQL only): ${floor.connections} connections, ` +
+      `ours, floor and floor prepared interleaved, medians of ${floor.rounds} runs each; ` +
+      "CPU is the server process's own per request.",
+    '',
+    `| question | ours req/s | floor req/s | floor prepared req/s | ours / best floor | CPU ms/req ours | CPU ms/req floor | CPU ours / floor | pgbench | ${peer?.name ?? 'Directus'} req/s |`,
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const q of floor.questions) {
+    const best = bestFloor(q);
+    const ours = scenarios.find((s) => s.name === q.name && s.connections === floor.connections);
+    // Lists: pgbench on our list SQL; one object: pgbench on its own statement.
+    const pgbench = ours?.limit === 'pgbench' ? ours.limitRps : ours?.databaseRps;
+    const peerRps = peer?.queries.find((p) => p.name === q.name)?.peerRps;
+    const errors = q.ours.errors + q.plain.errors + q.prepared.errors;
+    lines.push(
+      `| ${q.name}${q.note ? ` (${q.note})` : ''}${errors ? ` **${errors} errors**` : ''} | ${num(q.ours.rps)} | ${num(q.plain.rps)} | ${num(q.prepared.rps)} | ${(q.ours.rps / best.rps).toFixed(2)} | ${num(q.ours.cpuMsPerRequest, 2)} | ${num(best.cpuMsPerRequest, 2)} | ${(q.ours.cpuMsPerRequest / best.cpuMsPerRequest).toFixed(1)}x | ${num(pgbench)} | ${num(peerRps)} |`,
+    );
+  }
+  return lines;
+}
+
 export function markdown(report: Report): string {
   const { machine, settings, data, startup } = report;
   const lines = [
@@ -202,6 +299,7 @@ export function markdown(report: Report): string {
       ),
     );
   }
+  if (report.floor) lines.push('', ...floorTable(report));
   if (report.webhooks) {
     lines.push('', `Webhooks (bench/webhooks.ts): \`${JSON.stringify(report.webhooks)}\``);
   }

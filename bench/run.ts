@@ -3,9 +3,11 @@
  * measured. Prepares the database (bench/database.ts), builds and starts the service as
  * production runs it, then runs every scenario at each connection count with autocannon
  * in a separate process, and beside it the limit: pgbench on the same SQL for list
- * queries, bare node:http for one object; then the webhooks scenario (bench/webhooks.ts) on
- * a scratch database. Writes bench/results/<time>.{json,md} (and
- * latest.*); prints the Markdown, or with --json the JSON, on stdout. Progress: stderr.
+ * queries, bare node:http for one object; then ours against the floor server on every
+ * read (bench/floor.ts: bodies checked equal, interleaved runs, server CPU per request;
+ * PostgreSQL only); then the webhooks scenario (bench/webhooks.ts) on a scratch database.
+ * Writes bench/results/<time>.{json,md} (and latest.*); prints the Markdown, or with --json
+ * the JSON, on stdout. Progress: stderr.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,8 +24,11 @@ import { benchOptions } from './options.js';
 import { initTpcb, runPgbench } from './pgbench.js';
 import { build, sampleRss, startBareServer, startService, type Running } from './processes.js';
 import { peerQueries, startDirectus } from './peer-directus.js';
+import { compareWithFloor } from './floor.js';
+import { floorFilter, floorQuestions } from './floor-questions.js';
 import {
   checkBudget,
+  floorBudgetLines,
   markdown,
   peerBudgetLine,
   type PeerResult,
@@ -39,6 +44,10 @@ const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const loadBefore = os.loadavg()[0]!;
 const wanted = (name: string) =>
   !options.only || options.only.split(',').some((part) => name.includes(part));
+/** The floor comparison's questions `--only` picks (floor-questions.ts); undefined: none. */
+const floorWanted = floorFilter(options.only);
+/** Runs of each server per floor question (the median is kept). */
+const FLOOR_ROUNDS = 3;
 
 if (options.build) {
   log('building');
@@ -56,6 +65,7 @@ const startup = await measureStartup(options.quick ? 3 : 5, env);
 const database = await openDatabase({ kind: 'postgres', url: options.databaseUrl, poolSize: 2 });
 const server = await startService(env);
 const results: ScenarioResult[] = [];
+let floor: Report['floor'];
 /** Our read scenarios' paths by name (the peer is asked the same questions). */
 const scenarioPaths: Record<string, string> = {};
 
@@ -287,6 +297,21 @@ try {
   }
   statements = await statementsPerRequest(env, counted);
   for (const scenario of reads) if (wanted(scenario.name)) await readScenario(scenario);
+  // Before the bookings: they add orders, and both must read the same ones.
+  if (floorWanted) {
+    const questions = await floorQuestions(database.db, server.baseUrl, credentials, reads);
+    floor = await compareWithFloor({
+      databaseUrl: options.databaseUrl,
+      // The service's default DATABASE_POOL_SIZE, or --pool for both.
+      poolSize: options.poolSize ?? 10,
+      ours: server,
+      questions: questions.filter((q) => floorWanted(q.name)),
+      rounds: FLOOR_ROUNDS,
+      durationSec: options.durationSec,
+      warmupSec: options.warmupSec,
+      log,
+    });
+  }
   for (const scenario of bookings)
     if (wanted(scenario.name)) await bookingScenario(scenario, credentials.customerId);
 } finally {
@@ -381,7 +406,12 @@ const report: Report = {
   scenarios: results,
   ...(webhooks ? { webhooks } : {}),
   ...(peer ? { peer } : {}),
-  budget: [...checkBudget(results, startup), ...(peer ? [peerBudgetLine(peer)] : [])],
+  ...(floor ? { floor } : {}),
+  budget: [
+    ...checkBudget(results, startup),
+    ...(floor ? floorBudgetLines(floor.questions, floor.connections) : []),
+    ...(peer ? [peerBudgetLine(peer)] : []),
+  ],
 };
 const text = markdown(report);
 fs.mkdirSync(options.outDir, { recursive: true });

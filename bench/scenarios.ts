@@ -74,6 +74,40 @@ async function followPages(
 const queryOf = (path: string): Record<string, string> =>
   Object.fromEntries(new URL(path, 'http://x').searchParams);
 
+/** The substring of the customer-name scenarios. */
+const CONTAINS = 'mart';
+
+/**
+ * The seller in the middle of the sellers by orders (the floor's "median seller", issue 27)
+ * and its orders.
+ */
+export async function medianSeller(db: Db): Promise<{ id: string; orders: number }> {
+  const { rows } = await sql<{ id: string; orders: number }>`
+    select seller_id as id, count(*)::int as orders from orders group by seller_id
+    order by count(*), seller_id
+    offset (select count(distinct seller_id) / 2 from orders) limit 1`.execute(db);
+  return rows[0]!;
+}
+
+/**
+ * The spec's order queries of `seller` as paths: its orders with an item in a 3-day window
+ * from the median arrival of its items, and a substring of its customers' names.
+ */
+export async function sellerQuestions(
+  db: Db,
+  seller: string,
+): Promise<{ window: string; contains: string }> {
+  const { rows } = await sql<{ day: string }>`
+    select (percentile_disc(0.5) within group (order by arrival))::text as day
+    from order_items where seller_id = ${seller}`.execute(db);
+  const day = rows[0]!.day;
+  const window = `${day},${addDays(day, 2)}`;
+  return {
+    window: `/api/orders?${encode({ seller, 'items.arrival[range]': window })}`,
+    contains: `/api/orders?${encode({ seller, 'customerName[contains]': CONTAINS })}`,
+  };
+}
+
 export async function readScenarios(
   db: Db,
   baseUrl: string,
@@ -126,7 +160,7 @@ export async function readScenarios(
     ],
     ['orders items.arrival[in]', 'orders', { seller, 'items.arrival[in]': `${d1},${d2},${d3}` }],
     ['orders arrival=d', 'orders', { seller, arrival: d2 }],
-    ['orders customerName[contains]', 'orders', { seller, 'customerName[contains]': 'mart' }],
+    ['orders customerName[contains]', 'orders', { seller, 'customerName[contains]': CONTAINS }],
     ['events experience&start[range]', 'events', { experience, 'start[range]': startRange }],
     // The memory scenario: the largest pages the API gives, newest first.
     ['orders 100-row pages', 'orders', { seller, limit: '100' }],

@@ -1,0 +1,43 @@
+/**
+ * CPU time read from /proc, for CPU per request: a process's own (utime + stime), every
+ * PostgreSQL process's, and the whole machine's. A process's CPU time over a run divided by
+ * the requests it answered does not depend on what else the shared cores are doing, which
+ * throughput does.
+ */
+import fs from 'node:fs';
+
+const TICK_MS = 1000 / 100; // USER_HZ: /proc counts CPU time in 1/100 s on Linux
+
+/** utime + stime of one process, ms (0 once it is gone). */
+export function processCpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU ms of all PostgreSQL server processes on this machine. */
+export function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
+        total += processCpuMs(Number(entry));
+    } catch {
+      // the process ended while we read
+    }
+  }
+  return total;
+}
+
+/** Busy CPU ms of the whole machine (all cores; idle and iowait excluded). */
+export function machineBusyMs(): number {
+  const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1);
+  const ticks = fields.map(Number);
+  const idle = ticks[3]! + ticks[4]!;
+  return (ticks.reduce((a, b) => a + b, 0) - idle) * TICK_MS;
+}
