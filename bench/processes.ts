@@ -28,6 +28,19 @@ export async function freePort(): Promise<number> {
   });
 }
 
+export const TICK_MS = 1000 / 100; // USER_HZ: /proc counts CPU time in 1/100 s on Linux
+
+/** utime + stime of one process, ms (0 once it is gone). */
+export function processCpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+
 /** Resident set size of a process in MB (0 once it is gone). */
 export function rssMb(pid: number): number {
   try {

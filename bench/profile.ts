@@ -22,7 +22,14 @@ import { summarize, type CpuProfile, type ProfileSummary } from './cpu-profile.j
 import { prepareDatabase, recordCreatedEvents, serviceEnv } from './database.js';
 import { runLoad, type LoadResult } from './load.js';
 import { benchOptions } from './options.js';
-import { build, startArgs, startBareSqlServer, startService } from './processes.js';
+import {
+  TICK_MS,
+  build,
+  processCpuMs,
+  startArgs,
+  startBareSqlServer,
+  startService,
+} from './processes.js';
 import { runPgbench } from './pgbench.js';
 import { readScenarios } from './scenarios.js';
 
@@ -36,18 +43,6 @@ const options = benchOptions(
 const log = (line: string) => process.stderr.write(`[profile] ${line}\n`);
 const wanted = (name: string) =>
   !options.only || options.only.split(',').some((part) => name.includes(part));
-const TICK_MS = 1000 / 100; // USER_HZ: /proc counts CPU time in 1/100 s on Linux
-
-/** utime + stime of one process, ms (0 once it is gone). */
-function processCpuMs(pid: number): number {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-  } catch {
-    return 0;
-  }
-}
 
 /** CPU ms of all PostgreSQL server processes on this machine. */
 function postgresCpuMs(): number {
