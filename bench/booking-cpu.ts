@@ -182,8 +182,12 @@ const tpcb = await backendsSpent(tpcbName, () =>
 );
 const tpcbPg = tpcb.spent / (tpcb.result.tps * options.durationSec);
 
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** The middle value, or the mean of the two middle ones. */
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length / 2;
+  return Number.isInteger(mid) ? (sorted[mid - 1]! + sorted[mid]!) / 2 : sorted[Math.floor(mid)]!;
+};
 const lines = [
   `Run ${new Date().toISOString()}: ${record.orders.toLocaleString('en')} orders, ${connections} connections, ` +
     `${rounds} rounds of ${options.durationSec} s; load average ${os
