@@ -1,7 +1,7 @@
 /** All SQL on domain events. */
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
-import { write } from '../db/write-batch.js';
+import { insertRows } from '../db/write-batch.js';
 import type { Audit, EventName } from './domain-events.js';
 
 /** A domain event as stored: a `StoredEvent` without its hints (they never leave the process). */
@@ -18,17 +18,16 @@ export function domainEventsRepository(db: Kysely<DB>) {
   return {
     /** Sent with the rest of an open write batch (db/write-batch.ts). */
     async insert(event: EventRecord): Promise<void> {
-      await write(
-        db,
-        db.insertInto('domain_events').values({
+      await insertRows(db, 'domain_events', [
+        {
           id: event.id,
           name: event.name,
           seller_id: event.sellerId,
           actor_id: event.actorId,
           object: JSON.stringify(event.object),
           audit: event.audit ? JSON.stringify(event.audit) : null,
-        }),
-      );
+        },
+      ]);
     },
   };
 }

@@ -1,11 +1,14 @@
 /**
  * The write batch (src/db/write-batch.ts): writes through the `BatchTx` wait and go out as
  * one statement at the end; writes through the transaction itself run when awaited, even
- * while a batch of it is open.
+ * while a batch of it is open. Its text is reused per shape (src/db/write-shapes.ts): the
+ * same text and parameters as Kysely's, whatever the values.
  */
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createQueryRecorder } from '../../src/db/query-recorder.js';
-import { inOneStatement, write } from '../../src/db/write-batch.js';
+import { inOneStatement, insertRows, write } from '../../src/db/write-batch.js';
+import { compiledWrite } from '../../src/db/write-shapes.js';
 
 const recorder = createQueryRecorder();
 
@@ -39,5 +42,64 @@ describe('inOneStatement', () => {
       ),
     );
     expect(queries).toEqual([]);
+  });
+});
+
+describe('a batch compiled once per shape', () => {
+  interface Row {
+    id: string;
+    name: 'order.create';
+    seller_id: string;
+    actor_id: null;
+    object: string;
+    audit?: string | null;
+  }
+  const row = (id: string, audit: string | null): Row => ({
+    id,
+    name: 'order.create' as const,
+    seller_id: 's',
+    actor_id: null,
+    object: `{"id":"${id}"}`,
+    audit,
+  });
+  const kyselys = (rows: Row[], last: string) =>
+    sql`with "w0" as (${recorder.db.insertInto('domain_events').values(rows)}) ${recorder.db
+      .deleteFrom('orders')
+      .where('id', '=', last)}`.compile(recorder.db);
+  const batched = (rows: Row[], last: string) =>
+    recorder.record((db) =>
+      db.transaction().execute((tx) =>
+        inOneStatement(tx, async (batch) => {
+          await insertRows(batch, 'domain_events', rows);
+          await write(batch, batch.deleteFrom('orders').where('id', '=', last));
+        }),
+      ),
+    );
+
+  it("sends Kysely's text and parameters, for the shape's first batch and later ones", async () => {
+    for (const [rows, last] of [
+      [[row('a', null), row('b', '{}')], 'x'],
+      [[row('c', '{"k":1}'), row('d', null)], 'y'],
+      [[row('e', null)], 'z'],
+    ] as const) {
+      const [sent] = await batched([...rows], last);
+      const expected = kyselys([...rows], last);
+      expect([sent!.sql, sent!.parameters]).toEqual([expected.sql, expected.parameters]);
+    }
+  });
+
+  it('writes rows of other columns, or with a value left out, through Kysely as before', async () => {
+    const rows = [row('a', null), { ...row('b', null), audit: undefined }];
+    const [sent] = await batched(rows, 'x');
+    const expected = kyselys(rows, 'x');
+    expect(sent!.sql).toContain('default');
+    expect([sent!.sql, sent!.parameters]).toEqual([expected.sql, expected.parameters]);
+  });
+
+  it('refuses a shape whose parameters are not those Kysely binds', () => {
+    const query = () => recorder.db.deleteFrom('orders').where('id', '=', 'a');
+    expect(() =>
+      compiledWrite(recorder.db, [{ shape: 'delete one order', parameters: ['b'], query }]),
+    ).toThrow(/other parameters/);
   });
 });

@@ -5,9 +5,72 @@
  */
 import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { creationTime } from '../../db/creation-clock.js';
+import { statement } from '../../db/statement-template.js';
 import type { DB, EventsTable } from '../../db/types.js';
 import type { NewEventRow } from './events.repository.js';
 import { seatsOpen } from './events.schemas.js';
+
+/**
+ * Takes seats at a departure, making its event when it has none (`takeSeatsAt`): compiled
+ * once (db/statement-template.ts), as every booking runs it.
+ */
+const takeSeats = statement((db, row: NewEventRow & { quantity: number; at: Date }) => {
+  const { quantity, at } = row;
+  const made = db
+    .insertInto('events')
+    .columns([
+      'id',
+      'experience_id',
+      'seller_id',
+      'starts_at',
+      'ends_at',
+      'max',
+      'reserved',
+      'created_at',
+      'updated_at',
+    ])
+    .expression(
+      db
+        .selectNoFrom([
+          sql<string>`${row.id}`.as('id'),
+          sql<string>`${row.experience_id}`.as('experience_id'),
+          sql<string>`${row.seller_id}`.as('seller_id'),
+          sql<Date>`${row.starts_at}::timestamptz`.as('starts_at'),
+          sql<Date>`${row.ends_at}::timestamptz`.as('ends_at'),
+          sql<number | null>`${row.max}::int`.as('max'),
+          sql<number>`${quantity}::int`.as('reserved'),
+          sql<Date>`${at}::timestamptz`.as('created_at'),
+          sql<Date>`${at}::timestamptz`.as('updated_at'),
+        ])
+        .where(sql<SqlBool>`${row.max}::int is null or ${quantity}::int <= ${row.max}::int`),
+    )
+    .onConflict((oc) => oc.constraint('events_experience_start').doNothing())
+    .returningAll();
+  const taken = db
+    .updateTable('events')
+    .set({ reserved: sql`reserved + ${quantity}`, updated_at: at })
+    .where('experience_id', '=', row.experience_id)
+    .where('starts_at', '=', row.starts_at)
+    // Made just now by this statement: its seats are already taken.
+    .where(sql<SqlBool>`not exists (select from made)`)
+    .where('manual', 'is not', false)
+    .where((eb) =>
+      eb.or([eb('max', 'is', null), eb(sql`reserved + ${quantity}`, '<=', eb.ref('max'))]),
+    )
+    .returningAll();
+  return db
+    .with('made', () => made)
+    .with('taken', () => taken)
+    .selectFrom('made')
+    .selectAll()
+    .select(sql<boolean>`true`.as('created'))
+    .unionAll((eb) =>
+      eb
+        .selectFrom('taken')
+        .selectAll()
+        .select(sql<boolean>`false`.as('created')),
+    );
+});
 
 export function eventSeatsRepository(db: Kysely<DB>) {
   return {
@@ -44,62 +107,8 @@ export function eventSeatsRepository(db: Kysely<DB>) {
       row: NewEventRow,
       quantity: number,
     ): Promise<(Selectable<EventsTable> & { created: boolean }) | undefined> {
-      const at = creationTime();
-      const made = db
-        .insertInto('events')
-        .columns([
-          'id',
-          'experience_id',
-          'seller_id',
-          'starts_at',
-          'ends_at',
-          'max',
-          'reserved',
-          'created_at',
-          'updated_at',
-        ])
-        .expression(
-          db
-            .selectNoFrom([
-              sql<string>`${row.id}`.as('id'),
-              sql<string>`${row.experience_id}`.as('experience_id'),
-              sql<string>`${row.seller_id}`.as('seller_id'),
-              sql<Date>`${row.starts_at}::timestamptz`.as('starts_at'),
-              sql<Date>`${row.ends_at}::timestamptz`.as('ends_at'),
-              sql<number | null>`${row.max}::int`.as('max'),
-              sql<number>`${quantity}::int`.as('reserved'),
-              sql<Date>`${at}::timestamptz`.as('created_at'),
-              sql<Date>`${at}::timestamptz`.as('updated_at'),
-            ])
-            .where(sql<SqlBool>`${row.max}::int is null or ${quantity}::int <= ${row.max}::int`),
-        )
-        .onConflict((oc) => oc.constraint('events_experience_start').doNothing())
-        .returningAll();
-      const taken = db
-        .updateTable('events')
-        .set({ reserved: sql`reserved + ${quantity}`, updated_at: at })
-        .where('experience_id', '=', row.experience_id)
-        .where('starts_at', '=', row.starts_at)
-        // Made just now by this statement: its seats are already taken.
-        .where(sql<SqlBool>`not exists (select from made)`)
-        .where('manual', 'is not', false)
-        .where((eb) =>
-          eb.or([eb('max', 'is', null), eb(sql`reserved + ${quantity}`, '<=', eb.ref('max'))]),
-        )
-        .returningAll();
-      return db
-        .with('made', () => made)
-        .with('taken', () => taken)
-        .selectFrom('made')
-        .selectAll()
-        .select(sql<boolean>`true`.as('created'))
-        .unionAll((eb) =>
-          eb
-            .selectFrom('taken')
-            .selectAll()
-            .select(sql<boolean>`false`.as('created')),
-        )
-        .executeTakeFirst();
+      const taking = takeSeats(db, { ...row, quantity, at: creationTime() });
+      return (await db.executeQuery(taking)).rows[0];
     },
 
     async release(id: string, quantity: number): Promise<void> {

@@ -1,6 +1,6 @@
 /** All SQL on order guests (`order_guests`): one row per seat of an order item. */
 import { sql, type Kysely } from 'kysely';
-import { write } from '../../db/write-batch.js';
+import { insertRows } from '../../db/write-batch.js';
 import type { DB, GuestStatus } from '../../db/types.js';
 import type { GuestRow } from './guests.js';
 
@@ -25,7 +25,7 @@ export function guestsRepository(db: Kysely<DB>) {
   return {
     /** New guests: with the rest of an open write batch (a booking's one statement). */
     async insert(guests: readonly GuestRow[]): Promise<void> {
-      if (guests.length > 0) await write(db, db.insertInto('order_guests').values([...guests]));
+      await insertRows(db, 'order_guests', guests);
     },
 
     /** The live guests of an order, in each item's seat order. */

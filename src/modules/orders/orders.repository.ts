@@ -3,7 +3,7 @@ import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { creationTime } from '../../db/creation-clock.js';
 import { listSource } from '../../db/list-source.js';
 import { prepared } from '../../db/prepared.js';
-import { write } from '../../db/write-batch.js';
+import { insertRows } from '../../db/write-batch.js';
 import type { DB } from '../../db/types.js';
 import { fold, foldSql } from '../../query/fold.js';
 import { likePattern } from '../../query/operators.js';
@@ -97,11 +97,11 @@ export function ordersRepository(db: Kysely<DB>) {
      * unique index `orders_short_code`); the booking is then made again with another.
      */
     async insert(order: OrderRow): Promise<void> {
-      await write(db, db.insertInto('orders').values(orderValues(order)));
+      await insertRows(db, 'orders', [orderValues(order)]);
     },
 
     async insertItems(items: readonly OrderItemRow[]): Promise<void> {
-      await write(db, db.insertInto('order_items').values(items.map(itemValues)));
+      await insertRows(db, 'order_items', items.map(itemValues));
     },
 
     /** Writes an order's changed fields (all but its identity). */

@@ -4,6 +4,7 @@
  */
 import { DateTime, IANAZone } from 'luxon';
 import { hhmmToMinutes } from './schedule.rules.js';
+import { offsetAt, zoneNamed } from './zone-offsets.js';
 
 export function isTimeZone(zone: string): boolean {
   return IANAZone.isValidZone(zone);
@@ -14,36 +15,38 @@ export function canonicalZone(zone: string): string {
   return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
 }
 
+const DAY_MS = 86_400_000;
+
 /**
  * The instant of a local date and HHMM time in `zone`, or undefined when that local time
- * does not exist (skipped by a daylight-saving change).
+ * does not exist (skipped by a daylight-saving change). A wall-clock time lived twice (a
+ * fall-back night) means its second occurrence. The instant is the wall time less the
+ * zone's offset, tried with the offsets a day before and a day after (the two sides of any
+ * change of the clocks near it: a zone changes them at most once in a few days), each kept
+ * only if it is the zone's offset at the instant found; the offsets come from Luxon, cached
+ * per hour (zone-offsets.ts).
  */
 export function localToInstant(date: string, hhmm: number, zone: string): Date | undefined {
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];
   const minutes = hhmmToMinutes(hhmm);
-  const local = DateTime.fromObject(
-    { year, month, day, hour: Math.floor(minutes / 60), minute: minutes % 60 },
-    { zone },
-  );
-  if (!local.isValid) return undefined;
-  // Luxon moves a skipped time forward; a changed wall clock means it never existed.
-  if (local.hour * 60 + local.minute !== minutes || local.day !== day) return undefined;
-  return laterOccurrence(local).toJSDate();
-}
-
-/**
- * A wall-clock time lived twice (a fall-back night) means its second occurrence. Luxon
- * mostly picks it, but not at the very first minute of the repeated span (02:00 on Sydney's
- * 2020-04-05): when the offset drops within the next hour, the same wall time a shift later
- * is the one meant.
- */
-function laterOccurrence(local: DateTime): DateTime {
-  const shift = local.offset - local.plus({ hours: 1 }).offset;
-  if (shift <= 0) return local;
-  const later = local.plus({ minutes: shift });
-  return later.hour === local.hour && later.minute === local.minute && later.day === local.day
-    ? later
-    : local;
+  const luxonZone = zoneNamed(zone);
+  if (!luxonZone) return undefined;
+  // The wall clock read as UTC (setUTCFullYear: years below 100 are not 19xx).
+  const wall = new Date(0);
+  wall.setUTCFullYear(year, month - 1, day);
+  wall.setUTCHours(Math.floor(minutes / 60), minutes % 60);
+  // A day or an hour out of range rolls over: such a local time does not exist.
+  if (wall.getUTCFullYear() !== year || wall.getUTCMonth() !== month - 1) return undefined;
+  if (wall.getUTCDate() !== day) return undefined;
+  const wallMs = wall.getTime();
+  let found: number | undefined;
+  for (const side of [-DAY_MS, DAY_MS]) {
+    const offset = offsetAt(zone, luxonZone, wallMs + side);
+    const instant = wallMs - offset * 60_000;
+    if (offsetAt(zone, luxonZone, instant) === offset && (found === undefined || instant > found))
+      found = instant;
+  }
+  return found === undefined ? undefined : new Date(found);
 }
 
 /** The local date and HHMM time of an instant in `zone`. */

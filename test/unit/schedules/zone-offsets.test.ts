@@ -1,0 +1,106 @@
+/**
+ * Time-zone offsets cached per hour (src/modules/schedules/zone-offsets.ts) and the local
+ * times read with them (`localToInstant`), against Luxon itself in every zone Intl knows,
+ * over a century of instants and local times: daylight-saving changes, half-hour and
+ * 45-minute zones, zones that changed their standard offset.
+ */
+import fc from 'fast-check';
+import { DateTime, Info } from 'luxon';
+import { describe, expect, it } from 'vitest';
+import { localToInstant } from '../../../src/modules/schedules/local-time.js';
+import { offsetAt, zoneNamed } from '../../../src/modules/schedules/zone-offsets.js';
+
+const ZONES = Intl.supportedValuesOf('timeZone');
+const FROM = Date.UTC(1971, 0, 1);
+const TO = Date.UTC(2070, 0, 1);
+const HOUR = 3_600_000;
+
+/**
+ * The local time's instant by Luxon alone: every offset the zone has within two days of
+ * it tried, each instant kept when Luxon shows it at that wall clock; the latest one.
+ */
+function byLuxon(date: string, hhmm: number, zone: string): Date | undefined {
+  const wall = Date.parse(`${date}T${String(hhmm).padStart(4, '0').replace(/(..)$/, ':$1')}Z`);
+  const luxon = Info.normalizeZone(zone);
+  const tried = new Set<number>();
+  for (let h = -48; h <= 48; h++) tried.add(luxon.offset(wall + h * HOUR));
+  const shows = (ms: number) =>
+    DateTime.fromMillis(ms, { zone }).toFormat('yyyy-MM-dd HHmm') ===
+    `${date} ${String(hhmm).padStart(4, '0')}`;
+  const found = [...tried].map((o) => wall - o * 60_000).filter(shows);
+  return found.length === 0 ? undefined : new Date(Math.max(...found));
+}
+
+describe('offsetAt', () => {
+  it("is Luxon's offset at any instant, hours seen before or not", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ZONES),
+        fc.integer({ min: FROM, max: TO }),
+        fc.integer({ min: -3 * HOUR, max: 3 * HOUR }),
+        (zone, ms, step) => {
+          const luxon = zoneNamed(zone)!;
+          for (const at of [ms, ms + step, ms])
+            expect(offsetAt(zone, luxon, at)).toBe(luxon.offset(at));
+        },
+      ),
+      { numRuns: 800 },
+    );
+  });
+
+  it("is Luxon's offset at the minutes around a change of the clocks", () => {
+    // Europe/Paris 2019-03-31 01:00Z, Australia/Lord_Howe's half-hour change 2019-04-06 15:00Z.
+    for (const [zone, change] of [
+      ['Europe/Paris', Date.UTC(2019, 2, 31, 1)],
+      ['Australia/Lord_Howe', Date.UTC(2019, 3, 6, 15)],
+    ] as const) {
+      const luxon = zoneNamed(zone)!;
+      for (let ms = change - 2 * HOUR; ms <= change + 2 * HOUR; ms += 60_000)
+        expect(offsetAt(zone, luxon, ms)).toBe(luxon.offset(ms));
+    }
+  });
+
+  it('names no zone for a name Luxon does not know', () => {
+    expect(zoneNamed('Mars/Olympus')).toBeUndefined();
+  });
+});
+
+describe('localToInstant against Luxon', () => {
+  it('finds the latest instant showing the local time, or none', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ZONES),
+        fc.integer({ min: FROM + 3 * 86_400_000, max: TO }),
+        fc.integer({ min: 0, max: 23 }),
+        fc.integer({ min: 0, max: 59 }),
+        (zone, ms, hour, minute) => {
+          const date = new Date(ms).toISOString().slice(0, 10);
+          const hhmm = hour * 100 + minute;
+          expect(localToInstant(date, hhmm, zone)?.toISOString()).toBe(
+            byLuxon(date, hhmm, zone)?.toISOString(),
+          );
+        },
+      ),
+      { numRuns: 800 },
+    );
+  });
+
+  it('agrees with Luxon on the hours around changes of the clocks', () => {
+    // Days on which zones changed their clocks: spring, fall, a skipped day (Samoa, 2011).
+    for (const [zone, date] of [
+      ['Europe/Paris', '2019-03-31'],
+      ['Europe/Paris', '2019-10-27'],
+      ['America/Sao_Paulo', '2018-11-04'],
+      ['Australia/Sydney', '2020-04-05'],
+      ['Australia/Lord_Howe', '2019-04-07'],
+      ['Australia/Lord_Howe', '2019-10-06'],
+      ['Pacific/Apia', '2011-12-30'],
+      ['America/Havana', '2019-03-10'],
+    ] as const) {
+      for (let hhmm = 0; hhmm < 2400; hhmm += hhmm % 100 === 45 ? 55 : 15)
+        expect(localToInstant(date, hhmm, zone)?.toISOString(), `${zone} ${date} ${hhmm}`).toBe(
+          byLuxon(date, hhmm, zone)?.toISOString(),
+        );
+    }
+  });
+});
