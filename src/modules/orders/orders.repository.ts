@@ -76,6 +76,7 @@ export function ordersRepository(db: Kysely<DB>) {
       const plain = listSource(
         () => db.selectFrom('orders as o'),
         (q) => q.selectAll('o').select([itemsJson, guestsJson]),
+        { shape: 'orders', db },
       );
       if (search === undefined) return plain;
       const { where, rank } = orderSearch(search);
