@@ -1,18 +1,55 @@
 /**
  * The two queries behind every list: one page of rows, and the count. A repository gives
  * its base select (table, joins, columns); the compiled list query adds the rest.
+ *
+ * A source given a `shape` name (and its database handle) compiles each page query once
+ * per shape of its fragments (query/shape.ts) and then only binds the values: building and
+ * compiling the Kysely query was most of Kysely's share of a list's Node time (issue 27).
+ * The first query of a shape is compiled as always and cached only if the values the shape
+ * predicts are exactly the ones Kysely bound, so a base select with values of its own, or
+ * any fragment the shape does not read, is simply compiled every time.
  */
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { CompiledList } from '../query/compile.js';
 import type { ListSource } from '../query/run.js';
+import { BoundedCache, sameValues, shapeOf } from '../query/shape.js';
+
+/** Shapes a handle keeps: a few per filter combination clients really send. */
+const SHAPES_PER_HANDLE = 500;
+
+/** Per database handle: SQL text per shape, or null for a shape that cannot be cached. */
+const cached = new WeakMap<object, BoundedCache<CompiledQuery | null>>();
+
+export interface ShapeCaching<DB> {
+  /** Names the source's base select among the handle's cached shapes (`orders`). */
+  shape: string;
+  db: Pick<Kysely<DB>, 'executeQuery'>;
+}
 
 export function listSource<DB, TB extends keyof DB, Row>(
   base: () => SelectQueryBuilder<DB, TB, object>,
   select: (query: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, Row>,
+  caching?: ShapeCaching<DB>,
 ): ListSource<Row> {
+  const page = (q: CompiledList) =>
+    select(base()).where(q.where).orderBy(q.orderBy).limit(q.limit).offset(q.offset);
   return {
-    rows: (q: CompiledList) =>
-      select(base()).where(q.where).orderBy(q.orderBy).limit(q.limit).offset(q.offset).execute(),
+    rows: async (q: CompiledList) => {
+      if (!caching) return page(q).execute();
+      const shape = shapeOf([q.where.toOperationNode(), q.orderBy.toOperationNode()]);
+      if (!shape) return page(q).execute();
+      const { db } = caching;
+      let shapes = cached.get(db);
+      if (!shapes) cached.set(db, (shapes = new BoundedCache(SHAPES_PER_HANDLE)));
+      const key = `${caching.shape}\u0000${shape.key}`;
+      const values = [...shape.values, q.limit, q.offset];
+      const known = shapes.get(key);
+      if (known === null) return page(q).execute();
+      if (known) return (await db.executeQuery<Row>({ ...known, parameters: values })).rows;
+      const compiled = page(q).compile();
+      shapes.set(key, sameValues(compiled.parameters, values) ? compiled : null);
+      return (await db.executeQuery<Row>(compiled)).rows;
+    },
     count: async (where) => {
       const row = await base()
         .select(sql<number>`count(*)`.as('n'))

@@ -4,12 +4,17 @@
  * does), and a request whose `If-None-Match` names it is answered `304 Not Modified` with no
  * body. Written here rather than with @fastify/etag, which answers 304 to any method and
  * any status (a POST or a 404 could become a 304).
+ *
+ * A text body is encoded to bytes once, here, and sent as those bytes: hashing the string
+ * encoded it, and Fastify measured (`content-length`) and encoded it again on the way out.
+ * The one-shot `hash` builds no Hash object; the tag is the same SHA-1 as before, so tags
+ * already held by clients stay valid.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-const etagOf = (body: string | Buffer) =>
-  `"${createHash('sha1').update(body).digest('base64url')}"`;
+/** The ETag of a body's bytes: its SHA-1, base64url, quoted. */
+export const etagOf = (body: Buffer): string => `"${hash('sha1', body, 'base64url')}"`;
 
 /** Weak comparison (§8.8.3.2): `W/"x"` matches `"x"`; `*` matches anything. */
 export function matches(ifNoneMatch: string, etag: string): boolean {
@@ -25,10 +30,11 @@ export async function conditionalGet(
   if (request.method !== 'GET' && request.method !== 'HEAD') return payload;
   if (reply.statusCode !== 200) return payload;
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-  const etag = etagOf(payload);
+  const bytes = typeof payload === 'string' ? Buffer.from(payload) : payload;
+  const etag = etagOf(bytes);
   void reply.header('etag', etag);
   const asked = request.headers['if-none-match'];
-  if (asked === undefined || !matches(asked, etag)) return payload;
+  if (asked === undefined || !matches(asked, etag)) return bytes;
   void reply.code(304);
   reply.removeHeader('content-length');
   reply.removeHeader('content-type');

@@ -4,7 +4,8 @@
  * write or an error.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matches } from '../../src/http/conditional-get.js';
+import { createHash } from 'node:crypto';
+import { etagOf, matches } from '../../src/http/conditional-get.js';
 import { as, createTestApp, type TestApp } from '../helpers/app.js';
 import { openShop, type Shop } from '../helpers/booking.js';
 
@@ -47,6 +48,22 @@ describe('conditional GETs', () => {
     ).toBe(304);
   });
 
+  it('tags the bytes sent: the same body the same tag, its length in bytes, HEAD alike', async () => {
+    const url = `/api/experiences/${shop.experienceId}`;
+    await as(t.app, shop.seller, { method: 'PUT', url, payload: { name: 'Kajak – Fjörð ✓' } });
+    const [a, b] = [await get(url), await get(url)];
+    expect(a.body).toBe(b.body);
+    expect(a.headers.etag).toBe(b.headers.etag);
+    expect(a.headers.etag).toBe(etagOf(a.rawPayload));
+    expect(a.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(a.headers['content-length'])).toBe(Buffer.byteLength(a.body));
+    expect(a.json().name).toBe('Kajak – Fjörð ✓');
+    const head = await as(t.app, shop.seller, { method: 'HEAD', url });
+    expect(head.headers.etag).toBe(a.headers.etag);
+    const notModified = await get(url, { 'if-none-match': a.headers.etag as string });
+    expect(notModified.statusCode).toBe(304);
+  });
+
   it('never answers 304 to a write or an error', async () => {
     const missing = await get('/api/experiences/aaaaaaaaaaaaaaaaaaaaaaaa', {
       'if-none-match': '*',
@@ -60,6 +77,16 @@ describe('conditional GETs', () => {
     });
     expect(created.statusCode).toBe(201);
     expect(created.headers.etag).toBeUndefined();
+  });
+});
+
+describe('etagOf', () => {
+  it('is the SHA-1 of the bytes, base64url and quoted: the tags clients already hold', () => {
+    const text = '{"name":"Fjörð ✓"}';
+    const sha1 = createHash('sha1').update(text).digest('base64url');
+    expect(etagOf(Buffer.from(text))).toBe(`"${sha1}"`);
+    expect(etagOf(Buffer.from(text))).toBe(etagOf(Buffer.from(text)));
+    expect(etagOf(Buffer.from('{}'))).not.toBe(etagOf(Buffer.from(text)));
   });
 });
 

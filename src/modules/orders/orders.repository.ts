@@ -1,5 +1,6 @@
 /** All SQL on orders and order items (their guests' in guests.repository.ts, but for reads). */
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { compiledOnce } from '../../db/compiled-once.js';
 import { creationTime } from '../../db/creation-clock.js';
 import { listSource } from '../../db/list-source.js';
 import { prepared } from '../../db/prepared.js';
@@ -59,6 +60,15 @@ const guestsJson = sql<GuestFacts[]>`coalesce((select json_agg(g order by g.posi
     select id, item_id, demographic_id, ticket_code, status, position from order_guests
      where order_id = o.id and canceled_at is null) g), '[]'::json)`.as('guests');
 
+/** One order by id with its items and guests: SQL compiled once, only the id bound. */
+const orderById = compiledOnce((db) =>
+  db
+    .selectFrom('orders as o')
+    .selectAll('o')
+    .select([itemsJson, guestsJson])
+    .where('o.id', '=', ''),
+);
+
 export function ordersRepository(db: Kysely<DB>) {
   return {
     /** A page of orders, each with its items: one round trip per page; `search` ranks. */
@@ -66,6 +76,7 @@ export function ordersRepository(db: Kysely<DB>) {
       const plain = listSource(
         () => db.selectFrom('orders as o'),
         (q) => q.selectAll('o').select([itemsJson, guestsJson]),
+        { shape: 'orders', db },
       );
       if (search === undefined) return plain;
       const { where, rank } = orderSearch(search);
@@ -82,13 +93,7 @@ export function ordersRepository(db: Kysely<DB>) {
 
     async findWithItems(id: string): Promise<OrderWithItems | undefined> {
       // A primary key's lookup: one plan whatever the id (db/prepared.ts).
-      const query = db
-        .selectFrom('orders as o')
-        .selectAll('o')
-        .select([itemsJson, guestsJson])
-        .where('o.id', '=', id)
-        .compile();
-      return (await db.executeQuery(prepared(query))).rows[0];
+      return (await db.executeQuery(prepared(orderById(db, [id])))).rows[0];
     },
 
     /**

@@ -1,0 +1,109 @@
+/**
+ * Shapes of compiled list SQL (query/shape.ts): values taken out in the order Kysely binds
+ * them, the same key whatever the values, a different key whenever the SQL text differs,
+ * unknown nodes shapeless; and the bounded cache that holds compiled shapes.
+ */
+import { sql, type OperationNode, type SqlBool } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { createQueryRecorder } from '../../../src/db/query-recorder.js';
+import { compile } from '../../../src/query/compile.js';
+import { parse } from '../../../src/query/parse.js';
+import { plan } from '../../../src/query/plan.js';
+import { BoundedCache, sameValues, shapeOf } from '../../../src/query/shape.js';
+import type { Scope } from '../../../src/query/types.js';
+import { orderList } from '../../../src/modules/orders/orders.list.js';
+
+const A = 'a'.repeat(24);
+const B = 'b'.repeat(24);
+const shapeOfQuery = (query: Record<string, string>, scope: Scope = 'all') => {
+  const compiled = compile(orderList, plan(parse(query), orderList), scope);
+  return shapeOf([compiled.where.toOperationNode(), compiled.orderBy.toOperationNode()])!;
+};
+
+describe('shapeOf', () => {
+  it('takes the values out in the order the compiler binds them', () => {
+    const where = sql<SqlBool>`a = ${1} and (b in (${sql.join([2, 3])}) or ${sql.ref('o.c')} = ${'x'})`;
+    const { db } = createQueryRecorder();
+    const compiled = db.selectFrom('orders as o').selectAll().where(where).compile();
+    const shape = shapeOf([where.toOperationNode()])!;
+    expect(shape.values).toEqual([1, 2, 3, 'x']);
+    expect(compiled.parameters).toEqual(shape.values);
+  });
+
+  it('gives one key to queries differing only in their values', () => {
+    const a = shapeOfQuery({ seller: A, 'items.arrival[range]': '2030-01-01,2030-01-03' });
+    const b = shapeOfQuery({ seller: B, 'items.arrival[range]': '2031-05-01,2031-05-09' });
+    expect(a.key).toBe(b.key);
+    expect(a.values).not.toEqual(b.values);
+  });
+
+  it('gives one key exactly when the SQL text is one: list lengths, exists, scope, sort', () => {
+    const C = 'c'.repeat(24);
+    const cases: [Record<string, string>, Scope?][] = [
+      [{ 'items.arrival[in]': '2030-01-01,2030-01-02' }],
+      [{ 'items.arrival[in]': '2030-02-01,2030-02-02' }],
+      [{ 'items.arrival[in]': '2030-01-01,2030-01-02,2030-01-03' }],
+      [{ 'customerEmail[exists]': 'true' }],
+      [{ 'customerEmail[exists]': 'false' }],
+      [{ seller: A }],
+      [{ seller: A }, { anyOf: [{ field: 'seller', in: [A] }] }],
+      [{ seller: A }, { anyOf: [{ field: 'seller', in: [A, B] }] }],
+      [{ seller: A }, { anyOf: [{ field: 'seller', in: [B] }] }],
+      [{ seller: A }, { anyOf: [{ field: 'seller', in: [B, C] }] }],
+      [{ seller: C }, { anyOf: [{ field: 'seller', in: [B] }] }],
+      [{ seller: A, sort: 'amount' }],
+      [{ 'customerName[contains]': 'mart' }],
+      [{ seller: A, 'customerName[contains]': 'mart' }],
+      [{ 'id[lt]': A }, { anyOf: [{ field: 'seller', in: [B] }] }],
+      [{ 'id[lt]': A }],
+    ];
+    const { db } = createQueryRecorder();
+    const compiled = cases.map(([query, scope = 'all']) => {
+      const list = compile(orderList, plan(parse(query), orderList), scope);
+      const shape = shapeOf([list.where.toOperationNode(), list.orderBy.toOperationNode()])!;
+      const text = db
+        .selectFrom('orders as o')
+        .selectAll()
+        .where(list.where)
+        .orderBy(list.orderBy)
+        .compile().sql;
+      return { key: shape.key, text };
+    });
+    for (const a of compiled)
+      for (const b of compiled) expect(a.key === b.key).toBe(a.text === b.text);
+    expect(new Set(compiled.map((c) => c.key)).size).toBeGreaterThan(10);
+  });
+
+  it('writes an immediate value into the key, and refuses nodes it does not know', () => {
+    expect(shapeOf([sql`x = ${sql.lit(1)}`.toOperationNode()])!.key).not.toBe(
+      shapeOf([sql`x = ${sql.lit(2)}`.toOperationNode()])!.key,
+    );
+    const { db } = createQueryRecorder();
+    const subquery = db.selectFrom('orders').select('id').where('id', '=', A);
+    expect(shapeOf([sql`o.id in (${subquery})`.toOperationNode()])).toBeUndefined();
+    expect(shapeOf([{ kind: 'SomethingNode' } as unknown as OperationNode])).toBeUndefined();
+  });
+});
+
+describe('sameValues', () => {
+  it('compares bound values, arrays element by element', () => {
+    expect(sameValues([1, 'a', [A, B]], [1, 'a', [A, B]])).toBe(true);
+    expect(sameValues([1, [A]], [1, [B]])).toBe(false);
+    expect(sameValues([1], [1, 2])).toBe(false);
+    expect(sameValues([new Date(5)], [new Date(5)])).toBe(true);
+  });
+});
+
+describe('BoundedCache', () => {
+  it('keeps at most max entries, forgetting the least recently used', () => {
+    const cache = new BoundedCache<number>(2);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    expect(cache.get('a')).toBe(1);
+    cache.set('c', 3);
+    expect(cache.size).toBe(2);
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toBe(1);
+    expect(cache.get('c')).toBe(3);
+  });
+});
