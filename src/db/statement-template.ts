@@ -6,7 +6,9 @@
  * Kysely each time cost more than running it. The query is still written in Kysely, once.
  *
  * A placeholder is an object Kysely passes through as a parameter as it is; one that would
- * end up in the text instead (or be dropped) is an error on first use.
+ * end up in the text instead (or be dropped) is an error on first use. Compiled once per
+ * database handle: a transaction's or the query recorder's Kysely may carry plugins of its
+ * own that change the text.
  */
 import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import type { DB } from './types.js';
@@ -20,15 +22,17 @@ class Slot {
  * placeholders typed as the values, so the query type-checks as if written with them.
  */
 export function statement<V extends object, R>(build: (db: Kysely<DB>, slots: V) => Compilable<R>) {
-  let compiled: CompiledQuery<R> | undefined;
+  const byHandle = new WeakMap<Kysely<DB>, CompiledQuery<R>>();
   const slots = new Proxy({} as V, { get: (_, name) => new Slot(String(name)) });
   return (db: Kysely<DB>, values: V): CompiledQuery<R> => {
+    let compiled = byHandle.get(db);
     if (!compiled) {
       const query = build(db, slots).compile();
       const names = query.parameters.flatMap((p) => (p instanceof Slot ? [p.name] : []));
       const missing = Object.keys(values).filter((name) => !names.includes(name));
       if (missing.length > 0)
         throw new Error(`statement template: ${missing.join()} not bound as parameters`);
+      byHandle.set(db, query);
       compiled = query;
     }
     const parameters = compiled.parameters.map((p) =>

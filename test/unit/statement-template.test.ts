@@ -40,6 +40,19 @@ describe('statement', () => {
     }
   });
 
+  it('compiles once per database handle', () => {
+    let builds = 0;
+    const byId = statement((q, v: { id: string }) => {
+      builds += 1;
+      return q.selectFrom('orders').selectAll().where('id', '=', v.id);
+    });
+    expect(byId(db, { id: 'a' }).parameters).toEqual(['a']);
+    expect(byId(db, { id: 'b' }).parameters).toEqual(['b']);
+    expect(builds).toBe(1);
+    byId(createQueryRecorder().db, { id: 'c' });
+    expect(builds).toBe(2);
+  });
+
   it('refuses a value the query does not bind as a parameter', () => {
     const unbound = statement((q, v: { id: string; unused: number }) =>
       q.selectFrom('events').selectAll().where('id', '=', v.id),

@@ -1,6 +1,6 @@
 /** All SQL on orders and order items (their guests' in guests.repository.ts, but for reads). */
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import { compiledOnce } from '../../db/compiled-once.js';
+import { statement } from '../../db/statement-template.js';
 import { creationTime } from '../../db/creation-clock.js';
 import { listSource } from '../../db/list-source.js';
 import { prepared } from '../../db/prepared.js';
@@ -61,12 +61,12 @@ const guestsJson = sql<GuestFacts[]>`coalesce((select json_agg(g order by g.posi
      where order_id = o.id and canceled_at is null) g), '[]'::json)`.as('guests');
 
 /** One order by id with its items and guests: SQL compiled once, only the id bound. */
-const orderById = compiledOnce((db) =>
+const orderById = statement((db, v: { id: string }) =>
   db
     .selectFrom('orders as o')
     .selectAll('o')
     .select([itemsJson, guestsJson])
-    .where('o.id', '=', ''),
+    .where('o.id', '=', v.id),
 );
 
 export function ordersRepository(db: Kysely<DB>) {
@@ -93,7 +93,7 @@ export function ordersRepository(db: Kysely<DB>) {
 
     async findWithItems(id: string): Promise<OrderWithItems | undefined> {
       // A primary key's lookup: one plan whatever the id (db/prepared.ts).
-      return (await db.executeQuery(prepared(orderById(db, [id])))).rows[0];
+      return (await db.executeQuery(prepared(orderById(db, { id })))).rows[0];
     },
 
     /**
