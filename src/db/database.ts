@@ -190,10 +190,17 @@ function listenOnPostgres(url: string, channel: string, handlers: ListenHandlers
   }
 
   void connect();
+  // One statement at a time on this connection: pg queues a second one itself, but that is
+  // deprecated (and gone in pg 9), and barriers under load do send while one is on its way.
+  let echoes: Promise<unknown> = Promise.resolve();
   return {
-    echo: async (payload: string) => {
-      if (!client) throw new Error('not listening');
-      await client.query('select pg_notify($1, $2)', [channel, payload]);
+    echo: (payload: string) => {
+      const sent = echoes.then(async () => {
+        if (!client) throw new Error('not listening');
+        await client.query('select pg_notify($1, $2)', [channel, payload]);
+      });
+      echoes = sent.catch(() => undefined);
+      return sent;
     },
     stop: async () => {
       stopped = true;
