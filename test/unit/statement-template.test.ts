@@ -2,7 +2,7 @@
  * Statements compiled once (src/db/statement-template.ts): the text Kysely compiles with the
  * values written in, and the values bound in their places, call after call.
  */
-import { sql, type SqlBool } from 'kysely';
+import { sql, WithSchemaPlugin, type SqlBool } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createQueryRecorder } from '../../src/db/query-recorder.js';
 import { statement } from '../../src/db/statement-template.js';
@@ -40,17 +40,22 @@ describe('statement', () => {
     }
   });
 
-  it('compiles once per database handle', () => {
+  it('compiles once for every handle without plugins, every time on one with plugins', () => {
     let builds = 0;
     const byId = statement((q, v: { id: string }) => {
       builds += 1;
-      return q.selectFrom('orders').selectAll().where('id', '=', v.id);
+      return q.selectFrom('orders').select('customer_name').where('id', '=', v.id);
     });
     expect(byId(db, { id: 'a' }).parameters).toEqual(['a']);
     expect(byId(db, { id: 'b' }).parameters).toEqual(['b']);
+    // Another handle (a transaction is one) reuses the text.
+    expect(byId(createQueryRecorder().db, { id: 'c' }).parameters).toEqual(['c']);
     expect(builds).toBe(1);
-    byId(createQueryRecorder().db, { id: 'c' });
-    expect(builds).toBe(2);
+    // A plugin rewrites the query: its text is its own, compiled each time.
+    const other = db.withPlugin(new WithSchemaPlugin('archive'));
+    expect(byId(other, { id: 'd' }).sql).not.toBe(byId(db, { id: 'd' }).sql);
+    byId(other, { id: 'e' });
+    expect(builds).toBe(3);
   });
 
   it('refuses a value the query does not bind as a parameter', () => {
