@@ -33,6 +33,44 @@ export function peakIn(held: readonly Held[], start: Date, end: Date): number {
   return peak;
 }
 
+/**
+ * What departures hold of one resource, sorted by start, to find the windows around a
+ * moment without reading them all: availability over a year asks for every departure of
+ * the year, and filtering every held window for each of them grew as their product.
+ */
+export interface HeldIndex {
+  byStart: readonly Held[];
+  /** The longest window: one covering `from` starts no earlier than `from` less this. */
+  longestMs: number;
+}
+
+export function indexHeld(held: readonly Held[]): HeldIndex {
+  const byStart = [...held].sort((a, b) => a.start.getTime() - b.start.getTime());
+  const longestMs = byStart.reduce(
+    (most, h) => Math.max(most, h.end.getTime() - h.start.getTime()),
+    0,
+  );
+  return { byStart, longestMs };
+}
+
+/** The first position in `byStart` whose window starts at or after `t`. */
+function firstStartingAt(byStart: readonly Held[], t: number): number {
+  let [low, high] = [0, byStart.length];
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (byStart[middle]!.start.getTime() < t) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The held windows that may overlap `[start, end)` (a superset; peakIn filters exactly). */
+export function heldAround(index: HeldIndex, start: Date, end: Date): readonly Held[] {
+  const from = firstStartingAt(index.byStart, start.getTime() - index.longestMs);
+  const to = firstStartingAt(index.byStart, end.getTime());
+  return index.byStart.slice(from, to);
+}
+
 /** Guests a departure over `[start, end)` may still add, held as they are. */
 export const guestsLeft = (
   capacity: number,

@@ -5,7 +5,7 @@
  * still add for availability. Views, never rows.
  */
 import type { Executor, Tx } from '../../db/unit-of-work.js';
-import { guestsLeft, resourceFull, type Held } from './resource-seats.js';
+import { guestsLeft, heldAround, indexHeld, resourceFull, type Held } from './resource-seats.js';
 
 export { resourceFull } from './resource-seats.js';
 import { resourceSeatsRepository, type ResourceLoad } from './resource-seats.repository.js';
@@ -118,18 +118,13 @@ export const resourcesFacade = {
     const loads = new Map(
       (await resourceSeatsRepository(db).loads(ids, from, to)).map((l) => [l.id, l]),
     );
-    const held = new Map([...loads].map(([id, l]) => [id, heldOf(l)]));
+    const held = new Map([...loads].map(([id, l]) => [id, indexHeld(heldOf(l))]));
     for (const d of departures) {
       for (const use of d.uses) {
         const load = loads.get(use.id);
         if (!load) continue;
-        const fits = guestsLeft(
-          load.capacity,
-          use.seatsPerGuest,
-          held.get(use.id)!,
-          d.start,
-          d.end,
-        );
+        const around = heldAround(held.get(use.id)!, d.start, d.end);
+        const fits = guestsLeft(load.capacity, use.seatsPerGuest, around, d.start, d.end);
         if (fits < (left.get(d.key)?.left ?? Infinity))
           left.set(d.key, { left: fits, resource: { id: load.id, name: load.name } });
       }
