@@ -9,7 +9,6 @@ import type { Db } from '../../db/database.js';
 import type { Caller } from '../../domain/caller.js';
 import { invalid } from '../../domain/errors.js';
 import { experiencesFacade as experiences, type BookableExperience } from '../experiences/index.js';
-import { resourcesFacade } from '../resources/index.js';
 import { isDate, localToInstant } from '../schedules/index.js';
 import {
   MAX_AVAILABILITY_DAYS,
@@ -19,6 +18,7 @@ import {
   rangeAround,
 } from './availability.js';
 import { eventsRepository } from './events.repository.js';
+import { resourceRoom } from './resource-room.js';
 
 /** The most experiences one `GET /api/availability` may ask about. */
 export const MAX_AVAILABILITY_EXPERIENCES = 50;
@@ -62,20 +62,15 @@ async function limitByResources(
       : Object.entries(days).flatMap(([date, times]) =>
           Object.keys(times).flatMap((hhmm) => {
             const start = localToInstant(date, Number(hhmm), experience.timezone);
-            if (!start) return [];
-            const end = new Date(start.getTime() + experience.duration * 60_000);
-            const key = `${experience.id} ${date} ${hhmm}`;
-            return [{ key, start, end, uses: experience.resources, days, date, hhmm }];
+            return start ? [{ experience, start, days, date, hhmm }] : [];
           }),
         ),
   );
-  if (departures.length === 0) return;
-  const left = await resourcesFacade.guestsLeft(db, departures);
-  for (const { key, days, date, hhmm } of departures) {
-    const room = left.get(key)?.left;
+  const room = await resourceRoom(db, departures);
+  departures.forEach(({ days, date, hhmm }, i) => {
     const open = days[date]![hhmm]!;
-    if (room !== undefined && (open === null || room < open)) days[date]![hhmm] = room;
-  }
+    if (room[i] !== undefined && (open === null || room[i] < open)) days[date]![hhmm] = room[i];
+  });
 }
 
 export function availabilityService({ db }: { db: Db }) {

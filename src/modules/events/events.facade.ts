@@ -17,7 +17,7 @@ import {
   type DepartureSource,
 } from './departures.js';
 import { departuresRepository } from './departures.repository.js';
-import { resourcesFacade, type ResourceUse } from '../resources/index.js';
+import { resourceRoom, type SharingExperience } from './resource-room.js';
 import { departureKey, seats } from './seats.js';
 
 export type { DepartureSeats, DepartureSource } from './departures.js';
@@ -31,35 +31,19 @@ export {
 } from './seats.js';
 
 /** An experience whose departures are asked for; `resources` are those it shares. */
-type DeparturesOf = DepartureSource & {
-  id: string;
-  duration: number;
-  resources: readonly ResourceUse[];
-};
+type DeparturesOf = DepartureSource & SharingExperience;
 
-/**
- * Each departure's room on the resources its experience shares (one query, none when it
- * uses no resource), so that OCTo's vacancies are what a booking can really take.
- */
+/** Each departure with its room on the resources its experience shares (resource-room.ts). */
 async function withResourceRoom(
   db: Executor,
   experience: DeparturesOf,
   departures: DepartureSeats[],
 ): Promise<DepartureSeats[]> {
-  if (experience.resources.length === 0 || departures.length === 0) return departures;
-  const left = await resourcesFacade.guestsLeft(
+  const room = await resourceRoom(
     db,
-    departures.map((d, i) => ({
-      key: String(i),
-      start: d.start,
-      end: new Date(d.start.getTime() + experience.duration * 60_000),
-      uses: experience.resources,
-    })),
+    departures.map((d) => ({ experience, start: d.start })),
   );
-  return departures.map((d, i) => {
-    const room = left.get(String(i))?.left;
-    return room === undefined ? d : { ...d, resourceRoom: room };
-  });
+  return departures.map((d, i) => (room[i] === undefined ? d : { ...d, resourceRoom: room[i] }));
 }
 
 export const eventsFacade = {
