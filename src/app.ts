@@ -71,6 +71,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // Decorations first: plugins registered later (e.g. /docs) see them too.
   app.decorateRequest('caller', null);
   app.decorateRequest('apiVersion', '');
+  app.decorateRequest('latestShape', true);
   registerErrorHandling(app);
   registerBodyParsing(app);
   // Before any route: each gets a byte limit and a parse budget from its body schema.

@@ -14,6 +14,8 @@ import { DomainError } from '../domain/errors.js';
 declare module 'fastify' {
   interface FastifyRequest {
     apiVersion: string;
+    /** The version's objects are the latest's shape: no dated change rewrites them. */
+    latestShape: boolean;
   }
 }
 
@@ -24,12 +26,16 @@ function explicitVersion(request: FastifyRequest): string | undefined {
   return Array.isArray(value) ? value.join(',') : value;
 }
 
-function setVersion(request: FastifyRequest, reply: FastifyReply, version: string): void {
-  request.apiVersion = version;
-  void reply.header(VERSION_HEADER, version);
-}
-
 export function versionHooks(registry: VersionRegistry, db: Db) {
+  // A version at or after the newest object change sees the latest shape.
+  const newestChange = registry
+    .objectTransforms('')
+    .reduce((newest, t) => (t.version > newest ? t.version : newest), '');
+  const setVersion = (request: FastifyRequest, reply: FastifyReply, version: string) => {
+    request.apiVersion = version;
+    request.latestShape = version >= newestChange;
+    void reply.header(VERSION_HEADER, version);
+  };
   return {
     /**
      * onRequest, before the limiters: the header's version when it resolves, else the

@@ -51,3 +51,10 @@ export async function get(ctx: OrdersContext, caller: Caller, id: string): Promi
   if (!order || !maySee(accessOf(caller), order)) throw notFound(`Order ${id}`);
   return view(order);
 }
+
+/** The same order as `get`, as the latest version's JSON text built by PostgreSQL. */
+export async function getJson(ctx: OrdersContext, caller: Caller, id: string): Promise<string> {
+  const order = await ordersRepository(ctx.db).findJson(id);
+  if (!order || !maySee(accessOf(caller), order)) throw notFound(`Order ${id}`);
+  return order.json;
+}

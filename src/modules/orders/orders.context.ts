@@ -42,8 +42,10 @@ export const ordersContext = (deps: OrdersServiceDeps): OrdersContext => ({
 });
 
 /** Customers see the orders they booked; sellers and their reservation staff, the seller's. */
-export const maySee = (access: Access, order: OrderRow): boolean =>
-  order.customer_id === access.caller.id || access.can('orders', order.seller_id);
+export const maySee = (
+  access: Access,
+  order: Pick<OrderRow, 'customer_id' | 'seller_id'>,
+): boolean => order.customer_id === access.caller.id || access.can('orders', order.seller_id);
 
 /** Each event whose seats changed is an `event.update`. */
 export async function emitSeatChanges(

@@ -10,6 +10,7 @@ import { fold, foldSql } from '../../query/fold.js';
 import { likePattern } from '../../query/operators.js';
 import type { ListSource } from '../../query/run.js';
 import type { GuestFacts } from './guests.js';
+import { orderJson } from './order-json.js';
 import type { ItemJson, OrderItemRow, OrderRow } from './orders.schemas.js';
 
 /** The jsonb columns are written as JSON text. */
@@ -69,6 +70,17 @@ const orderById = statement((db, v: { id: string }) =>
     .where('o.id', '=', v.id),
 );
 
+/** One order by id as its view's JSON text (order-json.ts), with what access is decided on. */
+const orderJsonById = statement((db, v: { id: string }) =>
+  db
+    .selectFrom('orders as o')
+    .select(['o.seller_id', 'o.customer_id', sql<string>`(${sql.raw(orderJson)})::text`.as('json')])
+    .where('o.id', '=', v.id),
+);
+
+/** An order's view as JSON text, and the columns `maySee` reads. */
+export type OrderJson = Pick<OrderRow, 'seller_id' | 'customer_id'> & { json: string };
+
 export function ordersRepository(db: Kysely<DB>) {
   return {
     /** A page of orders, each with its items: one round trip per page; `search` ranks. */
@@ -94,6 +106,11 @@ export function ordersRepository(db: Kysely<DB>) {
     async findWithItems(id: string): Promise<OrderWithItems | undefined> {
       // A primary key's lookup: one plan whatever the id (db/prepared.ts).
       return (await db.executeQuery(prepared(orderById(db, { id })))).rows[0];
+    },
+
+    /** One order's view as JSON text, built by PostgreSQL (order-json.ts). */
+    async findJson(id: string): Promise<OrderJson | undefined> {
+      return (await db.executeQuery(prepared(orderJsonById(db, { id })))).rows[0];
     },
 
     /**

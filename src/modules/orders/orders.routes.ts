@@ -1,6 +1,7 @@
 /** HTTP routes of orders: each handler is one service call. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireCaller } from '../../http/auth.js';
+import { sendJsonText, takesJsonText } from '../../http/json-text.js';
 import { ExpandQuery, listQueryExpanding } from '../../http/expand.js';
 import { IdParams, authenticated, errorResponses, listErrors, refTo } from '../../http/schemas.js';
 import { describeList } from '../../query/describe.js';
@@ -154,7 +155,12 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: OrderRef, ...readErrors },
       },
     },
-    async (request) => orders.get(requireCaller(request), request.params.id),
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      return takesJsonText(request)
+        ? sendJsonText(reply, await orders.getJson(caller, request.params.id))
+        : orders.get(caller, request.params.id);
+    },
   );
 
   app.post(

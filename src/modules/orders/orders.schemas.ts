@@ -67,6 +67,7 @@ export const OrderItem = Type.Object({
 });
 
 const Note = Type.Object({ text: Type.String() });
+export const Payment = Type.Object({ method: Type.String() });
 const Adjustment = Type.Object({
   amount: Type.Number({ description: 'What the change added (negative: took off)' }),
   reason: Type.String(),
@@ -91,7 +92,7 @@ export const Order = Type.Object(
     arrival: Type.String({ format: 'date', description: 'Earliest item date' }),
     amount: Type.Number(),
     currency: Type.String(),
-    payment: Nullable(Type.Object({ method: Type.String() })),
+    payment: Nullable(Payment),
     notes: Type.Array(Note),
     adjustments: Type.Array(Adjustment),
     holdExpiresAt: Nullable(
