@@ -5,6 +5,7 @@
  * version hooks rewrite (they never see a text body).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Paging } from '../query/paging.js';
 
 /** Whether this request's answer may be the view's JSON text as PostgreSQL built it. */
 export const takesJsonText = (request: FastifyRequest): boolean =>
@@ -13,3 +14,13 @@ export const takesJsonText = (request: FastifyRequest): boolean =>
 /** Sends `text` (a JSON document) as the answer; a handler returns what this returns. */
 export const sendJsonText = <R extends FastifyReply>(reply: R, text: string): R =>
   reply.type('application/json; charset=utf-8').send(text) as R;
+
+/**
+ * A list page (`listOf`'s envelope: `data`, then `paging` with `next`, then `total` when
+ * counted) around objects already JSON text.
+ */
+export function jsonPage(page: { data: readonly string[]; paging: Paging }): string {
+  const { next, total } = page.paging;
+  const paging = total === undefined ? { next } : { next, total };
+  return `{"data":[${page.data.join(',')}],"paging":${JSON.stringify(paging)}}`;
+}

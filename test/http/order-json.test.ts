@@ -203,6 +203,29 @@ describe('the order view PostgreSQL builds', () => {
     );
   });
 
+  it('lists pages of the same views, counted, searched, and empty', async () => {
+    const paris = shops['Europe/Paris']!;
+    const list = (query: string) =>
+      as(t.app, paris.seller, { method: 'GET', url: `/api/orders?${query}` });
+    const first = await list('limit=3&count=true');
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    const page = first.json();
+    expect(page.data).toHaveLength(3);
+    for (const order of page.data) expect(order).toEqual(await nodeView(order.id));
+    expect(page.paging.total).toBeGreaterThan(3);
+    expect(Object.keys(page)).toEqual(['data', 'paging']);
+    const second = (await as(t.app, paris.seller, { method: 'GET', url: page.paging.next })).json();
+    expect(second.data.map((o: { id: string }) => o.id)).not.toContain(page.data[0].id);
+
+    const wanted = page.data[1];
+    const found = (await list(`search=${wanted.shortCode}`)).json();
+    expect(found.data[0]).toEqual(wanted);
+
+    const none = await list('customerName=nobody-at-all');
+    expect(none.body).toBe('{"data":[],"paging":{"next":null}}');
+  });
+
   it('answers 404 alike for an order the caller may not see and one that does not exist', async () => {
     const paris = shops['Europe/Paris']!;
     const order = await booked(paris, { items: [item(paris.experienceId)] });

@@ -7,7 +7,8 @@ import { pollHorizon } from '../../db/poll-horizon.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { notFound } from '../../domain/errors.js';
-import { runList } from '../../query/run.js';
+import { jsonPage } from '../../http/json-text.js';
+import { runList, type ListSource } from '../../query/run.js';
 import type { Scope } from '../../query/types.js';
 import { searchTerm, withoutSearch } from './order-search.js';
 import { maySee, type OrdersContext } from './orders.context.js';
@@ -30,7 +31,32 @@ export function ordersScope(caller: Caller): Scope {
   };
 }
 
-export function list(ctx: OrdersContext, caller: Caller, query: Record<string, unknown>) {
+export async function list(ctx: OrdersContext, caller: Caller, query: Record<string, unknown>) {
+  const page = await listWith(ctx, caller, query, (search) =>
+    ordersRepository(ctx.db).listSource(search),
+  );
+  return { ...page, data: page.data.map(view) };
+}
+
+/** The same page as `list`, as the latest version's JSON text built by PostgreSQL. */
+export async function listJson(
+  ctx: OrdersContext,
+  caller: Caller,
+  query: Record<string, unknown>,
+): Promise<string> {
+  const page = await listWith(ctx, caller, query, (search) =>
+    ordersRepository(ctx.db).jsonListSource(search),
+  );
+  return jsonPage({ ...page, data: page.data.map((row) => row.json) });
+}
+
+/** A page of rows from `source`, with `search=` taken out of the query language's filters. */
+function listWith<Row extends { id: string }>(
+  ctx: OrdersContext,
+  caller: Caller,
+  query: Record<string, unknown>,
+  source: (search: string | undefined) => ListSource<Row>,
+) {
   const search = query.search === undefined ? undefined : searchTerm(query.search);
   return runList(
     orderList,
@@ -41,8 +67,8 @@ export function list(ctx: OrdersContext, caller: Caller, query: Record<string, u
       linkQuery: query,
       horizon: { field: 'updatedAt', at: () => pollHorizon(ctx.db, ctx.pollMarginMs) },
     },
-    ordersRepository(ctx.db).listSource(search),
-    (rows) => rows.map(view),
+    source(search),
+    (rows) => rows,
   );
 }
 

@@ -70,13 +70,30 @@ const orderById = statement((db, v: { id: string }) =>
     .where('o.id', '=', v.id),
 );
 
-/** One order by id as its view's JSON text (order-json.ts), with what access is decided on. */
+/** The order's view as JSON text (order-json.ts): sent as it is, never parsed. */
+const orderJsonColumn = sql<string>`(${sql.raw(orderJson)})::text`.as('json');
+
+/** One order by id as its view's JSON text, with what access is decided on. */
 const orderJsonById = statement((db, v: { id: string }) =>
   db
     .selectFrom('orders as o')
-    .select(['o.seller_id', 'o.customer_id', sql<string>`(${sql.raw(orderJson)})::text`.as('json')])
+    .select(['o.seller_id', 'o.customer_id', orderJsonColumn])
     .where('o.id', '=', v.id),
 );
+
+/** A list of orders narrowed to those `search=` finds, exact code matches first. */
+function searched<Row>(plain: ListSource<Row>, search: string): ListSource<Row> {
+  const { where, rank } = orderSearch(search);
+  return {
+    rows: (q) =>
+      plain.rows({
+        ...q,
+        where: sql<SqlBool>`(${q.where} and ${where})`,
+        orderBy: sql`${rank}, ${q.orderBy}`,
+      }),
+    count: (q) => plain.count(sql<SqlBool>`(${q} and ${where})`),
+  };
+}
 
 /** An order's view as JSON text, and the columns `maySee` reads. */
 export type OrderJson = Pick<OrderRow, 'seller_id' | 'customer_id'> & { json: string };
@@ -90,17 +107,17 @@ export function ordersRepository(db: Kysely<DB>) {
         (q) => q.selectAll('o').select([itemsJson, guestsJson]),
         { shape: 'orders', db },
       );
-      if (search === undefined) return plain;
-      const { where, rank } = orderSearch(search);
-      return {
-        rows: (q) =>
-          plain.rows({
-            ...q,
-            where: sql<SqlBool>`(${q.where} and ${where})`,
-            orderBy: sql`${rank}, ${q.orderBy}`,
-          }),
-        count: (q) => plain.count(sql<SqlBool>`(${q} and ${where})`),
-      };
+      return search === undefined ? plain : searched(plain, search);
+    },
+
+    /** The same pages, each order as its view's JSON text (order-json.ts). */
+    jsonListSource(search?: string): ListSource<{ id: string; json: string }> {
+      const plain = listSource(
+        () => db.selectFrom('orders as o'),
+        (q) => q.select(['o.id', orderJsonColumn]),
+        { shape: 'orders-json', db },
+      );
+      return search === undefined ? plain : searched(plain, search);
     },
 
     async findWithItems(id: string): Promise<OrderWithItems | undefined> {

@@ -57,7 +57,12 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{
         },
       },
     },
-    async (request) => orders.list(requireCaller(request), request.query),
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      return takesJsonText(request)
+        ? sendJsonText(reply, await orders.listJson(caller, request.query))
+        : orders.list(caller, request.query);
+    },
   );
 
   app.post(

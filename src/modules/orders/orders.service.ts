@@ -10,7 +10,7 @@ import { book, bookAtCheckout } from './booking.service.js';
 import { cancel } from './cancellation.service.js';
 import { releaseExpiredHolds } from './holds.service.js';
 import { change } from './order-change.service.js';
-import { get, getJson, list } from './order-reads.service.js';
+import { get, getJson, list, listJson } from './order-reads.service.js';
 import { ordersContext, type OrdersServiceDeps } from './orders.context.js';
 import type { UpdateOrderInput } from './orders.schemas.js';
 import { quote, quoteAtCheckout } from './quote.service.js';
@@ -22,6 +22,7 @@ export function ordersService(deps: OrdersServiceDeps) {
   const ctx = ordersContext(deps);
   return {
     list: (caller: Caller, query: Record<string, unknown>) => list(ctx, caller, query),
+    listJson: (caller: Caller, query: Record<string, unknown>) => listJson(ctx, caller, query),
     get: (caller: Caller, id: string) => get(ctx, caller, id),
     getJson: (caller: Caller, id: string) => getJson(ctx, caller, id),
     book: (caller: Caller, input: BookingInput, record: Recorder) =>
