@@ -1,12 +1,14 @@
 /**
- * localIso memoizes Luxon's answer; this proves the memo changes nothing: random instants in
- * a spread of zones (DST, half-hour and 45-minute offsets, historical LMT), asked twice and
- * across the cache's emptying, equal Luxon's own formatting every time.
+ * localIso writes the text itself from cached offsets; this proves it writes Luxon's: random
+ * instants in a spread of zones (DST, half-hour and 45-minute offsets, historical LMT, a
+ * fixed Etc zone), and every zone Intl knows, asked twice and across the offset cache's
+ * emptying, equal Luxon's own formatting every time.
  */
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { LOCAL_ISO_CACHE_SIZE, localIso } from '../../src/modules/shared/views.js';
+import { MAX_OFFSETS } from '../../src/modules/schedules/zone-offsets.js';
+import { localIso } from '../../src/modules/shared/views.js';
 
 const ZONES = [
   'UTC',
@@ -40,10 +42,22 @@ describe('localIso', () => {
     );
   });
 
-  it('keeps answering correctly after the cache is emptied', () => {
+  it('equals Luxon in every zone Intl knows, milliseconds included', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: Date.UTC(1900, 0, 1), max: Date.UTC(2100, 0, 1) }),
+        fc.constantFrom(...Intl.supportedValuesOf('timeZone'), 'utc', 'GMT', 'Etc/UTC'),
+        (ms, zone) => {
+          expect(localIso(new Date(ms), zone)).toBe(luxon(ms, zone));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('keeps answering correctly after the offset cache is emptied', () => {
     const base = Date.UTC(2024, 2, 31, 0, 0);
-    for (let i = 0; i < LOCAL_ISO_CACHE_SIZE + 50; i++)
-      localIso(new Date(base + i * 60_000), 'UTC');
+    for (let i = 0; i < MAX_OFFSETS + 50; i++) localIso(new Date(base + i * 3_600_000), 'UTC');
     // Across the spring-forward change in Zurich, after the emptying.
     expect(localIso(new Date(Date.UTC(2024, 2, 31, 0, 30)), 'Europe/Zurich')).toBe(
       '2024-03-31T01:30:00+01:00',

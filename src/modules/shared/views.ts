@@ -1,5 +1,6 @@
 /** Small pieces every API object shares: references and timestamps. */
 import { DateTime } from 'luxon';
+import { offsetAt, zoneNamed } from '../schedules/zone-offsets.js';
 
 export interface Ref {
   id: string;
@@ -15,29 +16,31 @@ export const refId = (value: unknown): string | null =>
 export const iso = (date: Date): string => date.toISOString();
 
 /**
- * Local ISO strings already made, by zone and instant. Zone rules come from Intl, which made
- * this the costliest step of a list response (about 27 µs a call, 1 ms per page of orders);
- * the same departures recur across orders and pages, so most calls are hits. Bounded:
- * emptied when it reaches LOCAL_ISO_CACHE_SIZE entries.
+ * An instant as ISO 8601 with the offset it has in `timezone` (e.g. 2019-11-08T10:00:00+01:00),
+ * written as Luxon's `toISO({ suppressMilliseconds: true })` writes it. Zone rules come from
+ * Intl, about 27 µs a call through Luxon (1 ms per page of orders); the offset is read from
+ * the per-hour cache the schedules keep (schedules/zone-offsets.ts) and the text is made
+ * here. `Z` only for a zone Luxon reads as fixed at offset 0 (`UTC`). Outside years 1-9999,
+ * and for a name Luxon does not know, Luxon writes it.
  */
-const localIsoCache = new Map<string, Map<number, string>>();
-export const LOCAL_ISO_CACHE_SIZE = 20_000;
-let localIsoCached = 0;
-
-/** An instant as ISO 8601 with the offset it has in `timezone` (e.g. 2019-11-08T10:00:00+01:00). */
 export function localIso(instant: Date, timezone: string): string {
   const ms = instant.getTime();
-  let byInstant = localIsoCache.get(timezone);
-  const hit = byInstant?.get(ms);
-  if (hit !== undefined) return hit;
-  const text = DateTime.fromMillis(ms, { zone: timezone }).toISO({ suppressMilliseconds: true })!;
-  if (localIsoCached >= LOCAL_ISO_CACHE_SIZE) {
-    localIsoCache.clear();
-    localIsoCached = 0;
-    byInstant = undefined;
-  }
-  if (!byInstant) localIsoCache.set(timezone, (byInstant = new Map<number, string>()));
-  byInstant.set(ms, text);
-  localIsoCached++;
-  return text;
+  const zone = zoneNamed(timezone);
+  const offset = zone ? offsetAt(timezone, zone, ms) : 0;
+  const local = new Date(ms + offset * 60_000);
+  const year = local.getUTCFullYear();
+  if (!zone || year < 1 || year > 9999)
+    return DateTime.fromMillis(ms, { zone: timezone }).toISO({ suppressMilliseconds: true })!;
+  const text = local.toISOString();
+  const time = local.getUTCMilliseconds() === 0 ? text.slice(0, 19) : text.slice(0, 23);
+  return time + offsetText(zone.isUniversal && offset === 0, offset);
+}
+
+const twoDigits = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+function offsetText(utc: boolean, minutes: number): string {
+  if (utc) return 'Z';
+  const sign = minutes < 0 ? '-' : '+';
+  const size = Math.abs(minutes);
+  return `${sign}${twoDigits(Math.trunc(size / 60))}:${twoDigits(Math.trunc(size % 60))}`;
 }
