@@ -10,6 +10,7 @@ export {
   localToInstant,
   parseStart,
 } from './local-time.js';
+export { offsetAt, zoneNamed } from './zone-offsets.js';
 export {
   addDays,
   appliesOn,

@@ -1,6 +1,6 @@
 /** Small pieces every API object shares: references and timestamps. */
 import { DateTime } from 'luxon';
-import { offsetAt, zoneNamed } from '../schedules/zone-offsets.js';
+import { offsetAt, zoneNamed } from '../schedules/index.js';
 
 export interface Ref {
   id: string;
