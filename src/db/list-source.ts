@@ -8,11 +8,17 @@
  * The first query of a shape is compiled as always and cached only if the values the shape
  * predicts are exactly the ones Kysely bound, so a base select with values of its own, or
  * any fragment the shape does not read, is simply compiled every time.
+ *
+ * A cached shape whose plan does not depend on its values (`CompiledList.prepare`) is also
+ * sent as a prepared statement (db/prepared.ts): on PostgreSQL, parsing and planning were
+ * half of such a page's database time (a seller's orders in a date window: 0.3 ms parse,
+ * 0.8 ms plan, 1.2 ms run), and a generic plan skips both.
  */
 import { sql, type CompiledQuery, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { CompiledList } from '../query/compile.js';
 import type { ListSource } from '../query/run.js';
 import { BoundedCache, sameValues, shapeOf } from '../query/shape.js';
+import { prepared } from './prepared.js';
 
 /** Shapes a handle keeps: a few per filter combination clients really send. */
 const SHAPES_PER_HANDLE = 500;
@@ -45,7 +51,10 @@ export function listSource<DB, TB extends keyof DB, Row>(
       const values = [...shape.values, q.limit, q.offset];
       const known = shapes.get(key);
       if (known === null) return page(q).execute();
-      if (known) return (await db.executeQuery<Row>({ ...known, parameters: values })).rows;
+      if (known) {
+        const query = { ...known, parameters: values };
+        return (await db.executeQuery<Row>(q.prepare ? prepared(query) : query)).rows;
+      }
       const compiled = page(q).compile();
       shapes.set(key, sameValues(compiled.parameters, values) ? compiled : null);
       return (await db.executeQuery<Row>(compiled)).rows;

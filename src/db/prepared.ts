@@ -4,8 +4,9 @@
  * connection, and PostgreSQL may keep a generic plan for it. Only queries whose best plan
  * does not depend on their values are marked (a key lookup): pgbench showed one order by
  * id 3x faster prepared, while a generic plan made a skewed date range 2-3x and a
- * substring search 10x slower (docs/performance.md). Lists are never marked, nor
- * statements inside transactions (an outdated statement could not be retried there).
+ * substring search 10x slower (docs/performance.md). List pages are marked per shape, when
+ * no filter's plan depends on its value (db/list-source.ts); statements inside transactions
+ * never are (an outdated statement could not be retried there).
  */
 import type { CompiledQuery } from 'kysely';
 import type pg from 'pg';
@@ -13,11 +14,19 @@ import type pg from 'pg';
 const names = new Map<string, string>();
 
 /**
+ * Statements a connection may hold prepared: each keeps its plan in every PostgreSQL
+ * backend that ran it, and list pages are prepared per query shape (db/list-source.ts),
+ * which clients choose. Past this many, a marked query runs unnamed, as any other.
+ */
+export const MAX_PREPARED = 64;
+
+/**
  * Marks a compiled query's SQL as one to prepare; returns it, to run with `executeQuery`
  * (compiled once: this is on the hot path of the reads it serves).
  */
 export function prepared<T extends CompiledQuery>(query: T): T {
-  if (!names.has(query.sql)) names.set(query.sql, `booking_${names.size + 1}`);
+  if (!names.has(query.sql) && names.size < MAX_PREPARED)
+    names.set(query.sql, `booking_${names.size + 1}`);
   return query;
 }
 

@@ -15,6 +15,12 @@ export interface CompiledList {
   /** One more than the page size: the extra row says whether there is a next page. */
   limit: number;
   offset: number;
+  /**
+   * Whether one plan serves every value of this query's shape, so that its page query may
+   * be a prepared statement (db/prepared.ts): false when a filter's best plan depends on its
+   * value (`planDependsOnValue`: substring matches).
+   */
+  prepare: boolean;
 }
 
 function column(field: FieldSpec, alias: string): RawBuilder<unknown> {
@@ -172,5 +178,8 @@ export function compile(spec: ResourceSpec, plan: QueryPlan, scope: Scope): Comp
     orderBy: compileOrder(spec, plan),
     limit: plan.limit + 1,
     offset: plan.skip,
+    prepare: [...plan.filters, ...plan.itemFilters].every(
+      (f) => !operators[f.operator].planDependsOnValue,
+    ),
   };
 }

@@ -23,6 +23,12 @@ export interface OperatorDef {
   ): RawBuilder<SqlBool>;
   /** The same meaning over the field's value in the API object (`undefined`/`null` = empty). */
   evaluate(actual: unknown, values: readonly Value[], type: FieldType): boolean;
+  /**
+   * The best plan depends on the value, not only on the query's shape (a LIKE pattern's
+   * selectivity): a list filtered with it is never run as a prepared statement, whose
+   * generic plan would ignore the value (db/list-source.ts).
+   */
+  readonly planDependsOnValue?: true;
 }
 
 const ORDERED: FieldType[] = ['id', 'date', 'datetime', 'number', 'integer'];
@@ -109,6 +115,7 @@ function textMatch(
     compile: (column, [v]) =>
       sql<SqlBool>`${foldSql(column)} like ${likePattern(fold(v as string), where)}`,
     evaluate: (actual, [v]) => !isEmpty(actual) && test(fold(actual as string), fold(v as string)),
+    planDependsOnValue: true,
   };
 }
 
@@ -186,6 +193,7 @@ const operatorList: OperatorDef[] = [
     compile: (column, [v]) =>
       sql<SqlBool>`(${column} is null or ${foldSql(column)} not like ${likePattern(fold(v as string), 'anywhere')})`,
     evaluate: (actual, values, type) => !operators.contains.evaluate(actual, values, type),
+    planDependsOnValue: true,
   },
   {
     name: 'exists',

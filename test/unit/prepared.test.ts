@@ -3,10 +3,11 @@
  * a named statement (one name per text), anything else exactly as it was sent.
  */
 import { EventEmitter } from 'node:events';
+import { sql } from 'kysely';
 import type pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createQueryRecorder } from '../../src/db/query-recorder.js';
-import { prepareMarkedStatements, prepared } from '../../src/db/prepared.js';
+import { MAX_PREPARED, prepareMarkedStatements, prepared } from '../../src/db/prepared.js';
 
 class FakeClient {
   sent: unknown[][] = [];
@@ -53,5 +54,31 @@ describe('prepared statements', () => {
     const config = { text: marked.sql, values: ['c'] };
     await client.query(config);
     expect(client.sent).toEqual([[unmarked.sql, ['x']], ['begin'], [config]]);
+  });
+
+  it('stops naming new texts at MAX_PREPARED, and keeps the names it gave', async () => {
+    // A module of its own: the names are process-wide, and later files share this worker.
+    vi.resetModules();
+    const fresh = await import('../../src/db/prepared.js');
+    const pool = new EventEmitter();
+    fresh.prepareMarkedStatements(pool as unknown as pg.Pool);
+    const client = new FakeClient();
+    pool.emit('connect', client);
+    const first = fresh.prepared(byId('a').compile());
+    for (let i = 0; i < MAX_PREPARED + 5; i++)
+      fresh.prepared(
+        db
+          .selectFrom('orders')
+          .select(sql.lit(i).as(`c${i}`))
+          .compile(),
+      );
+    const late = fresh.prepared(
+      db.selectFrom('users').selectAll().where('id', '=', 'late').compile(),
+    );
+    await client.query(first.sql, ['a']);
+    await client.query(late.sql, ['late']);
+    const [named, unnamed] = client.sent;
+    expect((named![0] as pg.QueryConfig).name).toMatch(/^booking_\d+$/);
+    expect(unnamed).toEqual([late.sql, ['late']]);
   });
 });

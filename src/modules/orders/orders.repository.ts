@@ -90,6 +90,7 @@ function searched<Row>(plain: ListSource<Row>, search: string): ListSource<Row> 
         ...q,
         where: sql<SqlBool>`(${q.where} and ${where})`,
         orderBy: sql`${rank}, ${q.orderBy}`,
+        prepare: false, // its substring matches: a plan per pattern
       }),
     count: (q) => plain.count(sql<SqlBool>`(${q} and ${where})`),
   };
