@@ -1,22 +1,29 @@
 /**
  * Page queries compiled once per shape (db/list-source.ts): through one handle, every
  * request sends exactly the SQL and values a fresh compilation sends, whether its shape was
- * cached (the second of a shape) or not (searches, scopes, keyset pages, `in` lists).
+ * cached (the second of a shape) or not (searches, scopes, keyset pages, `in` lists), for
+ * each source that caches: orders as rows, orders as JSON text, and events.
  */
 import { describe, expect, it } from 'vitest';
 import { createQueryRecorder } from '../../src/db/query-recorder.js';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../src/db/types.js';
+import { eventsRepository } from '../../src/modules/events/events.repository.js';
+import { eventList } from '../../src/modules/events/events.list.js';
 import { ordersRepository } from '../../src/modules/orders/orders.repository.js';
 import { orderList } from '../../src/modules/orders/orders.list.js';
 import { compile } from '../../src/query/compile.js';
 import { parse } from '../../src/query/parse.js';
 import { plan } from '../../src/query/plan.js';
-import type { Scope } from '../../src/query/types.js';
+import type { ListSource } from '../../src/query/run.js';
+import type { ResourceSpec, Scope } from '../../src/query/types.js';
 
 const A = 'a'.repeat(24);
 const B = 'b'.repeat(24);
 const seller: Scope = { anyOf: [{ field: 'seller', in: [A] }] };
 
-const requests: [Record<string, string>, Scope, string?][] = [
+type Request = [Record<string, string>, Scope, string?];
+const orderRequests: Request[] = [
   [{ seller: A, 'items.arrival[range]': '2030-01-01,2030-01-03' }, seller],
   [{ seller: A, 'items.arrival[range]': '2030-04-01,2030-04-09' }, seller],
   [{ seller: B, 'items.arrival[range]': '2030-04-01,2030-04-09' }, seller],
@@ -33,20 +40,35 @@ const requests: [Record<string, string>, Scope, string?][] = [
   [{ 'customerEmail[exists]': 'false' }, 'all'],
 ];
 
-describe('listSource compiled once per shape', () => {
+const eventRequests: Request[] = [
+  [{ experience: A, 'start[range]': '2030-01-01T00:00:00Z,2030-01-03T00:00:00Z' }, seller],
+  [{ experience: B, 'start[range]': '2030-02-01T00:00:00Z,2030-02-03T00:00:00Z' }, seller],
+  [{ 'start[gte]': '2030-01-01T00:00:00Z', limit: '50' }, 'all'],
+  [{ 'start[gte]': '2031-01-01T00:00:00Z', limit: '10', skip: '10' }, 'all'],
+];
+
+type Source = (db: Kysely<DB>, search?: string) => ListSource<unknown>;
+const sources: [string, ResourceSpec, Source, Request[]][] = [
+  ['orders', orderList, (db, search) => ordersRepository(db).listSource(search), orderRequests],
+  [
+    'orders as JSON text',
+    orderList,
+    (db, search) => ordersRepository(db).jsonListSource(search),
+    orderRequests,
+  ],
+  ['events', eventList, (db) => eventsRepository(db).listSource(), eventRequests],
+];
+
+describe.each(sources)('%s: compiled once per shape', (_name, spec, source, requests) => {
   it('sends what a fresh compilation sends, request after request', async () => {
     const cachedRecorder = createQueryRecorder();
     const firstSent: unknown[] = [];
     for (const round of [1, 2]) {
       for (const [i, [query, scope, search]] of requests.entries()) {
-        const compiled = compile(orderList, plan(parse(query), orderList), scope);
+        const compiled = compile(spec, plan(parse(query), spec), scope);
         const fresh = createQueryRecorder();
-        const [expected] = await fresh.record((db) =>
-          ordersRepository(db).listSource(search).rows(compiled),
-        );
-        const [sent] = await cachedRecorder.record((db) =>
-          ordersRepository(db).listSource(search).rows(compiled),
-        );
+        const [expected] = await fresh.record((db) => source(db, search).rows(compiled));
+        const [sent] = await cachedRecorder.record((db) => source(db, search).rows(compiled));
         expect({ round, sql: sent!.sql, values: sent!.parameters }).toEqual({
           round,
           sql: expected!.sql,

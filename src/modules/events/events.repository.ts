@@ -1,6 +1,7 @@
 /** All SQL on events (the seats and the guides on them in event-seats/event-guides.repository.ts). */
 import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
 import { creationStamps } from '../../db/creation-clock.js';
+import { shapedRows } from '../../db/list-source.js';
 import type { DB, EventsTable } from '../../db/types.js';
 import type { CompiledList } from '../../query/compile.js';
 import type { ListSource } from '../../query/run.js';
@@ -181,22 +182,23 @@ export function eventsRepository(db: Kysely<DB>) {
         // The page of events first, then their experiences: joining before the limit joins
         // every matching event (and the planner may then hash-join all experiences).
         rows: (q: CompiledList) =>
-          db
-            .selectFrom(
-              db
-                .selectFrom('events as e')
-                .selectAll('e')
-                .where(q.where)
-                .orderBy(q.orderBy)
-                .limit(q.limit)
-                .offset(q.offset)
-                .as('e'),
-            )
-            .innerJoin('experiences as x', 'x.id', 'e.experience_id')
-            .selectAll('e')
-            .select(['x.name as title', 'x.timezone as timezone'])
-            .orderBy(q.orderBy)
-            .execute(),
+          shapedRows({ shape: 'events', db }, q, (q) =>
+            db
+              .selectFrom(
+                db
+                  .selectFrom('events as e')
+                  .selectAll('e')
+                  .where(q.where)
+                  .orderBy(q.orderBy)
+                  .limit(q.limit)
+                  .offset(q.offset)
+                  .as('e'),
+              )
+              .innerJoin('experiences as x', 'x.id', 'e.experience_id')
+              .selectAll('e')
+              .select(['x.name as title', 'x.timezone as timezone'])
+              .orderBy(q.orderBy),
+          ),
         count: async (where: RawBuilder<SqlBool>) => {
           const row = await db
             .selectFrom('events as e')
