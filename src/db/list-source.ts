@@ -36,6 +36,8 @@ export interface ShapeCaching<DB> {
   /** Names the source's base select among the handle's cached shapes (`orders`). */
   shape: string;
   db: Pick<Kysely<DB>, 'executeQuery'>;
+  /** false: never a prepared statement, whatever the filters (a generic plan measured worse). */
+  prepare?: false;
 }
 
 export function listSource<DB, TB extends keyof DB, Row>(
@@ -78,7 +80,8 @@ export async function shapedRows<DB, Row>(
   if (known === null) return page(q).execute();
   if (known) {
     const query = { ...known, parameters: values };
-    return (await db.executeQuery<Row>(q.prepare ? prepared(query) : query)).rows;
+    const prepare = q.prepare && caching.prepare !== false;
+    return (await db.executeQuery<Row>(prepare ? prepared(query) : query)).rows;
   }
   const compiled = page(q).compile();
   shapes.set(key, sameValues(compiled.parameters, values) ? compiled : null);
