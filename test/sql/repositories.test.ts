@@ -320,6 +320,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     updateItem: (db) => ordersRepository(db).updateItem({ ...ITEM, quantity: 3 }),
     holdsDue: (db) => ordersRepository(db).holdsDue(AT, 100),
     findWithItems: (db) => ordersRepository(db).findWithItems(A),
+    findJson: (db) => ordersRepository(db).findJson(A),
     findById: (db) => ordersRepository(db).findById(A),
     lock: (db) => ordersRepository(db).lock(A),
     markCanceled: (db) => ordersRepository(db).markCanceled(A),
@@ -334,6 +335,13 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
           sort: '-createdAt',
         }),
       ).map(([name, call]) => [`search ${name}`, call]),
+    ),
+    ...Object.fromEntries(
+      Object.entries(
+        listCalls(orderList, (db) => ordersRepository(db).jsonListSource(), {
+          'items.arrival[range]': '2030-06-01,2030-06-03',
+        }),
+      ).map(([name, call]) => [`json ${name}`, call]),
     ),
   },
   guests: {
