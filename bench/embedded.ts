@@ -43,6 +43,8 @@ const cli = (args: string[]) => {
 
 try {
   log(`seeding ${orders} orders`);
+  // The seeder refuses a data directory without a database (it never makes one itself).
+  cli(['migrate']);
   cli(['seed', '--orders', String(orders), '--sellers', '50']);
   const server = await startService(env);
   try {
