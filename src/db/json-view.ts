@@ -11,7 +11,7 @@
  * through a schema the same way: declared keys only, in order, as the serializer keeps them.
  *
  * The two renderings of a view (this one, and the service's mapping of rows for writes and
- * older versions) differ only in whitespace; test/postgres/order-json.test.ts holds them to
+ * older versions) differ only in whitespace; test/http/order-json.test.ts holds them to
  * the same JSON value.
  */
 import type { TObject, TSchema } from 'typebox';

@@ -38,6 +38,10 @@ const count = async (
     ).n,
   );
 
+/** The accounts stored with this email. */
+const accountsWith = (email: string) =>
+  t.database.db.selectFrom('users').select('id').where('email', '=', email).execute();
+
 describe('group limits hold per departure, across the items of an order', () => {
   it('refuses 3 items of 2 seats on one departure when orderMax is 4, and books nothing', async () => {
     const before = await count('orders');
@@ -279,13 +283,7 @@ describe('Idempotency-Key', () => {
     // Without the key, or from another address, it is a new sign-up: the email is taken.
     expectProblem(await signup({}), 409, 'email_taken');
     expectProblem(await signup({ 'idempotency-key': k }, '10.9.9.9'), 409, 'email_taken');
-    expect(
-      await t.database.db
-        .selectFrom('users')
-        .select('id')
-        .where('email', '=', payload.email)
-        .execute(),
-    ).toHaveLength(1);
+    expect(await accountsWith(payload.email)).toHaveLength(1);
   });
 
   // On the embedded database the three are serialized; on PostgreSQL they truly race.
@@ -306,13 +304,7 @@ describe('Idempotency-Key', () => {
     expect(new Set(created.map((r) => r.json().id)).size).toBe(1);
     for (const r of replies.filter((r) => r.statusCode === 409))
       expect(r.json().code).toBe('idempotency_in_progress');
-    expect(
-      await t.database.db
-        .selectFrom('users')
-        .select('id')
-        .where('email', '=', payload.email)
-        .execute(),
-    ).toHaveLength(1);
+    expect(await accountsWith(payload.email)).toHaveLength(1);
   });
 });
 

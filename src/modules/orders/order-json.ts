@@ -2,7 +2,7 @@
  * The Order view of the current API version as PostgreSQL builds it, row `o` of `orders`
  * becoming its JSON text (issue 27): the projection is generated from the schema in
  * orders.schemas.ts (db/json-view.ts), and each value below is the SQL twin of
- * `toOrderView`'s mapping of the same column, which test/postgres/order-json.test.ts holds
+ * `toOrderView`'s mapping of the same column, which test/http/order-json.test.ts holds
  * to the same JSON value. Reads of the latest version send this text as it is; writes and
  * older versions still map rows in Node (their bodies are made once, or transformed).
  */
