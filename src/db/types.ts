@@ -228,7 +228,8 @@ type TimestampOrNull = ColumnType<
 /** Every change others may care about (docs/webhooks.md). */
 export interface DomainEventsTable {
   id: string;
-  seq: GeneratedAlways<string>;
+  /** bigint, read as a number (database.ts's type parsers). */
+  seq: GeneratedAlways<number>;
   name: string;
   seller_id: string | null;
   actor_id: string | null;
@@ -249,6 +250,8 @@ export interface HooksTable {
   api_version: string;
   status: Generated<'enabled' | 'disabled'>;
   disabled_at: TimestampOrNull;
+  /** The domain events' last `seq` when the hook was made: it hears the later ones. */
+  hears_after: Generated<number>;
   created_at: Created;
   updated_at: Updated;
 }
@@ -258,7 +261,7 @@ export interface WebhookDeliveriesTable {
   hook_id: string;
   event_id: string;
   event_name: string;
-  event_seq: string;
+  event_seq: number;
   status: Generated<'pending' | 'delivered' | 'failed'>;
   attempts: Generated<number>;
   round_start: Generated<number>;

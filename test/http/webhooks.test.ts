@@ -14,6 +14,7 @@ import {
   type Account,
   type TestApp,
 } from '../helpers/app.js';
+import { creationTime } from '../../src/db/creation-clock.js';
 import { book, item, openShop, type Shop } from '../helpers/booking.js';
 import { assign, createEvent, createGuide, delegate } from '../helpers/guides.js';
 import {
@@ -497,6 +498,29 @@ describe('deliveries', () => {
       (r) => r.json.eventName !== 'experience.create',
     );
     expect(leaked).toEqual([]);
+  });
+
+  it('hears every event booked after its creation, though the creation clock runs ahead of the database’s', async () => {
+    const booking = async (customerName: string) => {
+      const response = await book(t.app, shop.seller, {
+        customerName,
+        items: [item(shop.experienceId)],
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json().id as string;
+    };
+    const before = await booking('Before');
+    // A burst of writes puts this instance's creation clock ahead of the wall clock (and of
+    // the database's, which stamps the events): the hook's created_at is 5 s in the future.
+    creationTime(Date.now() + 5_000);
+    const path = uniquePath();
+    await createHook(shop.seller, { eventName: 'order.create', url: receiver.url(path) });
+    const after = [await booking('After 1'), await booking('After 2')];
+    const heard = () => forPath(path)(receiver.received).map((r) => r.json.data.id as string);
+    await receiver.waitFor(() => after.every((id) => heard().includes(id)), 15_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(heard().sort()).toEqual([...after].sort());
+    expect(heard()).not.toContain(before);
   });
 
   it('rotating the secret signs later deliveries with the new one', async () => {

@@ -22,6 +22,7 @@ import * as m0018 from './0018_creation_order.js';
 import * as m0019 from './0019_guests_checkins.js';
 import * as m0020 from './0020_resellers_octo.js';
 import * as m0021 from './0021_resources.js';
+import * as m0022 from './0022_hook_hears_after.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': m0001,
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0019_guests_checkins': m0019,
   '0020_resellers_octo': m0020,
   '0021_resources': m0021,
+  '0022_hook_hears_after': m0022,
 };

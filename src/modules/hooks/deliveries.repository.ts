@@ -38,10 +38,9 @@ export interface AttemptOutcome {
 /** A new domain event as the fan-out reads it, and a hook that may hear it. */
 interface FanEvent {
   id: string;
-  seq: string;
+  seq: number;
   name: string;
   seller_id: string | null;
-  created_at: Date;
   object_id: string | null;
   experience_id: string | null;
 }
@@ -50,11 +49,11 @@ interface FanHook {
   owner_id: string;
   reseller_id: string | null;
   event_name: string;
-  created_at: Date;
+  hears_after: number;
 }
 
 /**
- * Which hook hears which event: a hook of the event's seller made before it, the seller's
+ * Which hook hears which event: a hook of the event's seller made before it was numbered, the seller's
  * own when it listens for that name (or `*`), a reseller's when the event is what OCTo's
  * event follows (its bookings, its seller's visible products: reseller-hooks.ts).
  */
@@ -65,8 +64,10 @@ async function listeners(
 ): Promise<{ hook: FanHook; event: FanEvent }[]> {
   const eventOf = new Map(events.map((e) => [e.id, e]));
   const hookOf = new Map(hooks.map((h) => [h.id, h]));
+  // Numbers, not stamps: an event's `created_at` is the database's clock, a hook's the
+  // creation clock of the instance that made it (migrations/0022_hook_hears_after.ts).
   const heard = (h: FanHook, event: FanEvent) =>
-    h.owner_id === event.seller_id && h.created_at <= event.created_at;
+    h.owner_id === event.seller_id && h.hears_after < event.seq;
   const forResellers = await resellerDeliveries(
     trx,
     events.map((e) => ({
@@ -105,7 +106,7 @@ export function deliveriesRepository(db: Kysely<DB>) {
       return inTransaction(db, async (trx) => {
         const events = await trx
           .selectFrom('domain_events')
-          .select(['id', 'seq', 'name', 'seller_id', 'created_at'])
+          .select(['id', 'seq', 'name', 'seller_id'])
           // What resellers' hooks are matched on (reseller-hooks.ts).
           .select(sql<string | null>`object->>'id'`.as('object_id'))
           .select(sql<string | null>`object->'experience'->>'id'`.as('experience_id'))
@@ -122,7 +123,7 @@ export function deliveriesRepository(db: Kysely<DB>) {
             ? []
             : await trx
                 .selectFrom('hooks')
-                .select(['id', 'owner_id', 'reseller_id', 'event_name', 'created_at'])
+                .select(['id', 'owner_id', 'reseller_id', 'event_name', 'hears_after'])
                 .where('owner_id', 'in', owners)
                 .where('status', '=', 'enabled')
                 .execute();

@@ -1,5 +1,5 @@
 -- fanOut
-select "id", "seq", "name", "seller_id", "created_at", object->>'id' as "object_id", object->'experience'->>'id' as "experience_id" from "domain_events" where not fanned_out order by "seq" limit $1 for update skip locked;
+select "id", "seq", "name", "seller_id", object->>'id' as "object_id", object->'experience'->>'id' as "experience_id" from "domain_events" where not fanned_out order by "seq" limit $1 for update skip locked;
 
 -- claimDue
 update "webhook_deliveries" set "attempts" = "attempts" + $1, "locked_until" = now() + cast($2 as double precision) * interval '1 millisecond' where "id" in (select "d"."id" from "webhook_deliveries" as "d" inner join "hooks" as "h" on "h"."id" = "d"."hook_id" where "d"."status" = $3 and "h"."status" = $4 and "d"."next_attempt_at" <= now() and ("d"."locked_until" is null or "d"."locked_until" <= now()) order by "d"."next_attempt_at", "d"."event_seq" limit $5 for update of "d" skip locked) returning *;
