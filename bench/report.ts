@@ -151,8 +151,8 @@ export interface PeerResult {
   }[];
 }
 
-/** Issue 15: at least this many times the peer's throughput on each shared question. */
-export const PEER_MIN_FACTOR = 20;
+/** DESIGN.md section 10: at least this many times the peer's throughput on each shared question. */
+export const PEER_MIN_FACTOR = 5;
 
 export function peerBudgetLine(peer: PeerResult): BudgetLine {
   const factors = peer.queries.map((q) => ({ name: q.name, factor: q.oursRps / q.peerRps }));
@@ -163,55 +163,30 @@ export function peerBudgetLine(peer: PeerResult): BudgetLine {
   };
 }
 
-const LIST_MIN_RATIO = 0.7;
-const OBJECT_MIN_RATIO = 0.35;
-const MIN_BOOKINGS = 1000;
-const BOOKING_MIN_RATIO = 0.7;
 const MAX_RSS_MB = 150;
 const MAX_STARTUP_MS = 1000;
 
+/**
+ * The lines of DESIGN.md section 10 this run's scenarios decide: no oversell, RSS on
+ * PostgreSQL, start-up. The reads' lines come from the floor comparison (bench/floor.ts),
+ * the peer's from peerBudgetLine; bookings' CPU per booking from bench/booking-cpu.ts. (Issue
+ * 15's ratios to pgbench and to bare node:http are no budget any more: the table above
+ * still shows them, as the record.)
+ */
 export function checkBudget(scenarios: ScenarioResult[], startup: Startup): BudgetLine[] {
-  const at8 = scenarios.filter((s) => s.connections === 8);
-  const lists = at8.filter((s) => s.kind === 'list');
-  const worstList = lists.reduce<ScenarioResult | undefined>(
-    (worst, s) => (!worst || (s.ratio ?? 0) < (worst.ratio ?? 0) ? s : worst),
-    undefined,
-  );
-  const object = at8.find((s) => s.kind === 'object');
-  const spread = scenarios.filter((s) => s.name.endsWith('spread'));
-  const bestSpread = Math.max(0, ...spread.map((s) => (s.confirmed ?? 0) / durationOf(s)));
-  const spreadAt8 = spread.find((s) => s.connections === 8);
   const bookings = scenarios.filter((s) => s.kind === 'booking');
   const oversold = bookings.reduce((n, s) => n + (s.oversold ?? 0), 0);
   const hot = bookings.filter((s) => s.reserved !== undefined);
   const hotExact = hot.every((s) => s.reserved === s.confirmed);
   const rss = Math.max(0, ...scenarios.map((s) => s.rssMb));
-  const pct = (r: number | undefined) => `${((r ?? 0) * 100).toFixed(0)}%`;
   return [
     {
-      line: `list queries >= ${pct(LIST_MIN_RATIO)} of pgbench at 8 connections`,
-      met: lists.length > 0 && lists.every((s) => (s.ratio ?? 0) >= LIST_MIN_RATIO),
-      detail: worstList ? `lowest: ${worstList.name} at ${pct(worstList.ratio)}` : 'not run',
+      line: 'bookings: no oversell',
+      met: bookings.length > 0 && oversold === 0 && hotExact,
+      detail: `${bookings.reduce((n, s) => n + (s.confirmed ?? 0), 0)} confirmed; ${oversold} events oversold or inconsistent; one event: ${hot.map((s) => `${s.confirmed} confirmed = ${s.reserved} reserved`).join(', ') || 'not run'}`,
     },
     {
-      line: `GET one object >= ${pct(OBJECT_MIN_RATIO)} of bare node:http`,
-      met: (object?.ratio ?? 0) >= OBJECT_MIN_RATIO,
-      detail: object ? `${pct(object.ratio)} at 8 connections` : 'not run',
-    },
-    {
-      line: `>= ${MIN_BOOKINGS} bookings/s spread over events, no oversell`,
-      met: bestSpread >= MIN_BOOKINGS && oversold === 0 && hotExact,
-      detail: `${bestSpread.toFixed(0)} confirmed/s at best; ${oversold} events oversold or inconsistent; one event: ${hot.map((s) => `${s.confirmed} confirmed = ${s.reserved} reserved`).join(', ') || 'not run'}`,
-    },
-    {
-      line: `bookings >= ${pct(BOOKING_MIN_RATIO)} of pgbench TPC-B at 8 connections, no oversell`,
-      met: (spreadAt8?.ratio ?? 0) >= BOOKING_MIN_RATIO && oversold === 0 && hotExact,
-      detail: spreadAt8
-        ? `${pct(spreadAt8.ratio)} (${num(spreadAt8.rps)} against ${num(spreadAt8.limitRps)} tps); ${spreadAt8.statements ?? '?'} statements per booking`
-        : 'not run',
-    },
-    {
-      line: `server RSS under load <= ${MAX_RSS_MB} MB`,
+      line: `server RSS under load <= ${MAX_RSS_MB} MB on PostgreSQL`,
       met: rss > 0 && rss <= MAX_RSS_MB,
       detail: `highest ${rss.toFixed(0)} MB`,
     },
@@ -221,12 +196,6 @@ export function checkBudget(scenarios: ScenarioResult[], startup: Startup): Budg
       detail: `median ${startup.medianMs.toFixed(0)} ms (runs: ${startup.runs.map((r) => r.ms.toFixed(0)).join(', ')})`,
     },
   ];
-}
-
-/** Measured seconds of a run (rps = requests / seconds). */
-function durationOf(s: ScenarioResult): number {
-  const total = Object.values(s.statuses).reduce((a, b) => a + b, 0);
-  return s.rps > 0 ? total / s.rps : 1;
 }
 
 const num = (n: number | undefined, digits = 0) =>
