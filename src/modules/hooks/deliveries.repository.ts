@@ -53,9 +53,10 @@ interface FanHook {
 }
 
 /**
- * Which hook hears which event: a hook of the event's seller made before it was numbered, the seller's
- * own when it listens for that name (or `*`), a reseller's when the event is what OCTo's
- * event follows (its bookings, its seller's visible products: reseller-hooks.ts).
+ * Which hook hears which event: a hook of the event's seller made before the event was
+ * numbered, the seller's own when it listens for that name (or `*`), a reseller's when the
+ * event is what OCTo's event follows (its bookings, its seller's visible products:
+ * reseller-hooks.ts).
  */
 async function listeners(
   trx: Executor,
