@@ -10,10 +10,17 @@
  * the wall clock by the excess and falls back in step as soon as the burst ends; a later
  * stamp is always safe for the pollers' horizon (docs/query-language.md).
  *
+ * A changed row's `updated_at` comes from the same clock, and never goes back past the row's
+ * own stamps (`touchedAt`): a row made during another instance's burst is stamped ahead of
+ * this instance's wall clock, and an `updatedAt` before the `createdAt` would be a lie.
+ *
  * Take a stamp inside the transaction that writes it, never before waiting for a
  * connection: the pollers' horizon assumes a row's stamp is not older than its
  * transaction's start.
  */
+
+import { sql, type RawBuilder } from 'kysely';
+import type { DB } from './types.js';
 
 let last = 0;
 
@@ -27,4 +34,13 @@ export function creationTime(now: number = Date.now()): Date {
 export function creationStamps(): { created_at: Date; updated_at: Date } {
   const at = creationTime();
   return { created_at: at, updated_at: at };
+}
+
+/**
+ * The `updated_at` of a row being changed, as SQL: the next creation time, or the row's
+ * current `updated_at` if that is later (written by an instance whose clock ran ahead).
+ */
+export function touchedAt(table: keyof DB): RawBuilder<Date> {
+  // Qualified: in an upsert's DO UPDATE a bare name would be ambiguous with `excluded`.
+  return sql<Date>`greatest(${creationTime()}::timestamptz, ${sql.ref(`${table}.updated_at`)})`;
 }

@@ -1,6 +1,6 @@
 /** All SQL on delegates. */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { creationStamps } from '../../db/creation-clock.js';
+import { creationStamps, touchedAt } from '../../db/creation-clock.js';
 import { fromNow } from '../../db/db-clock.js';
 import { listSource } from '../../db/list-source.js';
 import type { DB, DelegatesTable } from '../../db/types.js';
@@ -38,7 +38,7 @@ export function delegatesRepository(db: Kysely<DB>) {
         .onConflict((oc) =>
           oc
             .constraint(row.email === null ? 'delegates_seller_user' : 'delegates_seller_email')
-            .doUpdateSet({ roles: row.roles, updated_at: new Date() }),
+            .doUpdateSet({ roles: row.roles, updated_at: touchedAt('delegates') }),
         )
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -70,7 +70,7 @@ export function delegatesRepository(db: Kysely<DB>) {
         .set({
           invitation_digest: digest,
           invitation_expires_at: fromNow(lifetimeMs),
-          updated_at: new Date(),
+          updated_at: touchedAt('delegates'),
         })
         .where('id', '=', id)
         .where('email', 'is not', null)
@@ -115,7 +115,7 @@ export function delegatesRepository(db: Kysely<DB>) {
           accepted_at: sql<Date>`now()`,
           invitation_digest: null,
           invitation_expires_at: null,
-          updated_at: new Date(),
+          updated_at: touchedAt('delegates'),
         })
         .where('seller_id', '=', sellerId)
         .where('id', '=', id)

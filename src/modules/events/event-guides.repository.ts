@@ -4,6 +4,7 @@
  * event with its guides' names and phones (a departure's manifest).
  */
 import { sql, type Kysely, type SqlBool } from 'kysely';
+import { touchedAt } from '../../db/creation-clock.js';
 import type { DB, GuideStatus } from '../../db/types.js';
 import { eventsWithExperience } from './events.repository.js';
 import type { EventRow } from './events.schemas.js';
@@ -44,7 +45,7 @@ export function eventGuidesRepository(db: Kysely<DB>) {
         .set({
           guide_ids: sql`array_append(guide_ids, ${guideId})`,
           guide_statuses: sql`guide_statuses || jsonb_build_object(${guideId}::text, 'pending')`,
-          updated_at: new Date(),
+          updated_at: touchedAt('events'),
         })
         .where('id', '=', id)
         .where(sql<SqlBool>`not guide_ids @> array[${guideId}]::text[]`)
@@ -57,7 +58,7 @@ export function eventGuidesRepository(db: Kysely<DB>) {
         .updateTable('events')
         .set({
           guide_statuses: sql`guide_statuses || jsonb_build_object(${guideId}::text, ${status}::text)`,
-          updated_at: new Date(),
+          updated_at: touchedAt('events'),
         })
         .where('id', '=', id)
         .execute();
@@ -70,7 +71,7 @@ export function eventGuidesRepository(db: Kysely<DB>) {
         .set({
           guide_ids: sql`array_remove(guide_ids, ${guideId})`,
           guide_statuses: sql`guide_statuses - ${guideId}::text`,
-          updated_at: now,
+          updated_at: touchedAt('events'),
         })
         .where(sql<SqlBool>`guide_ids @> array[${guideId}]::text[]`)
         .where('starts_at', '>', now)
@@ -116,7 +117,7 @@ export function eventGuidesRepository(db: Kysely<DB>) {
         .set({
           guide_ids: sql`array_remove(guide_ids, ${guideId})`,
           guide_statuses: sql`guide_statuses - ${guideId}::text`,
-          updated_at: new Date(),
+          updated_at: touchedAt('events'),
         })
         .where('id', '=', id)
         .execute();

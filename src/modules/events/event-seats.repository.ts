@@ -4,7 +4,7 @@
  * departure that has no event yet by making it, given back, and what is left.
  */
 import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
-import { creationTime } from '../../db/creation-clock.js';
+import { creationTime, touchedAt } from '../../db/creation-clock.js';
 import { statement } from '../../db/statement-template.js';
 import type { DB, EventsTable } from '../../db/types.js';
 import type { NewEventRow } from './events.repository.js';
@@ -83,7 +83,7 @@ export function eventSeatsRepository(db: Kysely<DB>) {
       return (
         db
           .updateTable('events')
-          .set({ reserved: sql`reserved + ${quantity}`, updated_at: new Date() })
+          .set({ reserved: sql`reserved + ${quantity}`, updated_at: touchedAt('events') })
           .where('id', '=', id)
           // A departure closed by hand takes no seats, whatever its capacity.
           .where('manual', 'is not', false)
@@ -114,7 +114,7 @@ export function eventSeatsRepository(db: Kysely<DB>) {
     async release(id: string, quantity: number): Promise<void> {
       await db
         .updateTable('events')
-        .set({ reserved: sql`reserved - ${quantity}`, updated_at: new Date() })
+        .set({ reserved: sql`reserved - ${quantity}`, updated_at: touchedAt('events') })
         .where('id', '=', id)
         .execute();
     },

@@ -1,6 +1,6 @@
 /** All SQL on events (the seats and the guides on them in event-seats/event-guides.repository.ts). */
 import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
-import { creationStamps } from '../../db/creation-clock.js';
+import { creationStamps, touchedAt } from '../../db/creation-clock.js';
 import { shapedRows } from '../../db/list-source.js';
 import type { DB, EventsTable } from '../../db/types.js';
 import type { CompiledList } from '../../query/compile.js';
@@ -74,7 +74,7 @@ export function eventsRepository(db: Kysely<DB>) {
     async change(id: string, changes: { max?: number | null; manual?: boolean | null }) {
       await db
         .updateTable('events')
-        .set({ ...changes, updated_at: new Date() })
+        .set({ ...changes, updated_at: touchedAt('events') })
         .where('id', '=', id)
         .execute();
     },
@@ -107,7 +107,7 @@ export function eventsRepository(db: Kysely<DB>) {
           oc.constraint('events_experience_start').doUpdateSet((eb) => ({
             ends_at: eb.ref('excluded.ends_at'),
             max: changeMax ? eb.ref('excluded.max') : eb.ref('events.max'),
-            updated_at: new Date(),
+            updated_at: touchedAt('events'),
           })),
         )
         // xmax is 0 on a row this statement inserted (not on one it updated).

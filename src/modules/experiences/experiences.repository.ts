@@ -1,6 +1,6 @@
 /** All SQL on experiences. */
 import { sql, type Insertable, type Kysely, type SqlBool, type Updateable } from 'kysely';
-import { creationStamps } from '../../db/creation-clock.js';
+import { creationStamps, touchedAt } from '../../db/creation-clock.js';
 import { listSource } from '../../db/list-source.js';
 import type { DB, ExperiencesTable } from '../../db/types.js';
 import type { ListSource } from '../../query/run.js';
@@ -57,7 +57,7 @@ export function experiencesRepository(db: Kysely<DB>) {
     async update(id: string, changes: Updateable<ExperiencesTable>): Promise<ExperienceRow> {
       return db
         .updateTable('experiences')
-        .set({ ...changes, updated_at: new Date() })
+        .set({ ...changes, updated_at: touchedAt('experiences') })
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -70,7 +70,7 @@ export function experiencesRepository(db: Kysely<DB>) {
     ): Promise<ExperienceRow | undefined> {
       return db
         .updateTable('experiences')
-        .set({ guide: JSON.stringify(preferences), updated_at: new Date() })
+        .set({ guide: JSON.stringify(preferences), updated_at: touchedAt('experiences') })
         .where('id', '=', id)
         .where('guide', 'is', null)
         .returningAll()
@@ -84,7 +84,10 @@ export function experiencesRepository(db: Kysely<DB>) {
     ): Promise<ExperienceRow | undefined> {
       return db
         .updateTable('experiences')
-        .set({ guide: sql`guide || ${JSON.stringify(changes)}::jsonb`, updated_at: new Date() })
+        .set({
+          guide: sql`guide || ${JSON.stringify(changes)}::jsonb`,
+          updated_at: touchedAt('experiences'),
+        })
         .where('id', '=', id)
         .where('guide', 'is not', null)
         .returningAll()

@@ -1,6 +1,6 @@
 /** All SQL on guides (deleted guides are invisible here except through findMany, for history). */
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import { creationStamps } from '../../db/creation-clock.js';
+import { creationStamps, touchedAt } from '../../db/creation-clock.js';
 import { listSource } from '../../db/list-source.js';
 import type { DB, GuidesTable } from '../../db/types.js';
 import type { ListSource } from '../../query/run.js';
@@ -88,7 +88,7 @@ export function guidesRepository(db: Kysely<DB>) {
     async update(id: string, changes: Updateable<GuidesTable>): Promise<GuideRow> {
       return db
         .updateTable('guides')
-        .set({ ...changes, updated_at: new Date() })
+        .set({ ...changes, updated_at: touchedAt('guides') })
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -98,7 +98,7 @@ export function guidesRepository(db: Kysely<DB>) {
     async markDeleted(id: string, now: Date): Promise<void> {
       await db
         .updateTable('guides')
-        .set({ deleted_at: now, updated_at: now })
+        .set({ deleted_at: now, updated_at: touchedAt('guides') })
         .where('id', '=', id)
         .execute();
     },

@@ -4,7 +4,7 @@
  * reseller-hooks.repository.ts's.
  */
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
-import { creationStamps } from '../../db/creation-clock.js';
+import { creationStamps, touchedAt } from '../../db/creation-clock.js';
 import { listSource } from '../../db/list-source.js';
 import type {
   DB,
@@ -92,7 +92,7 @@ export function hooksRepository(db: Kysely<DB>) {
     async setSecret(id: string, secretCiphertext: Buffer): Promise<void> {
       await db
         .updateTable('hooks')
-        .set({ secret_ciphertext: secretCiphertext, updated_at: sql<Date>`now()` })
+        .set({ secret_ciphertext: secretCiphertext, updated_at: touchedAt('hooks') })
         .where('id', '=', id)
         .execute();
     },
@@ -103,7 +103,7 @@ export function hooksRepository(db: Kysely<DB>) {
         .set({
           status,
           disabled_at: status === 'disabled' ? sql<Date>`now()` : null,
-          updated_at: sql<Date>`now()`,
+          updated_at: touchedAt('hooks'),
         })
         .where('id', '=', id)
         .returningAll()

@@ -1,7 +1,7 @@
 /** All SQL on orders and order items (their guests' in guests.repository.ts, but for reads). */
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { statement } from '../../db/statement-template.js';
-import { creationTime } from '../../db/creation-clock.js';
+import { touchedAt } from '../../db/creation-clock.js';
 import { listSource } from '../../db/list-source.js';
 import { prepared } from '../../db/prepared.js';
 import { insertRows } from '../../db/write-batch.js';
@@ -196,7 +196,7 @@ export function ordersRepository(db: Kysely<DB>) {
     async markCanceled(id: string): Promise<void> {
       await db
         .updateTable('orders')
-        .set({ status: 'canceled', hold_expires_at: null, updated_at: creationTime() })
+        .set({ status: 'canceled', hold_expires_at: null, updated_at: touchedAt('orders') })
         .where('id', '=', id)
         .execute();
       await db.updateTable('order_items').set({ status: 700 }).where('order_id', '=', id).execute();

@@ -1,6 +1,6 @@
 /** All SQL on resources themselves (what departures hold of them: resource-seats.repository.ts). */
 import type { Kysely } from 'kysely';
-import { creationTime } from '../../db/creation-clock.js';
+import { creationTime, touchedAt } from '../../db/creation-clock.js';
 import { listSource } from '../../db/list-source.js';
 import type { DB } from '../../db/types.js';
 import type { ListSource } from '../../query/run.js';
@@ -44,7 +44,7 @@ export function resourcesRepository(db: Kysely<DB>) {
     async update(id: string, changes: { name?: string; capacity?: number }): Promise<ResourceRow> {
       return db
         .updateTable('resources')
-        .set({ ...changes, updated_at: creationTime() })
+        .set({ ...changes, updated_at: touchedAt('resources') })
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();

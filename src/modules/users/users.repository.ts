@@ -1,6 +1,6 @@
 /** All SQL on the `users` table. */
 import { sql, type Insertable, type Kysely, type Selectable, type SqlBool } from 'kysely';
-import { creationStamps } from '../../db/creation-clock.js';
+import { creationStamps, touchedAt } from '../../db/creation-clock.js';
 import { listSource } from '../../db/list-source.js';
 import type { ListSource } from '../../query/run.js';
 import type { DB, UsersTable } from '../../db/types.js';
@@ -122,7 +122,11 @@ export function usersRepository(db: Kysely<DB>) {
     async replaceApiKey(id: string, digest: Buffer, ciphertext: Buffer): Promise<boolean> {
       const result = await db
         .updateTable('users')
-        .set({ api_key_digest: digest, api_key_ciphertext: ciphertext, updated_at: new Date() })
+        .set({
+          api_key_digest: digest,
+          api_key_ciphertext: ciphertext,
+          updated_at: touchedAt('users'),
+        })
         .where('id', '=', id)
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
@@ -141,7 +145,7 @@ export function usersRepository(db: Kysely<DB>) {
     ): Promise<void> {
       await db
         .updateTable('users')
-        .set({ ...changes, updated_at: new Date() })
+        .set({ ...changes, updated_at: touchedAt('users') })
         .where('id', '=', id)
         .execute();
     },
@@ -149,7 +153,7 @@ export function usersRepository(db: Kysely<DB>) {
     async setPassword(id: string, passwordHash: string): Promise<void> {
       await db
         .updateTable('users')
-        .set({ password_hash: passwordHash, updated_at: new Date() })
+        .set({ password_hash: passwordHash, updated_at: touchedAt('users') })
         .where('id', '=', id)
         .execute();
     },
@@ -168,7 +172,7 @@ export function usersRepository(db: Kysely<DB>) {
     async writeMetadata(id: string, metadata: Record<string, unknown>): Promise<void> {
       await db
         .updateTable('users')
-        .set({ metadata: JSON.stringify(metadata), updated_at: new Date() })
+        .set({ metadata: JSON.stringify(metadata), updated_at: touchedAt('users') })
         .where('id', '=', id)
         .execute();
     },

@@ -1,0 +1,82 @@
+/**
+ * `updatedAt` never goes back past an object's own stamps. Another instance whose creation
+ * clock ran ahead through a burst (src/db/creation-clock.ts) may have stamped a row seconds
+ * ahead of this instance's wall clock; a change made here must not show an `updatedAt`
+ * before that row's `createdAt` or its previous `updatedAt`.
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
+import { createGuide, guideRequest } from '../helpers/guides.js';
+
+let t: TestApp;
+let seller: Account;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  seller = await signUp(t.app, { name: 'Ahead Co', roles: ['ROLE_SELLER'] });
+});
+afterAll(async () => t.close());
+
+/** What another instance's clock, 10 s ahead of this one's, would have written. */
+const AHEAD_MS = 10_000;
+
+async function stampAhead(table: 'experiences' | 'guides' | 'users', id: string): Promise<void> {
+  await sql`update ${sql.table(table)}
+            set created_at = now() + ${`${AHEAD_MS} milliseconds`}::interval,
+                updated_at = now() + ${`${AHEAD_MS} milliseconds`}::interval
+            where id = ${id}`.execute(t.database.db);
+}
+
+function expectInOrder(view: { createdAt: string; updatedAt: string }): void {
+  expect(Date.parse(view.updatedAt)).toBeGreaterThanOrEqual(Date.parse(view.createdAt));
+}
+
+describe('a change to a row stamped ahead of this instance', () => {
+  it('keeps an experience updatedAt at or after its createdAt', async () => {
+    const created = await as(t.app, seller, {
+      method: 'POST',
+      url: '/api/experiences',
+      payload: {
+        name: 'Ahead tour',
+        price: 10,
+        priceType: 'person',
+        currency: 'EUR',
+        duration: 60,
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id: string = created.json().id;
+    await stampAhead('experiences', id);
+    const changed = await as(t.app, seller, {
+      method: 'PUT',
+      url: `/api/experiences/${id}`,
+      payload: { price: 12 },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json().price).toBe(12);
+    expectInOrder(changed.json());
+  });
+
+  it('keeps a guide updatedAt at or after its createdAt', async () => {
+    const guide = await createGuide(t.app, seller, seller.id);
+    await stampAhead('guides', guide.id);
+    const changed = await guideRequest(t.app, seller, 'PUT', `/${seller.id}/guides/${guide.id}`, {
+      name: 'Gina A.',
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expectInOrder(changed.json());
+  });
+
+  it('keeps a user updatedAt at or after its createdAt', async () => {
+    const user = await signUp(t.app, { name: 'Ahead User' });
+    await stampAhead('users', user.id);
+    const changed = await as(t.app, user, {
+      method: 'PUT',
+      url: `/api/users/${user.id}`,
+      payload: { name: 'Ahead User 2' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expectInOrder(changed.json());
+  });
+});
