@@ -44,47 +44,6 @@ export function jsonObject<T extends TObject>(schema: T, fields: JsonFields<T>):
   return buildObject(schema.properties, fields);
 }
 
-/**
- * A view PostgreSQL builds but for a run of consecutive keys (`gap`) that Node writes:
- * `before` and `after` are `json_build_object`s of the properties on either side of the
- * gap, in the schema's order; `aroundGap` joins them with the gap's text. For values SQL
- * cannot write the way Node does (an instant's local time in a zone: Intl's rules, not
- * PostgreSQL's tzdata).
- */
-export function jsonObjectAround<T extends TObject, G extends keyof Props<T> & string>(
-  schema: T,
-  gap: readonly G[],
-  fields: Omit<JsonFields<T>, G>,
-): { before: string; after: string } {
-  const keys = Object.keys(schema.properties);
-  const first = keys.indexOf(gap[0]!);
-  if (first < 0 || gap.some((key, n) => keys[first + n] !== key))
-    throw new Error(`json view: ${gap.join(', ')} are not consecutive properties`);
-  const side = (from: number, to: number) =>
-    Object.fromEntries(keys.slice(from, to).map((key) => [key, schema.properties[key]!]));
-  const values = fields as Record<string, string | undefined>;
-  const pick = (properties: Record<string, TSchema>) =>
-    Object.fromEntries(Object.keys(properties).map((key) => [key, values[key]]));
-  const before = side(0, first);
-  const after = side(first + gap.length, keys.length);
-  const stray = Object.keys(values).filter((key) => !(key in before) && !(key in after));
-  if (stray.length > 0) throw new Error(`json view: no property named ${stray.join(', ')}`);
-  return {
-    before: buildObject(before, pick(before)),
-    after: buildObject(after, pick(after)),
-  };
-}
-
-/**
- * The object `before` and `after` (JSON text of objects, as `jsonObjectAround` builds them)
- * make with `gap` (`"key":value` pairs, comma-separated) between them.
- */
-export function aroundGap(before: string, gap: string, after: string): string {
-  const head = before.slice(1, -1).trim();
-  const tail = after.slice(1, -1).trim();
-  return `{${[head, gap, tail].filter((part) => part !== '').join(',')}}`;
-}
-
 function buildObject(
   properties: Record<string, TSchema>,
   fields: Record<string, string | undefined>,

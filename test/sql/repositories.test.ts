@@ -256,13 +256,6 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     ...listCalls(eventList, (db) => eventsRepository(db).listSource(), {
       'start[range]': '2030-06-01,2030-06-30',
     }),
-    ...Object.fromEntries(
-      Object.entries(
-        listCalls(eventList, (db) => eventsRepository(db).jsonListSource(), {
-          'start[range]': '2030-06-01,2030-06-30',
-        }),
-      ).map(([name, call]) => [`json ${name}`, call]),
-    ),
   },
   guides: {
     insert: (db) =>

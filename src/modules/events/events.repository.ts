@@ -1,23 +1,11 @@
 /** All SQL on events (the seats and the guides on them in event-seats/event-guides.repository.ts). */
-import {
-  sql,
-  type Kysely,
-  type RawBuilder,
-  type Selectable,
-  type SelectQueryBuilder,
-  type SqlBool,
-} from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
 import { creationStamps, touchedAt } from '../../db/creation-clock.js';
 import { shapedRows } from '../../db/list-source.js';
 import type { DB, EventsTable } from '../../db/types.js';
 import type { CompiledList } from '../../query/compile.js';
 import type { ListSource } from '../../query/run.js';
-import { eventJsonAround, type EventJsonRow } from './event-json.js';
 import type { EventRow } from './events.schemas.js';
-
-/** A page of events `e` joined to their experiences `x`, before its columns are chosen. */
-type EventPageDB = DB & { e: DB['events']; x: DB['experiences'] };
-type EventPageQuery = SelectQueryBuilder<EventPageDB, 'e' | 'x', object>;
 
 /** The seats of an event at a departure, as availability and quotes read them. */
 const toDeparture = (
@@ -190,63 +178,38 @@ export function eventsRepository(db: Kysely<DB>) {
     },
 
     listSource(): ListSource<EventRow> {
-      return eventPages(db, 'events', (page) =>
-        page.selectAll('e').select(['x.name as title', 'x.timezone as timezone']),
-      );
-    },
-
-    /** The same pages, each event as its view's JSON text but for its local times (event-json.ts). */
-    jsonListSource(): ListSource<EventJsonRow> {
-      return eventPages(db, 'events-json', (page) =>
-        page.select([
-          'e.id',
-          sql<string>`(${sql.raw(eventJsonAround.before)})::text`.as('before'),
-          sql<string>`(${sql.raw(eventJsonAround.after)})::text`.as('after'),
-          sql<number>`(extract(epoch from e.starts_at) * 1000)::float8`.as('starts_ms'),
-          sql<number>`(extract(epoch from e.ends_at) * 1000)::float8`.as('ends_ms'),
-          'x.timezone',
-        ]),
-      );
-    },
-  };
-}
-
-/**
- * A page of events, then their experiences (`x`), selected by `select`: joining before the
- * limit joins every matching event (and the planner may then hash-join all experiences).
- */
-function eventPages<Row>(
-  db: Kysely<DB>,
-  shape: string,
-  select: (page: EventPageQuery) => SelectQueryBuilder<EventPageDB, 'e' | 'x', Row>,
-): ListSource<Row> {
-  return {
-    rows: (q: CompiledList) =>
-      // Not prepared: the generic plan of this page (join after the limit) ran at 0.7x the
-      // custom plans' throughput (docs/performance.md).
-      shapedRows({ shape, db, prepare: false }, q, (q) =>
-        select(
-          db
-            .selectFrom(
-              db
-                .selectFrom('events as e')
-                .selectAll('e')
-                .where(q.where)
-                .orderBy(q.orderBy)
-                .limit(q.limit)
-                .offset(q.offset)
-                .as('e'),
-            )
-            .innerJoin('experiences as x', 'x.id', 'e.experience_id'),
-        ).orderBy(q.orderBy),
-      ),
-    count: async (where: RawBuilder<SqlBool>) => {
-      const row = await db
-        .selectFrom('events as e')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where(where)
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
+      return {
+        // The page of events first, then their experiences: joining before the limit joins
+        // every matching event (and the planner may then hash-join all experiences).
+        rows: (q: CompiledList) =>
+          // Not prepared: the generic plan of this page (join after the limit) ran at 0.7x the
+          // custom plans' throughput (docs/performance.md).
+          shapedRows({ shape: 'events', db, prepare: false }, q, (q) =>
+            db
+              .selectFrom(
+                db
+                  .selectFrom('events as e')
+                  .selectAll('e')
+                  .where(q.where)
+                  .orderBy(q.orderBy)
+                  .limit(q.limit)
+                  .offset(q.offset)
+                  .as('e'),
+              )
+              .innerJoin('experiences as x', 'x.id', 'e.experience_id')
+              .selectAll('e')
+              .select(['x.name as title', 'x.timezone as timezone'])
+              .orderBy(q.orderBy),
+          ),
+        count: async (where: RawBuilder<SqlBool>) => {
+          const row = await db
+            .selectFrom('events as e')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where(where)
+            .executeTakeFirstOrThrow();
+          return Number(row.n);
+        },
+      };
     },
   };
 }

@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
 import { ExpandQuery, listQueryExpanding } from '../../http/expand.js';
-import { sendJsonText, takesJsonText } from '../../http/json-text.js';
 import { IdParams, authenticated, errorResponses, listErrors, refTo } from '../../http/schemas.js';
 import { describeList } from '../../query/describe.js';
 import { idempotentCreate, type IdempotencyService } from '../idempotency/index.js';
@@ -38,12 +37,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{
         },
       },
     },
-    async (request, reply) => {
-      const caller = requireCaller(request);
-      return takesJsonText(request)
-        ? sendJsonText(reply, await events.listJson(caller, request.query))
-        : events.list(caller, request.query);
-    },
+    async (request) => events.list(requireCaller(request), request.query),
   );
 
   app.post(

@@ -10,7 +10,6 @@ import { inTransaction, type Executor } from '../../db/unit-of-work.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { DomainError, invalid, notFound } from '../../domain/errors.js';
-import { jsonPage } from '../../http/json-text.js';
 import { emitChange, noEvents, type EventSink } from '../../outbox/index.js';
 import { runList } from '../../query/run.js';
 import type { Scope } from '../../query/types.js';
@@ -19,7 +18,6 @@ import { guidesFacade as guides } from '../guides/index.js';
 import type { Recorder } from '../idempotency/index.js';
 import { parseStart } from '../schedules/index.js';
 import { setGuides } from './assignment.js';
-import { eventJson } from './event-json.js';
 import { staffNewEvent } from './seats.js';
 import { eventList } from './events.list.js';
 import { type EventRow, type EventView, toEventView } from './events.schemas.js';
@@ -93,24 +91,14 @@ export function eventVisibility() {
 export function eventsService({ db, domainEvents = noEvents }: EventsServiceDeps) {
   const repo = eventsRepository(db);
   const visibility = eventVisibility();
-  const listRequest = async (caller: Caller, query: Record<string, unknown>) => ({
-    path: '/api/events',
-    query,
-    scope: await visibility.scope(db, caller),
-  });
 
   return {
     list: async (caller: Caller, query: Record<string, unknown>) =>
-      runList(eventList, await listRequest(caller, query), repo.listSource(), (rows) =>
-        rows.map(toEventView),
-      ),
-
-    /** The same page as `list`, as the latest version's JSON text (event-json.ts). */
-    listJson: async (caller: Caller, query: Record<string, unknown>): Promise<string> =>
-      jsonPage(
-        await runList(eventList, await listRequest(caller, query), repo.jsonListSource(), (rows) =>
-          rows.map(eventJson),
-        ),
+      runList(
+        eventList,
+        { path: '/api/events', query, scope: await visibility.scope(db, caller) },
+        repo.listSource(),
+        (rows) => rows.map(toEventView),
       ),
 
     /** The events of these ids the caller may see, as views (`expand=event`). */

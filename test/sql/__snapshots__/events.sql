@@ -74,9 +74,3 @@ select "e".*, "x"."name" as "title", "x"."timezone" as "timezone" from (select "
 
 -- listSource.count
 select count(*) as "n" from "events" as "e" where ("e"."starts_at" between $1 and $2 and ("e"."seller_id" in ($3)));
-
--- json listSource.rows
-select "e"."id", (json_build_object('object', 'event'::text, 'id', e.id, 'experience', json_build_object('id', e.experience_id), 'seller', json_build_object('id', e.seller_id), 'title', x.name))::text as "before", (json_build_object('max', e.max, 'quantity', json_build_object('reserved', e.reserved), 'open', case when e.manual is false then 0 when e.max is null then null else greatest(0, e.max - e.reserved) end, 'manual', e.manual, 'guides', coalesce((select json_agg(json_build_object('status', coalesce(e.guide_statuses ->> u.guide_id, 'confirmed'), 'guide', json_build_object('id', u.guide_id)) order by u.n) from unnest(e.guide_ids) with ordinality as u(guide_id, n)), '[]'::json), 'createdAt', to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', to_char(e.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))::text as "after", (extract(epoch from e.starts_at) * 1000)::float8 as "starts_ms", (extract(epoch from e.ends_at) * 1000)::float8 as "ends_ms", "x"."timezone" from (select "e".* from "events" as "e" where ("e"."starts_at" between $1 and $2 and ("e"."seller_id" in ($3))) order by "e"."created_at" desc, "e"."id" desc limit $4 offset $5) as "e" inner join "experiences" as "x" on "x"."id" = "e"."experience_id" order by "e"."created_at" desc, "e"."id" desc;
-
--- json listSource.count
-select count(*) as "n" from "events" as "e" where ("e"."starts_at" between $1 and $2 and ("e"."seller_id" in ($3)));
