@@ -37,6 +37,16 @@ export function creationStamps(): { created_at: Date; updated_at: Date } {
 }
 
 /**
+ * The `updated_at` of a change to a row this transaction holds locked, whose stamp
+ * (`previous`) it read: the next creation time, or `previous` if that is later. `touchedAt`
+ * is the same rule for statements that do not read the row first.
+ */
+export function changeTime(previous: Date): Date {
+  const next = creationTime();
+  return next.getTime() >= previous.getTime() ? next : new Date(previous.getTime());
+}
+
+/**
  * The `updated_at` of a row being changed, as SQL: the next creation time, or the row's
  * current `updated_at` if that is later (written by an instance whose clock ran ahead).
  */

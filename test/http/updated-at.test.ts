@@ -7,6 +7,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
+import { book, item, openShop } from '../helpers/booking.js';
 import { createGuide, guideRequest } from '../helpers/guides.js';
 
 let t: TestApp;
@@ -21,7 +22,10 @@ afterAll(async () => t.close());
 /** What another instance's clock, 10 s ahead of this one's, would have written. */
 const AHEAD_MS = 10_000;
 
-async function stampAhead(table: 'experiences' | 'guides' | 'users', id: string): Promise<void> {
+async function stampAhead(
+  table: 'experiences' | 'guides' | 'users' | 'orders',
+  id: string,
+): Promise<void> {
   await sql`update ${sql.table(table)}
             set created_at = now() + ${`${AHEAD_MS} milliseconds`}::interval,
                 updated_at = now() + ${`${AHEAD_MS} milliseconds`}::interval
@@ -78,5 +82,32 @@ describe('a change to a row stamped ahead of this instance', () => {
     });
     expect(changed.statusCode, changed.body).toBe(200);
     expectInOrder(changed.json());
+  });
+
+  it('keeps an order updatedAt at or after its previous one, so a poller of updatedAt[gte] sees the change', async () => {
+    const shop = await openShop(t.app);
+    const booked = await book(t.app, shop.seller, {
+      customerName: 'Pat Ahead',
+      items: [item(shop.experienceId)],
+    });
+    expect(booked.statusCode, booked.body).toBe(201);
+    const id: string = booked.json().id;
+    await stampAhead('orders', id);
+    const stamped = (
+      await as(t.app, shop.seller, { method: 'GET', url: `/api/orders/${id}` })
+    ).json();
+    const changed = await as(t.app, shop.seller, {
+      method: 'PATCH',
+      url: `/api/orders/${id}`,
+      payload: { customerName: 'Pat Ahead 2' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expectInOrder(changed.json());
+    expect(Date.parse(changed.json().updatedAt)).toBeGreaterThanOrEqual(
+      Date.parse(stamped.updatedAt),
+    );
+    // What is stored is what was answered.
+    const read = (await as(t.app, shop.seller, { method: 'GET', url: `/api/orders/${id}` })).json();
+    expect(read.updatedAt).toBe(changed.json().updatedAt);
   });
 });

@@ -5,7 +5,7 @@
  * following their seats, derived fields and an adjustment for the amount's difference, and
  * `order.update` (or `order.cancel`) with its audit.
  */
-import { creationTime } from '../../db/creation-clock.js';
+import { changeTime } from '../../db/creation-clock.js';
 import { newId } from '../../db/ids.js';
 import type { Tx } from '../../db/unit-of-work.js';
 import { fromMinor, minorDigits, toMinor } from '../../domain/money.js';
@@ -96,8 +96,9 @@ export async function commitChange(
   work: ChangeWork,
 ): Promise<OrderView> {
   const changes = await eventsFacade.seats.move(tx, work.deltas);
-  // The creation clock, inside the transaction: pollers of updatedAt rely on it.
-  const stamp = creationTime();
+  // The creation clock, inside the transaction, never behind the order's own stamp (the
+  // order is locked): pollers of updatedAt rely on it (db/creation-clock.ts).
+  const stamp = changeTime(order.updated_at);
   const holdUntil = work.holdUntil ?? order.hold_expires_at;
   const facts = derived(after, order.currency, holdUntil, stamp, ctx.holdMs);
   const digits = minorDigits(order.currency);
