@@ -38,19 +38,23 @@ export function creationStamps(): { created_at: Date; updated_at: Date } {
 
 /**
  * The `updated_at` of a change to a row this transaction holds locked, whose stamp
- * (`previous`) it read: the next creation time, or `previous` if that is later. `touchedAt`
- * is the same rule for statements that do not read the row first.
+ * (`previous`) it read: the next creation time, or just after `previous` if that is not
+ * earlier. Every change gets a new stamp, never an earlier one: pollers of `updatedAt`
+ * skip what they handled by id and stamp (docs/query-language.md). `touchedAt` is the same
+ * rule for statements that do not read the row first.
  */
 export function changeTime(previous: Date): Date {
   const next = creationTime();
-  return next.getTime() >= previous.getTime() ? next : new Date(previous.getTime());
+  return next.getTime() > previous.getTime() ? next : new Date(previous.getTime() + 1);
 }
 
 /**
- * The `updated_at` of a row being changed, as SQL: the next creation time, or the row's
- * current `updated_at` if that is later (written by an instance whose clock ran ahead).
+ * The `updated_at` of a row being changed, as SQL: the next creation time, or 1 ms after the
+ * row's current `updated_at` if that is not earlier (written by an instance whose clock ran
+ * ahead).
  */
 export function touchedAt(table: keyof DB): RawBuilder<Date> {
   // Qualified: in an upsert's DO UPDATE a bare name would be ambiguous with `excluded`.
-  return sql<Date>`greatest(${creationTime()}::timestamptz, ${sql.ref(`${table}.updated_at`)})`;
+  const current = sql.ref(`${table}.updated_at`);
+  return sql<Date>`greatest(${creationTime()}::timestamptz, ${current} + interval '1 millisecond')`;
 }

@@ -1,8 +1,8 @@
 /**
  * `updatedAt` never goes back past an object's own stamps. Another instance whose creation
  * clock ran ahead through a burst (src/db/creation-clock.ts) may have stamped a row seconds
- * ahead of this instance's wall clock; a change made here must not show an `updatedAt`
- * before that row's `createdAt` or its previous `updatedAt`.
+ * ahead of this instance's wall clock; a change made here must show an `updatedAt` after that
+ * row's `createdAt` and its previous `updatedAt`.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,8 +32,9 @@ async function stampAhead(
             where id = ${id}`.execute(t.database.db);
 }
 
+/** A change stamped after the row's creation (stamped ahead, its previous `updatedAt` too). */
 function expectInOrder(view: { createdAt: string; updatedAt: string }): void {
-  expect(Date.parse(view.updatedAt)).toBeGreaterThanOrEqual(Date.parse(view.createdAt));
+  expect(Date.parse(view.updatedAt)).toBeGreaterThan(Date.parse(view.createdAt));
 }
 
 describe('a change to a row stamped ahead of this instance', () => {
@@ -103,9 +104,7 @@ describe('a change to a row stamped ahead of this instance', () => {
     });
     expect(changed.statusCode, changed.body).toBe(200);
     expectInOrder(changed.json());
-    expect(Date.parse(changed.json().updatedAt)).toBeGreaterThanOrEqual(
-      Date.parse(stamped.updatedAt),
-    );
+    expect(Date.parse(changed.json().updatedAt)).toBeGreaterThan(Date.parse(stamped.updatedAt));
     // What is stored is what was answered.
     const read = (await as(t.app, shop.seller, { method: 'GET', url: `/api/orders/${id}` })).json();
     expect(read.updatedAt).toBe(changed.json().updatedAt);

@@ -1,14 +1,14 @@
 -- upsert
-insert into "delegates" ("created_at", "updated_at", "id", "seller_id", "user_id", "email", "roles") values ($1, $2, $3, $4, $5, $6, $7) on conflict on constraint "delegates_seller_email" do update set "roles" = $8, "updated_at" = greatest($9::timestamptz, "delegates"."updated_at") returning "id";
+insert into "delegates" ("created_at", "updated_at", "id", "seller_id", "user_id", "email", "roles") values ($1, $2, $3, $4, $5, $6, $7) on conflict on constraint "delegates_seller_email" do update set "roles" = $8, "updated_at" = greatest($9::timestamptz, "delegates"."updated_at" + interval '1 millisecond') returning "id";
 
 -- issueToken
-update "delegates" set "invitation_digest" = $1, "invitation_expires_at" = now() + cast($2 as double precision) * interval '1 millisecond', "updated_at" = greatest($3::timestamptz, "delegates"."updated_at") where "id" = $4 and "email" is not null and "accepted_at" is null;
+update "delegates" set "invitation_digest" = $1, "invitation_expires_at" = now() + cast($2 as double precision) * interval '1 millisecond', "updated_at" = greatest($3::timestamptz, "delegates"."updated_at" + interval '1 millisecond') where "id" = $4 and "email" is not null and "accepted_at" is null;
 
 -- lockPendingInvitation
 select "invitation_digest" as "digest", "invitation_expires_at" > now() as "live" from "delegates" where "seller_id" = $1 and "id" = $2 and "accepted_at" is null and "invitation_digest" is not null for update;
 
 -- accept
-update "delegates" set "user_id" = $1, "accepted_at" = now(), "invitation_digest" = $2, "invitation_expires_at" = $3, "updated_at" = greatest($4::timestamptz, "delegates"."updated_at") where "seller_id" = $5 and "id" = $6 and "accepted_at" is null;
+update "delegates" set "user_id" = $1, "accepted_at" = now(), "invitation_digest" = $2, "invitation_expires_at" = $3, "updated_at" = greatest($4::timestamptz, "delegates"."updated_at" + interval '1 millisecond') where "seller_id" = $5 and "id" = $6 and "accepted_at" is null;
 
 -- pendingInvitation
 select "d"."seller_id", "s"."name" as "seller_name", "d"."email", "d"."roles", "d"."invitation_digest" as "digest", "d"."invitation_expires_at" as "expires_at" from "delegates" as "d" inner join "users" as "s" on "s"."id" = "d"."seller_id" where "d"."id" = $1 and "d"."accepted_at" is null and "d"."invitation_expires_at" > now();

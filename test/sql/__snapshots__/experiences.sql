@@ -14,13 +14,13 @@ select * from "experiences" where "id" in ($1, $2);
 select * from "experiences" where "seller_id" = $1 and "visible" = $2 order by "created_at", "id";
 
 -- update
-update "experiences" set "name" = $1, "updated_at" = greatest($2::timestamptz, "experiences"."updated_at") where "id" = $3 returning *;
+update "experiences" set "name" = $1, "updated_at" = greatest($2::timestamptz, "experiences"."updated_at" + interval '1 millisecond') where "id" = $3 returning *;
 
 -- createGuidePreferences
-update "experiences" set "guide" = $1, "updated_at" = greatest($2::timestamptz, "experiences"."updated_at") where "id" = $3 and "guide" is null returning *;
+update "experiences" set "guide" = $1, "updated_at" = greatest($2::timestamptz, "experiences"."updated_at" + interval '1 millisecond') where "id" = $3 and "guide" is null returning *;
 
 -- updateGuidePreferences
-update "experiences" set "guide" = guide || $1::jsonb, "updated_at" = greatest($2::timestamptz, "experiences"."updated_at") where "id" = $3 and "guide" is not null returning *;
+update "experiences" set "guide" = guide || $1::jsonb, "updated_at" = greatest($2::timestamptz, "experiences"."updated_at" + interval '1 millisecond') where "id" = $3 and "guide" is not null returning *;
 
 -- remove
 delete from "experiences" where "id" = $1;

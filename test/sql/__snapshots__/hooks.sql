@@ -23,10 +23,10 @@ select * from "hooks" where "id" = $1;
 delete from "hooks" where "owner_id" = $1 and "reseller_id" is null and "id" = $2;
 
 -- setSecret
-update "hooks" set "secret_ciphertext" = $1, "updated_at" = greatest($2::timestamptz, "hooks"."updated_at") where "id" = $3;
+update "hooks" set "secret_ciphertext" = $1, "updated_at" = greatest($2::timestamptz, "hooks"."updated_at" + interval '1 millisecond') where "id" = $3;
 
 -- setStatus
-update "hooks" set "status" = $1, "disabled_at" = now(), "updated_at" = greatest($2::timestamptz, "hooks"."updated_at") where "id" = $3 returning *;
+update "hooks" set "status" = $1, "disabled_at" = now(), "updated_at" = greatest($2::timestamptz, "hooks"."updated_at" + interval '1 millisecond') where "id" = $3 returning *;
 
 -- attemptsOf
 select * from "webhook_attempts" where "delivery_id" in ($1, $2) order by "delivery_id", "attempt";

@@ -34,7 +34,7 @@ select * from "orders" where "id" = $1;
 select * from "orders" where "id" = $1 for update;
 
 -- markCanceled
-update "orders" set "status" = $1, "hold_expires_at" = $2, "updated_at" = greatest($3::timestamptz, "orders"."updated_at") where "id" = $4;
+update "orders" set "status" = $1, "hold_expires_at" = $2, "updated_at" = greatest($3::timestamptz, "orders"."updated_at" + interval '1 millisecond') where "id" = $4;
 update "order_items" set "status" = $1 where "order_id" = $2;
 
 -- itemsOf

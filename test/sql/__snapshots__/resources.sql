@@ -11,7 +11,7 @@ select * from "resources" where "id" in ($1, $2);
 select * from "resources" where "id" in ($1, $2) order by "id" for update;
 
 -- update
-update "resources" set "capacity" = $1, "updated_at" = greatest($2::timestamptz, "resources"."updated_at") where "id" = $3 returning *;
+update "resources" set "capacity" = $1, "updated_at" = greatest($2::timestamptz, "resources"."updated_at" + interval '1 millisecond') where "id" = $3 returning *;
 
 -- remove
 delete from "resources" where "id" = $1;

@@ -17,10 +17,10 @@ select "u"."id", "u"."name", "u"."email", "u"."roles", "u"."api_version", "u"."a
 select pg_notify($1, $2);
 
 -- replaceApiKey
-update "users" set "api_key_digest" = $1, "api_key_ciphertext" = $2, "updated_at" = greatest($3::timestamptz, "users"."updated_at") where "id" = $4;
+update "users" set "api_key_digest" = $1, "api_key_ciphertext" = $2, "updated_at" = greatest($3::timestamptz, "users"."updated_at" + interval '1 millisecond') where "id" = $4;
 
 -- setPassword
-update "users" set "password_hash" = $1, "updated_at" = greatest($2::timestamptz, "users"."updated_at") where "id" = $3;
+update "users" set "password_hash" = $1, "updated_at" = greatest($2::timestamptz, "users"."updated_at" + interval '1 millisecond') where "id" = $3;
 
 -- findSellers
 select "id", "name", "email" from "users" where "id" in ($1, $2) and 'ROLE_SELLER' = any(roles);
@@ -32,7 +32,7 @@ select "u"."id", "u"."name", "u"."email" from "users" as "u" where 'ROLE_SELLER'
 select count(*) as "n" from "users" as "u" where 'ROLE_SELLER' = any(u.roles) and (lower("u"."name" collate "und-x-icu") like $1 and ("u"."id" in ($2)));
 
 -- updateProfile
-update "users" set "name" = $1, "email" = $2, "updated_at" = greatest($3::timestamptz, "users"."updated_at") where "id" = $4;
+update "users" set "name" = $1, "email" = $2, "updated_at" = greatest($3::timestamptz, "users"."updated_at" + interval '1 millisecond') where "id" = $4;
 
 -- lockMetadata
 select "metadata" from "users" where "id" = $1 for update;
@@ -44,4 +44,4 @@ select "id", "api_key_ciphertext" from "users" where "id" > $1 order by "id" lim
 update "users" set "api_key_ciphertext" = $1 where "id" = $2;
 
 -- writeMetadata
-update "users" set "metadata" = $1, "updated_at" = greatest($2::timestamptz, "users"."updated_at") where "id" = $3;
+update "users" set "metadata" = $1, "updated_at" = greatest($2::timestamptz, "users"."updated_at" + interval '1 millisecond') where "id" = $3;
