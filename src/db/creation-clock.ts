@@ -1,5 +1,5 @@
 /**
- * The creation clock: the `created_at` of every listed object (and an order's `updated_at`),
+ * The creation clock: the `created_at` of every listed object (and every `updated_at`),
  * strictly increasing within this process, so lists in creation order (`created_at`, then
  * id) are exact for everything one instance makes, however fast. Objects made by two
  * instances in the same millisecond may tie; the id then decides, the same way every time.
@@ -49,12 +49,13 @@ export function changeTime(previous: Date): Date {
 }
 
 /**
- * The `updated_at` of a row being changed, as SQL: the next creation time, or 1 ms after the
+ * The `updated_at` of a row being changed, as SQL: the next creation time (or `at`, a stamp
+ * the caller took for the whole write, as a booking does), or 1 ms after the
  * row's current `updated_at` if that is not earlier (written by an instance whose clock ran
  * ahead).
  */
-export function touchedAt(table: keyof DB): RawBuilder<Date> {
+export function touchedAt(table: keyof DB, at: Date = creationTime()): RawBuilder<Date> {
   // Qualified: in an upsert's DO UPDATE a bare name would be ambiguous with `excluded`.
   const current = sql.ref(`${table}.updated_at`);
-  return sql<Date>`greatest(${creationTime()}::timestamptz, ${current} + interval '1 millisecond')`;
+  return sql<Date>`greatest(${at}::timestamptz, ${current} + interval '1 millisecond')`;
 }

@@ -23,7 +23,7 @@ afterAll(async () => t.close());
 const AHEAD_MS = 10_000;
 
 async function stampAhead(
-  table: 'experiences' | 'guides' | 'users' | 'orders',
+  table: 'experiences' | 'guides' | 'users' | 'orders' | 'events',
   id: string,
 ): Promise<void> {
   await sql`update ${sql.table(table)}
@@ -108,5 +108,25 @@ describe('a change to a row stamped ahead of this instance', () => {
     // What is stored is what was answered.
     const read = (await as(t.app, shop.seller, { method: 'GET', url: `/api/orders/${id}` })).json();
     expect(read.updatedAt).toBe(changed.json().updatedAt);
+  });
+
+  it('moves an event updatedAt forward when a booking takes its seats', async () => {
+    const shop = await openShop(t.app);
+    const first = await book(t.app, shop.seller, {
+      customerName: 'Pat Ahead',
+      items: [item(shop.experienceId)],
+    });
+    expect(first.statusCode, first.body).toBe(201);
+    const eventId: string = first.json().items[0].event.id;
+    await stampAhead('events', eventId);
+    const second = await book(t.app, shop.seller, {
+      customerName: 'Pat Ahead',
+      items: [item(shop.experienceId)],
+    });
+    expect(second.statusCode, second.body).toBe(201);
+    expect(second.json().items[0].event.id).toBe(eventId);
+    const event = await as(t.app, shop.seller, { method: 'GET', url: `/api/events/${eventId}` });
+    expect(event.json().quantity.reserved).toBe(2);
+    expectInOrder(event.json());
   });
 });

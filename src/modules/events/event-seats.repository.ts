@@ -48,7 +48,7 @@ const takeSeats = statement((db, row: NewEventRow & { quantity: number; at: Date
     .returningAll();
   const taken = db
     .updateTable('events')
-    .set({ reserved: sql`reserved + ${quantity}`, updated_at: at })
+    .set({ reserved: sql`reserved + ${quantity}`, updated_at: touchedAt('events', at) })
     .where('experience_id', '=', row.experience_id)
     .where('starts_at', '=', row.starts_at)
     // Made just now by this statement: its seats are already taken.
