@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
-import { book, item, openShop } from '../helpers/booking.js';
+import { book, item, openShop, type Shop } from '../helpers/booking.js';
 import { createGuide, guideRequest } from '../helpers/guides.js';
 
 let t: TestApp;
@@ -33,6 +33,16 @@ async function stampAhead(
 }
 
 /** A change stamped after the row's creation (stamped ahead, its previous `updatedAt` too). */
+/** One seat at the shop's first departure, booked by its seller; throws unless 201. */
+async function bookOne(shop: Shop): Promise<{ id: string; items: { event: { id: string } }[] }> {
+  const booked = await book(t.app, shop.seller, {
+    customerName: 'Pat Ahead',
+    items: [item(shop.experienceId)],
+  });
+  expect(booked.statusCode, booked.body).toBe(201);
+  return booked.json();
+}
+
 function expectInOrder(view: { createdAt: string; updatedAt: string }): void {
   expect(Date.parse(view.updatedAt)).toBeGreaterThan(Date.parse(view.createdAt));
 }
@@ -87,12 +97,7 @@ describe('a change to a row stamped ahead of this instance', () => {
 
   it('keeps an order updatedAt at or after its previous one, so a poller of updatedAt[gte] sees the change', async () => {
     const shop = await openShop(t.app);
-    const booked = await book(t.app, shop.seller, {
-      customerName: 'Pat Ahead',
-      items: [item(shop.experienceId)],
-    });
-    expect(booked.statusCode, booked.body).toBe(201);
-    const id: string = booked.json().id;
+    const { id } = await bookOne(shop);
     await stampAhead('orders', id);
     const stamped = (
       await as(t.app, shop.seller, { method: 'GET', url: `/api/orders/${id}` })
@@ -112,19 +117,9 @@ describe('a change to a row stamped ahead of this instance', () => {
 
   it('moves an event updatedAt forward when a booking takes its seats', async () => {
     const shop = await openShop(t.app);
-    const first = await book(t.app, shop.seller, {
-      customerName: 'Pat Ahead',
-      items: [item(shop.experienceId)],
-    });
-    expect(first.statusCode, first.body).toBe(201);
-    const eventId: string = first.json().items[0].event.id;
+    const eventId = (await bookOne(shop)).items[0]!.event.id;
     await stampAhead('events', eventId);
-    const second = await book(t.app, shop.seller, {
-      customerName: 'Pat Ahead',
-      items: [item(shop.experienceId)],
-    });
-    expect(second.statusCode, second.body).toBe(201);
-    expect(second.json().items[0].event.id).toBe(eventId);
+    expect((await bookOne(shop)).items[0]!.event.id).toBe(eventId);
     const event = await as(t.app, shop.seller, { method: 'GET', url: `/api/events/${eventId}` });
     expect(event.json().quantity.reserved).toBe(2);
     expectInOrder(event.json());
