@@ -383,6 +383,36 @@ describe('who may check in', () => {
   });
 });
 
+describe("the order's updatedAt", () => {
+  it('moves forward with each check-in, undo and modify, in the read, the answer and the event', async () => {
+    const order = await booked(shop, [item(shop.experienceId, today, 900, 1)]);
+    const stamps = [(await read(order.id)).updatedAt as string];
+    const moved = async () => {
+      const now = (await read(order.id)).updatedAt as string;
+      expect(Date.parse(now)).toBeGreaterThan(Date.parse(stamps.at(-1)!));
+      stamps.push(now);
+    };
+    const [checkin] = (await scan(dock, { code: order.shortCode })).json().checkins;
+    await moved();
+    await as(t.app, dock, { method: 'DELETE', url: `/api/checkins/${checkin.id}` });
+    await moved();
+    const modified = await as(t.app, shop.seller, {
+      method: 'POST',
+      url: `/api/orders/${order.id}/modify`,
+      payload: { updates: { guestStatus: 'no_show' } },
+    });
+    await moved();
+    expect(modified.json().updatedAt).toBe(stamps.at(-1));
+    const events = await t.database.db
+      .selectFrom('domain_events')
+      .select(sql<string>`object ->> 'updatedAt'`.as('updatedAt'))
+      .where(sql<string>`object ->> 'id'`, '=', order.id)
+      .orderBy('seq')
+      .execute();
+    expect(events.map((e) => e.updatedAt)).toEqual(stamps);
+  });
+});
+
 describe('domain events', () => {
   it('emits order.update with the guests statuses in its audit, for each check-in and undo', async () => {
     const order = await booked(shop, [item(shop.experienceId, today, 900, 1)]);

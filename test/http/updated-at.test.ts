@@ -32,7 +32,6 @@ async function stampAhead(
             where id = ${id}`.execute(t.database.db);
 }
 
-/** A change stamped after the row's creation (stamped ahead, its previous `updatedAt` too). */
 /** One seat at the shop's first departure, booked by its seller; throws unless 201. */
 async function bookOne(shop: Shop): Promise<{ id: string; items: { event: { id: string } }[] }> {
   const booked = await book(t.app, shop.seller, {

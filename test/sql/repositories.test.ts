@@ -324,6 +324,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     findById: (db) => ordersRepository(db).findById(A),
     lock: (db) => ordersRepository(db).lock(A),
     markCanceled: (db) => ordersRepository(db).markCanceled(A),
+    touch: (db) => ordersRepository(db).touch(A, AT),
     itemsOf: (db) => ordersRepository(db).itemsOf([A, B]),
     hasCustomerAtSeller: (db) => ordersRepository(db).hasCustomerAtSeller(A, B),
     ...listCalls(orderList, (db) => ordersRepository(db).listSource(), {

@@ -136,6 +136,7 @@ export function checkinsService(deps: CheckinsDeps) {
         const rows = picked.guests.map((g) => newCheckin(g, 'scan', at, caller.id));
         await ordersFacade.guests.setStatus(
           tx,
+          match.orderId,
           picked.guests.map((g) => g.id),
           'arrived',
           at,
@@ -164,7 +165,7 @@ export function checkinsService(deps: CheckinsDeps) {
         const guest = locked.guests.find((g) => g.id === record.guest_id)!;
         const at = creationTime();
         await checkinsRepository(tx).undo([id], at, caller.id);
-        await ordersFacade.guests.setStatus(tx, [guest.id], 'pending', at, null);
+        await ordersFacade.guests.setStatus(tx, record.order_id, [guest.id], 'pending', at, null);
         const after = await reread(tx, record.order_id);
         await emit(tx, caller.id, locked.order, after);
         return toCheckinView(
@@ -205,7 +206,7 @@ export function checkinsService(deps: CheckinsDeps) {
           caller.id,
         );
         const ids = changing.map((g) => g.id);
-        await ordersFacade.guests.setStatus(tx, ids, status, at, caller.id);
+        await ordersFacade.guests.setStatus(tx, orderId, ids, status, at, caller.id);
         if (status === 'arrived')
           await checkins.insert(changing.map((g) => newCheckin(g, 'modify', at, caller.id)));
         const after = await reread(tx, orderId);

@@ -103,14 +103,22 @@ export const guestsFacade = {
     };
   },
 
-  /** Sets live guests' status (`arrived` records who and when); the order is locked. */
-  setStatus: (
+  /**
+   * Sets live guests' status (`arrived` records who and when) and moves their order's
+   * `updatedAt`, since the order's view shows each guest's status; the order is locked.
+   */
+  async setStatus(
     tx: Tx,
+    orderId: string,
     ids: readonly string[],
     status: GuestStatus,
     at: Date,
     by: string | null,
-  ): Promise<void> => guestsRepository(tx).setStatus(ids, status, at, by),
+  ): Promise<void> {
+    if (ids.length === 0) return;
+    await guestsRepository(tx).setStatus(ids, status, at, by);
+    await ordersRepository(tx).touch(orderId, at);
+  },
 
   /** A departure's live guests with their bookings' facts (one query). */
   async atEvent(db: Executor, eventId: string): Promise<ManifestGuest[]> {

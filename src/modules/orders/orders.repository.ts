@@ -193,6 +193,18 @@ export function ordersRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
+    /**
+     * Moves an order's `updatedAt` for a change made outside its row (its guests' statuses),
+     * so pollers of `updatedAt` and readers of `order.update` see it; the order is locked.
+     */
+    async touch(id: string, at: Date): Promise<void> {
+      await db
+        .updateTable('orders')
+        .set({ updated_at: touchedAt('orders', at) })
+        .where('id', '=', id)
+        .execute();
+    },
+
     async markCanceled(id: string): Promise<void> {
       await db
         .updateTable('orders')

@@ -37,6 +37,9 @@ select * from "orders" where "id" = $1 for update;
 update "orders" set "status" = $1, "hold_expires_at" = $2, "updated_at" = greatest($3::timestamptz, "orders"."updated_at" + interval '1 millisecond') where "id" = $4;
 update "order_items" set "status" = $1 where "order_id" = $2;
 
+-- touch
+update "orders" set "updated_at" = greatest($1::timestamptz, "orders"."updated_at" + interval '1 millisecond') where "id" = $2;
+
 -- itemsOf
 select * from "order_items" where "order_id" in ($1, $2) order by "position", "id";
 
