@@ -134,7 +134,12 @@ export function compileWhere(
   );
   const implied = impliesScope(plan.filters, scope);
   const scoped = implied ? undefined : scopeCondition(spec, scope, spec.alias, false);
-  if (scoped) parts.push(scoped);
+  // `is true` keeps the meaning (a row's scope columns are never null) and is no index
+  // condition, so the planner finds the rows by the picking field's index.
+  const picked = plan.filters.some(
+    (f) => f.operator === 'equals' && spec.picksRows?.includes(f.field.name),
+  );
+  if (scoped) parts.push(picked ? sql<SqlBool>`(${scoped} is true)` : scoped);
   if (plan.itemFilters.length > 0 && spec.items) {
     const items = spec.items;
     const inner = plan.itemFilters.map((f) => condition(f, items.alias));

@@ -64,6 +64,14 @@ export interface ListSpecDefinition {
    * offered to the trigram index, which PostgreSQL would take and regret (docs/performance.md).
    */
   readonly narrowedBy?: readonly string[];
+  /**
+   * Fields whose equality filter picks a few rows through an index of their own (an
+   * experience's departures by `events_experience_start`): beside one, the caller's scope
+   * is checked on each row picked instead of being offered to the planner as an index
+   * condition. A prepared page's generic plan otherwise prices the scope's index and the
+   * field's alike (both clamp to one row) and may walk the seller's (docs/performance.md).
+   */
+  readonly picksRows?: readonly string[];
 }
 
 /** The 24-hex id pattern, as the shared `Id` schema declares it. */
@@ -194,6 +202,7 @@ export function defineListSpec(schema: object, definition: ListSpecDefinition): 
     fields,
     ...(created ? { created } : {}),
     ...(definition.narrowedBy ? { narrowedBy: definition.narrowedBy } : {}),
+    ...(definition.picksRows ? { picksRows: definition.picksRows } : {}),
     ...(items
       ? {
           items: {

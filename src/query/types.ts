@@ -76,6 +76,8 @@ export interface ResourceSpec {
   readonly items?: ItemGroupSpec;
   /** See ListSpecDefinition.narrowedBy. */
   readonly narrowedBy?: readonly string[];
+  /** See ListSpecDefinition.picksRows. */
+  readonly picksRows?: readonly string[];
   /**
    * The creation time (the `createdAt` field): with the id, the creation order that the
    * default order, `sort=id` and comparisons of ids follow. Without it, the id alone.

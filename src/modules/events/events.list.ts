@@ -26,4 +26,5 @@ export const eventList = defineListSpec(Event, {
     guides: { sql: 'guide_ids', element: 'guide' },
     createdAt: { sql: 'created_at', sortable: true },
   },
+  picksRows: ['experience'],
 });

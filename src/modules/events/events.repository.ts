@@ -182,9 +182,7 @@ export function eventsRepository(db: Kysely<DB>) {
         // The page of events first, then their experiences: joining before the limit joins
         // every matching event (and the planner may then hash-join all experiences).
         rows: (q: CompiledList) =>
-          // Not prepared: the generic plan of this page (join after the limit) ran at 0.7x the
-          // custom plans' throughput (docs/performance.md).
-          shapedRows({ shape: 'events', db, prepare: false }, q, (q) =>
+          shapedRows({ shape: 'events', db }, q, (q) =>
             db
               .selectFrom(
                 db

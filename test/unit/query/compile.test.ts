@@ -42,8 +42,8 @@ function ordersSql(query: Record<string, string>, scope: Scope = 'all') {
     .compile();
 }
 
-function eventsSql(query: Record<string, string>) {
-  const compiled = compile(eventList, plan(parse(query), eventList), 'all');
+function eventsSql(query: Record<string, string>, scope: Scope = 'all') {
+  const compiled = compile(eventList, plan(parse(query), eventList), scope);
   return db
     .selectFrom('events as e')
     .selectAll('e')
@@ -215,6 +215,21 @@ describe('compile', () => {
     expect(eventsSql({ 'open[gte]': '2' }).sql).toContain(
       '(case when "e"."manual" is false then 0 else "e"."max" - "e"."reserved" end) >= $1',
     );
+  });
+
+  it('checks the scope on each row beside an experience, which picks the rows by its own index', () => {
+    const scope = { anyOf: [{ field: 'seller', in: [SELLER] }] };
+    const range = { 'start[range]': '2030-01-01T00:00:00Z,2030-02-01T00:00:00Z' };
+    const picked = eventsSql({ experience: OTHER, ...range }, scope);
+    expect(picked.sql).toContain('"e"."experience_id" = $');
+    expect(picked.sql).toContain('(("e"."seller_id" in ($4)) is true)');
+    expect(picked.parameters[3]).toBe(SELLER);
+    // Without one, the scope stays an index condition (a seller's departures, by its index).
+    const walked = eventsSql(range, scope).sql;
+    expect(walked).toContain('("e"."seller_id" in ($3))');
+    expect(walked).not.toContain('is true');
+    // Any other operator on the experience does not pick few rows.
+    expect(eventsSql({ 'experience[nin]': OTHER, ...range }, scope).sql).not.toContain('is true');
   });
 
   it("lets a list be prepared unless a filter's plan depends on its value", () => {
