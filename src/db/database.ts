@@ -9,6 +9,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
 import { prepareMarkedStatements } from './prepared.js';
+import { timestamptzParser } from './timestamptz.js';
 import type { DB } from './types.js';
 
 export type Db = Kysely<DB>;
@@ -100,10 +101,15 @@ const { builtins } = pg.types;
 /**
  * Type parsing shared by both backends: `date` stays a `YYYY-MM-DD` string (pg would make a
  * local-midnight Date of it), `bigint` and `numeric` become numbers (counts and money
- * amounts here stay far inside the exact range of a double).
+ * amounts here stay far inside the exact range of a double), and `timestamptz` is read by
+ * a faster path for its common form (timestamptz.ts).
  */
 const parsers = new Map<number, (value: string) => unknown>([
   [builtins.DATE, (value) => value],
+  [
+    builtins.TIMESTAMPTZ,
+    timestamptzParser(pg.types.getTypeParser(builtins.TIMESTAMPTZ) as (value: string) => unknown),
+  ],
   [builtins.INT8, (value) => Number.parseInt(value, 10)],
   [builtins.NUMERIC, (value) => Number.parseFloat(value)],
 ]);

@@ -25,6 +25,39 @@ describe('the database layer', () => {
     });
   });
 
+  it('reads timestamptz as the server writes it, in any session time zone', async () => {
+    const instants = [
+      '2019-11-08T10:00:00Z',
+      '2026-03-29T00:59:59.999Z',
+      '2026-10-25T01:30:00.5Z',
+      '1000-01-01T00:00:00Z',
+      '0099-06-01T12:00:00Z',
+      '9999-12-31T12:00:00.123Z',
+    ];
+    // Offsets of whole hours, half hours, quarter hours, and a local mean time's seconds.
+    for (const zone of [
+      'UTC',
+      'Europe/Paris',
+      'Asia/Kolkata',
+      'Asia/Kathmandu',
+      'America/St_Johns',
+      'Africa/Monrovia',
+    ]) {
+      await database.db.connection().execute(async (one) => {
+        await sql`select set_config('TimeZone', ${zone}, false)`.execute(one);
+        try {
+          for (const at of instants) {
+            const { rows } = await sql<{ ts: Date; text: string }>`
+              select ${at}::timestamptz as ts, ${at}::timestamptz::text as text`.execute(one);
+            expect(rows[0]!.ts.getTime(), `${zone}: ${rows[0]!.text}`).toBe(Date.parse(at));
+          }
+        } finally {
+          await sql`reset TimeZone`.execute(one);
+        }
+      });
+    }
+  });
+
   it('is migrated, and migrating again is a no-op', async () => {
     expect(await pendingMigrations(database.db)).toEqual([]);
     expect(await migrateToLatest(database.db)).toEqual([]);
