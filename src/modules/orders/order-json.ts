@@ -18,7 +18,10 @@ const twoDigits = (value: string) => `to_char(${value}, 'FM00')`;
  * and `arrivalTime` are its departure's local date and time in the item's zone (the
  * booking writes the three together), so the offset is that wall time less the instant.
  * PostgreSQL's zone names and rules need not then agree with Node's. Luxon writes `Z` for
- * the zones it reads as UTC (`utc`, `gmt`, any case) and `±hh:mm` for the others.
+ * the zones it reads as UTC (`utc`, `gmt`, any case) and `±hh:mm` for the others. The one
+ * limit: an offset with seconds, which no zone has had since 1972 (Africa/Monrovia's
+ * -00:44:30), shows here as the minutes between the wall time and the instant, where
+ * Luxon writes its own local seconds and truncates the offset.
  */
 function itemLocalIso(i: string): string {
   const wall = `(${i}.arrival + make_interval(hours => ${i}.arrival_time / 100, mins => ${i}.arrival_time % 100))`;
