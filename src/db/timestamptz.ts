@@ -5,7 +5,7 @@
  * twice per value) was 6 % of an events page's Node time (docs/performance.md). This reads
  * the common form by character codes; anything else (years before 1000 or after 9999, BC,
  * infinity, a form it does not know) goes to pg's own parser, so the two always agree
- * (test/property/timestamptz.test.ts holds them to one instant).
+ * (test/unit/timestamptz.test.ts holds them to one instant).
  */
 
 const DIGIT_0 = 48;
