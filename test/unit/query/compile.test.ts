@@ -238,6 +238,11 @@ describe('compile', () => {
     expect(prepare({ seller: SELLER, 'items.arrival[range]': '2030-01-01,2030-01-03' })).toBe(true);
     expect(prepare({ 'arrival[in]': '2030-01-01,2030-01-02', sort: 'amount' })).toBe(true);
     for (const operator of ['contains', 'startsWith', 'endsWith', 'doesNotContain'])
+      expect(prepare({ arrival: '2030-01-01', [`customerName[${operator}]`]: 'ann' })).toBe(false);
+    // Beside a seller, `contains` is a row check (strpos), whose plan is the same for any value.
+    expect(prepare({ seller: SELLER, 'customerName[contains]': 'ann' })).toBe(true);
+    for (const operator of ['startsWith', 'endsWith', 'doesNotContain'])
       expect(prepare({ seller: SELLER, [`customerName[${operator}]`]: 'ann' })).toBe(false);
+    expect(prepare({ 'seller[in]': SELLER, 'customerName[contains]': 'ann' })).toBe(false);
   });
 });
