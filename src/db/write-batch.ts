@@ -20,7 +20,7 @@
  */
 import type { Insertable } from 'kysely';
 import type { DB } from './types.js';
-import type { Executor, Tx } from './unit-of-work.js';
+import { sameTransaction, type Executor, type Tx } from './unit-of-work.js';
 import { compiledWrite, insertShape, type KyselyWrite, type ShapedWrite } from './write-shapes.js';
 
 declare const deferring: unique symbol;
@@ -60,6 +60,7 @@ export async function insertRows<T extends keyof DB>(
 export async function inOneStatement<T>(tx: Tx, work: (batch: BatchTx) => Promise<T>): Promise<T> {
   if (pending.has(tx)) return work(tx as BatchTx);
   const batch = tx.withTables<Record<never, never>>() as BatchTx;
+  sameTransaction(tx, batch);
   const writes: (KyselyWrite | ShapedWrite)[] = [];
   pending.set(batch, writes);
   try {
