@@ -22,12 +22,12 @@ import pg from 'pg';
 import { openDatabase } from '../src/db/database.js';
 import { createCredentials } from './accounts.js';
 import { bookingScenarios } from './bookings.js';
-import { prepareDatabase, recordCreatedEvents, serviceEnv } from './database.js';
+import { benchSetup, recordCreatedEvents } from './database.js';
 import { runLoad } from './load.js';
 import { benchOptions } from './options.js';
 import { initTpcb, runPgbench } from './pgbench.js';
 import { processCpuMs } from './cpu-time.js';
-import { build, startArgs, startService, type Running } from './processes.js';
+import { startArgs, startService, type Running } from './processes.js';
 
 const OWN = ['before', 'without-index', 'rounds'];
 const { values: own } = parseArgs({
@@ -78,13 +78,7 @@ async function backendsSpent<T>(name: string, work: () => Promise<T>) {
 }
 
 const dbName = new URL(options.databaseUrl).pathname.slice(1);
-if (options.build) build();
-const record = await prepareDatabase(
-  options.databaseUrl,
-  { orders: options.orders, sellers: options.sellers, seed: options.seed },
-  log,
-);
-const env = serviceEnv(options.databaseUrl, options.poolSize);
+const { record, env } = await benchSetup(options, log);
 const connections = options.connections[0]!;
 const indexes = own['without-index'] ? String(own['without-index']).split(',') : [];
 const variants: { name: string; args: string[]; withoutIndexes: boolean }[] = own.before

@@ -15,6 +15,8 @@ import { seed } from '../src/cli/seed.js';
 import { resolveSeedOptions, sundayBefore } from '../src/cli/seed/options.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/database.js';
+import type { BenchOptions } from './options.js';
+import { build } from './processes.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 
 /** Every account the bench makes has an email at this domain. */
@@ -84,6 +86,26 @@ async function readRecord(database: Database): Promise<SeedRecord | undefined> {
   const { rows } = await sql<{ value: SeedRecord }>`
     select value from bench_state where key = 'seed'`.execute(database.db);
   return rows[0]?.value;
+}
+
+/**
+ * What every bench script does first: the build when asked, the data it wants, and the
+ * service's environment on it.
+ */
+export async function benchSetup(
+  options: BenchOptions,
+  log: (line: string) => void,
+): Promise<{ record: SeedRecord; env: Record<string, string> }> {
+  if (options.build) {
+    log('building');
+    build();
+  }
+  const record = await prepareDatabase(
+    options.databaseUrl,
+    { orders: options.orders, sellers: options.sellers, seed: options.seed },
+    log,
+  );
+  return { record, env: serviceEnv(options.databaseUrl, options.poolSize) };
 }
 
 /**

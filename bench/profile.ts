@@ -20,10 +20,10 @@ import { createCredentials } from './accounts.js';
 import { bookingScenarios } from './bookings.js';
 import { summarize, type CpuProfile, type ProfileSummary } from './cpu-profile.js';
 import { machineBusyMs, postgresCpuMs, processCpuMs } from './cpu-time.js';
-import { prepareDatabase, recordCreatedEvents, serviceEnv } from './database.js';
+import { benchSetup, recordCreatedEvents } from './database.js';
 import { runLoad, type LoadResult } from './load.js';
 import { benchOptions } from './options.js';
-import { build, startArgs, startBareSqlServer, startService } from './processes.js';
+import { startArgs, startBareSqlServer, startService } from './processes.js';
 import { runPgbench } from './pgbench.js';
 import { readScenarios } from './scenarios.js';
 
@@ -52,13 +52,7 @@ interface Profiled {
   };
 }
 
-if (options.build) build();
-const record = await prepareDatabase(
-  options.databaseUrl,
-  { orders: options.orders, sellers: options.sellers, seed: options.seed },
-  log,
-);
-const env = serviceEnv(options.databaseUrl, options.poolSize);
+const { record, env } = await benchSetup(options, log);
 const outDir = path.resolve(
   options.outDir,
   `profile-${new Date().toISOString().replace(/[:.]/g, '-')}`,

@@ -18,11 +18,11 @@ import pg from 'pg';
 import { openDatabase } from '../src/db/database.js';
 import { createCredentials } from './accounts.js';
 import { bookingScenarios, checkOversell, type BookingScenario } from './bookings.js';
-import { prepareDatabase, recordCreatedEvents, serviceEnv } from './database.js';
+import { benchSetup, recordCreatedEvents } from './database.js';
 import { runLoad, type LoadResult } from './load.js';
 import { benchOptions } from './options.js';
 import { initTpcb, runPgbench } from './pgbench.js';
-import { build, sampleRss, startBareServer, startService, type Running } from './processes.js';
+import { sampleRss, startBareServer, startService, type Running } from './processes.js';
 import { peerQueries, startDirectus } from './peer-directus.js';
 import { compareWithFloor } from './floor.js';
 import { floorFilter, floorQuestions } from './floor-questions.js';
@@ -49,16 +49,7 @@ const floorWanted = floorFilter(options.only);
 /** Runs of each server per floor question (the median is kept). */
 const FLOOR_ROUNDS = 3;
 
-if (options.build) {
-  log('building');
-  build();
-}
-const record = await prepareDatabase(
-  options.databaseUrl,
-  { orders: options.orders, sellers: options.sellers, seed: options.seed },
-  log,
-);
-const env = serviceEnv(options.databaseUrl, options.poolSize);
+const { record, env } = await benchSetup(options, log);
 log('measuring start-up');
 const startup = await measureStartup(options.quick ? 3 : 5, env);
 
