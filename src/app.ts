@@ -27,6 +27,7 @@ import { openRedis } from './http/redis.js';
 import { registerRequestPipeline } from './http/request-pipeline.js';
 import { Paging } from './http/schemas.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { atOnceOnSend } from './http/sync-hooks.js';
 import { checkRewriteRoutes, versionHooks } from './http/versioning.js';
 import { Schedule } from './modules/shared/index.js';
 import type { ApiVersion, VersionChanges } from './versions/types.js';
@@ -115,9 +116,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // connection, so a balancer stops routing here and reconnects elsewhere.
   const readiness: Readiness = { draining: false };
   app.decorate('readiness', readiness);
-  app.addHook('onSend', async (_request, reply) => {
-    if (readiness.draining) void reply.header('connection', 'close');
-  });
+  app.addHook(
+    'onSend',
+    atOnceOnSend((_request, reply, payload) => {
+      if (readiness.draining) void reply.header('connection', 'close');
+      return payload;
+    }),
+  );
   await checkoutPageRoutes(app, {
     demo: config.demoPage,
     dataDir: config.dataDir,

@@ -90,7 +90,7 @@ function within(found: Found, key: string | number): Found {
  * onRequest: a query string whose percent-encoding is malformed (`%ZZ`, a cut-off `%E0%A4%A`,
  * bytes that are not UTF-8) is refused rather than read as literal text.
  */
-export async function refuseMalformedQuery(request: FastifyRequest): Promise<void> {
+export function refuseMalformedQuery(request: FastifyRequest): void {
   const at = request.url.indexOf('?');
   if (at < 0) return;
   for (const part of request.url.slice(at + 1).split('&')) {
@@ -121,7 +121,7 @@ const jsonType = (value: unknown) =>
  * body of another type than its schema's (an array where an object goes) is refused first,
  * without a walk, in the words validation would use.
  */
-export async function refuseUnstorableInput(request: FastifyRequest): Promise<void> {
+export function refuseUnstorableInput(request: FastifyRequest): void {
   const budget = request.routeOptions.config.bodyBudget ?? UNROUTED_BUDGET;
   const body: unknown = request.body;
   if (budget.type !== undefined && body !== undefined && jsonType(body) !== budget.type) {

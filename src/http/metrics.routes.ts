@@ -8,6 +8,7 @@
  * X-Forwarded-For, and its clients are not local). Everyone else gets 403.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { atOnce } from './sync-hooks.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Gauge, Registry } from 'prom-client';
 import { Type } from 'typebox';
@@ -89,16 +90,19 @@ export function registerMetrics(
 ): void {
   const registries = [processRegistry, appRegistry(options.sources)];
   app.addSchema(Metrics);
-  app.addHook('onResponse', async (request, reply) => {
-    httpRequestDuration.observe(
-      {
-        method: request.method,
-        route: request.routeOptions.url ?? 'unmatched',
-        status: String(reply.statusCode),
-      },
-      reply.elapsedTime / 1000,
-    );
-  });
+  app.addHook(
+    'onResponse',
+    atOnce((request, reply) => {
+      httpRequestDuration.observe(
+        {
+          method: request.method,
+          route: request.routeOptions.url ?? 'unmatched',
+          status: String(reply.statusCode),
+        },
+        reply.elapsedTime / 1000,
+      );
+    }),
+  );
   app.get(
     '/metrics',
     {

@@ -17,6 +17,6 @@ export function genReqId(raw: IncomingMessage): string {
     : randomUUID();
 }
 
-export async function echoRequestId(request: FastifyRequest, reply: FastifyReply) {
+export function echoRequestId(request: FastifyRequest, reply: FastifyReply): void {
   void reply.header('x-request-id', request.id);
 }

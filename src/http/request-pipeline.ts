@@ -23,6 +23,7 @@ import type { ResourceModule } from './module.js';
 import { registerRateLimit } from './rate-limit.js';
 import type { SharedRedis } from './redis.js';
 import { echoRequestId } from './request-id.js';
+import { atOnce, atOnceOnSend } from './sync-hooks.js';
 import type { versionHooks } from './versioning.js';
 
 export interface Pipeline {
@@ -37,10 +38,10 @@ export interface Pipeline {
 
 export async function registerRequestPipeline(app: FastifyInstance, p: Pipeline): Promise<void> {
   const { config, versioning, modules } = p;
-  app.addHook('onRequest', echoRequestId);
+  app.addHook('onRequest', atOnce(echoRequestId));
   // Every answer names its version, one refused before the version hooks (a 429) too.
   app.addHook('onRequest', versioning.provisional);
-  app.addHook('onRequest', refuseMalformedQuery);
+  app.addHook('onRequest', atOnce(refuseMalformedQuery));
   await registerRateLimit(app, config, p.redis);
   app.addHook(
     'onRequest',
@@ -67,13 +68,13 @@ export async function registerRequestPipeline(app: FastifyInstance, p: Pipeline)
     app.addHook('onRequest', hook);
   for (const hook of modules.flatMap((m) => m.hooks?.preHandler ?? []))
     app.addHook('preHandler', hook);
-  app.addHook('preValidation', refuseUnstorableInput);
-  app.addHook('preValidation', async (request) => readExpand(request));
+  app.addHook('preValidation', atOnce(refuseUnstorableInput));
+  app.addHook('preValidation', atOnce(readExpand));
   app.addHook('preValidation', versioning.rewriteRequest);
   app.addHook('preValidation', relaxBodyForOlderVersions);
   // Expanded first, so the objects it brings in get the caller's version shape too.
   const expanders = Object.assign({}, ...modules.map((m) => m.expanders ?? {})) as Expanders;
   app.addHook('preSerialization', expandHook(p.db, expanders));
   app.addHook('preSerialization', versioning.rewriteResponse);
-  app.addHook('onSend', conditionalGet);
+  app.addHook('onSend', atOnceOnSend(conditionalGet));
 }

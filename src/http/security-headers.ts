@@ -11,8 +11,9 @@
  * profile). A test compares them with what @fastify/helmet sets for `API_CSP`, so an upgrade
  * that changes helmet's set shows there.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { queryCarriesApiKey } from './logging.js';
+import { atOnceOnSend } from './sync-hooks.js';
 
 /** The API's own policy: JSON is data; it loads nothing and may not be framed. */
 export const API_CSP = {
@@ -49,10 +50,13 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
     void reply.headers(SECURITY_HEADERS);
     done();
   });
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
-    if (hasCredentials(request) || request.url.startsWith('/api/users')) {
-      void reply.header('cache-control', 'no-store');
-    }
-    return payload;
-  });
+  app.addHook(
+    'onSend',
+    atOnceOnSend((request, reply, payload) => {
+      if (hasCredentials(request) || request.url.startsWith('/api/users')) {
+        void reply.header('cache-control', 'no-store');
+      }
+      return payload;
+    }),
+  );
 }

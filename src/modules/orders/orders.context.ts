@@ -57,14 +57,14 @@ export async function emitSeatChanges(
 ): Promise<void> {
   for (const change of changes) {
     await ctx.domainEvents.emit(tx, { name: 'event.update', sellerId, actorId, ...change });
-    countSeats(change);
+    countSeats(tx, change);
   }
 }
 
 /** Seats taken or given back, counted once the transaction that moved them commits. */
-function countSeats(change: SeatChange): void {
+function countSeats(tx: Tx, change: SeatChange): void {
   const before = (change.audit.quantity?.old as { reserved: number } | undefined)?.reserved;
   if (before === undefined) return;
   const delta = change.object.quantity.reserved - before;
-  afterCommit(() => (delta > 0 ? seatsTaken.inc(delta) : seatsReleased.inc(-delta)));
+  afterCommit(tx, () => (delta > 0 ? seatsTaken.inc(delta) : seatsReleased.inc(-delta)));
 }
