@@ -26,7 +26,7 @@ import { openDatabase } from '../src/db/database.js';
 import { createCredentials } from './accounts.js';
 import { benchSetup } from './database.js';
 import { benchOptions } from './options.js';
-import { freePort, startArgs, startService } from './processes.js';
+import { freePort, startArgs, startService, waitUntilReady } from './processes.js';
 import { readScenarios } from './scenarios.js';
 
 /** This script's own flags, left out of the bench's: those that take a value, and --floor. */
@@ -101,20 +101,6 @@ function get(baseUrl: string, urlPath: string, apiKey: string): Promise<void> {
   });
 }
 
-async function waitUntilReady(url: string, child: { exitCode: number | null }): Promise<void> {
-  const deadline = Date.now() + 300_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode})`);
-    const ok = await fetch(url).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error('the service did not start under valgrind in 300 s');
-}
-
 /**
  * callgrind_control on the service. Its environment's HOST must be the service's: valgrind
  * names the pipes it listens on after $HOST, which for the service is its listen address.
@@ -173,7 +159,8 @@ async function count(target: Target, job: (typeof jobs)[number]): Promise<number
   );
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
-    await waitUntilReady(`${baseUrl}${target.ready}`, child);
+    // A start under callgrind takes a minute or more.
+    await waitUntilReady(`${baseUrl}${target.ready}`, child, target.name, 300_000);
     const send = async () => {
       for (let i = 0; i < requests; i++)
         await get(baseUrl, job.paths[i % job.paths.length]!, job.apiKey);

@@ -55,8 +55,14 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-async function waitUntilReady(url: string, child: ChildProcess, what: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+/** Resolves once `url` answers 2xx; fails if `child` exits first or `timeoutMs` passes. */
+export async function waitUntilReady(
+  url: string,
+  child: ChildProcess,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode}`);
     try {
