@@ -11,10 +11,13 @@
  * under callgrind, and warmed up with `--requests` requests (the JIT and the caches
  * settle); then the counters are zeroed (callgrind_control), `--requests` more are sent
  * one after another on one kept-alive connection, and the counters are dumped. Instructions
- * per request are the dump's total over the requests: Node's user-space work, with the
- * kernel's (socket writes) left out. `--before DIR` (another checkout with its `dist/`
- * built) is counted the same way, alternating, `--rounds` times each, and with `--floor` the
- * floor server (floor-server.ts, prepared statements) on the same paths.
+ * per request are the dump's total over the requests, split by thread: the event loop's
+ * (the request's own work), the others (the garbage collector's concurrent work), and the
+ * optimizing compiler's, which is left out (see `split`). Node's user-space work only: the
+ * kernel's (socket writes) is not counted. `--before DIR` (another checkout with its `dist/`
+ * built) is counted the same way, started as its own package.json says, alternating, `--rounds` times each, and with `--floor` the
+ * floor server (floor-server.ts, prepared statements) on the same paths. `--keep DIR` keeps
+ * each dump there, for `callgrind_annotate --inclusive=yes DIR/<file>`.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,13 +33,14 @@ import { freePort, startArgs, startService, waitUntilReady } from './processes.j
 import { readScenarios } from './scenarios.js';
 
 /** This script's own flags, left out of the bench's: those that take a value, and --floor. */
-const OWN_WITH_VALUE = ['before', 'requests', 'rounds'];
+const OWN_WITH_VALUE = ['before', 'requests', 'rounds', 'keep'];
 const { values: own } = parseArgs({
   args: process.argv.slice(2),
   options: {
     before: { type: 'string' },
     requests: { type: 'string', default: '1000' },
     rounds: { type: 'string', default: '1' },
+    keep: { type: 'string' },
     floor: { type: 'boolean', default: false },
   },
   strict: false,
@@ -136,8 +140,47 @@ interface Target {
   ready: string;
 }
 
+/** Instructions per request, by thread. */
+interface Counted {
+  /** The event loop's thread: the request's own work. */
+  main: number;
+  /** V8's optimizing compiler (TurboFan) on its worker thread. */
+  compiler: number;
+  /** The other threads: mostly the garbage collector's concurrent marking and sweeping. */
+  background: number;
+}
+
+/**
+ * Splits a dump's total by thread, from callgrind_annotate's inclusive costs. The
+ * optimizing compiler is set apart: under callgrind a request takes ~100 times as long
+ * while the compiler's queue is worked off at its own pace, so after any warm-up it is
+ * still compiling (it was 63-68 % of the total of both servers at 1,000 requests), and how
+ * much of that lands in the counted requests varies from run to run; at full speed it
+ * compiles a few functions per 15,000 requests once warm (seen with --trace-opt).
+ */
+function split(file: string, total: number, requests: number): Counted {
+  const annotated = spawnSync(
+    'callgrind_annotate',
+    ['--inclusive=yes', '--threshold=100', '--auto=no', file],
+    { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+  );
+  if (annotated.status !== 0) throw new Error(`callgrind_annotate: ${annotated.stderr}`);
+  const inclusive = (pattern: RegExp) => {
+    const line = annotated.stdout.split('\n').find((l) => pattern.test(l));
+    return line ? Number(/^\s*([\d,]+)/.exec(line)![1]!.replaceAll(',', '')) : 0;
+  };
+  const main = inclusive(/\?\?\?:main \[/);
+  const compiler = inclusive(/OptimizingCompileDispatcher::CompileTask::RunInternal\(\)/);
+  if (!main) throw new Error(`no main thread in ${file}`);
+  return {
+    main: main / requests,
+    compiler: compiler / requests,
+    background: (total - main - compiler) / requests,
+  };
+}
+
 /** Instructions per request of `job` on `target`. */
-async function count(target: Target, job: (typeof jobs)[number]): Promise<number> {
+async function count(target: Target, job: (typeof jobs)[number]): Promise<Counted> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-instructions-'));
   const port = await freePort();
   const child = spawn(
@@ -169,9 +212,15 @@ async function count(target: Target, job: (typeof jobs)[number]): Promise<number
     control(child.pid!, '-z');
     await send();
     control(child.pid!, '-d');
-    const text = await dumped(path.join(out, `callgrind.out.${child.pid}.1`));
-    const summary = /^summary:\s+(\d+)/m.exec(text)!;
-    return Number(summary[1]) / requests;
+    let file = path.join(out, `callgrind.out.${child.pid}.1`);
+    const text = await dumped(file);
+    if (own.keep) {
+      fs.mkdirSync(String(own.keep), { recursive: true });
+      const name = `${job.name}.${target.name}.callgrind`.replace(/[^\w.,-]+/g, '-');
+      fs.copyFileSync(file, path.join(String(own.keep), name));
+      file = path.join(String(own.keep), name);
+    }
+    return split(file, Number(/^summary:\s+(\d+)/m.exec(text)![1]), requests);
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     if (child.exitCode === null) child.kill('SIGTERM');
@@ -183,7 +232,7 @@ async function count(target: Target, job: (typeof jobs)[number]): Promise<number
 const ours = (name: string, cwd: string): Target => ({
   name,
   cwd,
-  args: () => startArgs(),
+  args: () => startArgs(cwd),
   ready: '/readyz',
 });
 const targets: Target[] = [
@@ -212,18 +261,18 @@ const targets: Target[] = [
 const lines = [
   `Instructions per request (callgrind), ${requests} requests after ${requests} of warm-up, one connection; ${os.cpus()[0]?.model ?? ''}, Node ${process.version}.`,
   '',
-  '| scenario | build | round | instructions per request |',
-  '| --- | --- | ---: | ---: |',
+  '| scenario | build | round | main thread | other threads | per request (both) | optimizing compiler, left out |',
+  '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
 ];
 for (const job of jobs) {
   for (let round = 1; round <= rounds; round++) {
     for (const b of targets) {
-      const perRequest = await count(b, job);
-      log(
-        `${job.name}, ${b.name}, round ${round}: ${Math.round(perRequest).toLocaleString('en-US')}`,
-      );
+      const counted = await count(b, job);
+      const n = (value: number) => Math.round(value).toLocaleString('en-US');
+      const cells = [counted.main, counted.background, counted.main + counted.background];
+      log(`${job.name}, ${b.name}, round ${round}: ${cells.map(n).join(' / ')}`);
       lines.push(
-        `| ${job.name} | ${b.name} | ${round} | ${Math.round(perRequest).toLocaleString('en-US')} |`,
+        `| ${job.name} | ${b.name} | ${round} | ${cells.map(n).join(' | ')} | ${n(counted.compiler)} |`,
       );
     }
   }

@@ -87,10 +87,11 @@ function stopper(child: ChildProcess): () => Promise<void> {
 
 /**
  * The arguments of node in package.json's `start` script (`node [flags] dist/...`), so the
- * bench starts the service exactly as `npm start` does: same entry, same flags.
+ * bench starts the service exactly as `npm start` does: same entry, same flags. `root`: another
+ * checkout, started as its own package.json says.
  */
-export function startArgs(): string[] {
-  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+export function startArgs(root = ROOT): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
     scripts?: { start?: string };
   };
   const words = (pkg.scripts?.start ?? '').trim().split(/\s+/);
