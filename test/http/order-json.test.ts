@@ -231,6 +231,26 @@ describe('the order view PostgreSQL builds', () => {
     expect(none.body).toBe('{"data":[],"paging":{"next":null}}');
   });
 
+  it('sends a page of text beyond ASCII whole: its length counted in bytes, its tag theirs', async () => {
+    const paris = shops['Europe/Paris']!;
+    const name = 'Zoë Ångström 東京 🚤';
+    const order = await booked(paris, { customerName: name, items: [item(paris.experienceId)] });
+    const url = `/api/orders?customerName=${encodeURIComponent(name)}`;
+    const response = await as(t.app, paris.seller, { method: 'GET', url });
+    expect(response.statusCode).toBe(200);
+    expect(Number(response.headers['content-length'])).toBe(response.rawPayload.length);
+    const page = response.json();
+    expect(page.data.map((o: { id: string }) => o.id)).toEqual([order.id]);
+    expect(page.data[0].customerName).toBe(name);
+    expect(page.data[0]).toEqual(await nodeView(order.id));
+    const again = await as(t.app, paris.seller, {
+      method: 'GET',
+      url,
+      headers: { 'if-none-match': String(response.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+  });
+
   it('answers 404 alike for an order the caller may not see and one that does not exist', async () => {
     const paris = shops['Europe/Paris']!;
     const order = await booked(paris, { items: [item(paris.experienceId)] });

@@ -38,12 +38,12 @@ export async function list(ctx: OrdersContext, caller: Caller, query: Record<str
   return { ...page, data: page.data.map(view) };
 }
 
-/** The same page as `list`, as the latest version's JSON text built by PostgreSQL. */
+/** The same page as `list`, as the bytes of the latest version's JSON that PostgreSQL built. */
 export async function listJson(
   ctx: OrdersContext,
   caller: Caller,
   query: Record<string, unknown>,
-): Promise<string> {
+): Promise<Buffer> {
   const page = await listWith(ctx, caller, query, (search) =>
     ordersRepository(ctx.db).jsonListSource(search),
   );
