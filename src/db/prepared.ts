@@ -10,6 +10,7 @@
  */
 import type { CompiledQuery } from 'kysely';
 import type pg from 'pg';
+import { callbackQuery, isPlainQuery, protoQuery } from './callback-query.js';
 
 const names = new Map<string, string>();
 
@@ -43,25 +44,23 @@ const outdated = (error: unknown) =>
  * Makes a pool's clients send marked SQL as named statements (node-postgres parses a name
  * once per connection, then only binds and executes it). A statement a migration made
  * outdated is sent again unnamed, and unnamed on that connection from then on; marked
- * queries run outside transactions, so the retry is allowed.
+ * queries run outside transactions, so the retry is allowed. Every plain query goes through
+ * node-postgres's callback form (db/callback-query.ts: its promise form kept the rows alive
+ * into V8's old generation).
  */
 export function prepareMarkedStatements(pool: Pick<pg.Pool, 'on'>): void {
   pool.on('connect', (client) => {
-    // The prototype's query, looked up at each call (instrumentation may wrap it later).
-    const query = (...args: unknown[]) =>
-      (Object.getPrototypeOf(client) as { query: (...a: unknown[]) => unknown }).query.apply(
-        client,
-        args,
-      ) as Promise<unknown>;
+    const passThrough = protoQuery(client);
+    const query = callbackQuery(client);
     const stale = new Set<string>();
     Object.defineProperty(client, 'query', {
       configurable: true,
       value: (...args: unknown[]) => {
-        const [text, values] = args;
+        if (!isPlainQuery(args)) return passThrough(...args);
+        const [text, values] = args as [string | pg.QueryConfig, unknown[] | undefined];
         const name = typeof text === 'string' ? names.get(text) : undefined;
-        if (name === undefined || stale.has(name) || args.length !== 2 || !Array.isArray(values))
-          return query(...args);
-        return query({ name, text, values }).catch((error: unknown) => {
+        if (name === undefined || stale.has(name) || !values) return query(text, values);
+        return query({ name, text: text as string, values }).catch((error: unknown) => {
           if (!outdated(error)) throw error;
           stale.add(name);
           return query(text, values);

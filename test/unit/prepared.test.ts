@@ -9,11 +9,24 @@ import { describe, expect, it, vi } from 'vitest';
 import { createQueryRecorder } from '../../src/db/query-recorder.js';
 import { MAX_PREPARED, prepareMarkedStatements, prepared } from '../../src/db/prepared.js';
 
+/** A client that answers as node-postgres does: through the callback when given one. */
 class FakeClient {
   sent: unknown[][] = [];
+  /** Calls that came with a callback (the form the wrapper uses for plain queries). */
+  callbacks = 0;
+  failWith: Error | undefined;
   query(...args: unknown[]) {
+    const callback =
+      typeof args.at(-1) === 'function'
+        ? (args.pop() as (error: Error | null, result?: unknown) => void)
+        : undefined;
+    while (args.length > 1 && args.at(-1) === undefined) args.pop();
     this.sent.push(args);
-    return Promise.resolve({ rows: [] });
+    const result = { rows: [] };
+    if (!callback) return this.failWith ? Promise.reject(this.failWith) : Promise.resolve(result);
+    this.callbacks++;
+    queueMicrotask(() => (this.failWith ? callback(this.failWith) : callback(null, result)));
+    return undefined;
   }
 }
 
@@ -54,6 +67,24 @@ describe('prepared statements', () => {
     const config = { text: marked.sql, values: ['c'] };
     await client.query(config);
     expect(client.sent).toEqual([[unmarked.sql, ['x']], ['begin'], [config]]);
+  });
+
+  it("runs plain queries through node-postgres's callback form, and passes any other call through", async () => {
+    const client = connectedClient();
+    await expect(client.query('select 1', [])).resolves.toEqual({ rows: [] });
+    await expect(client.query({ text: 'select 2' })).resolves.toEqual({ rows: [] });
+    expect(client.callbacks).toBe(2);
+    // A submittable (a cursor) and a call with its own callback are node-postgres's to handle.
+    const cursor = { text: 'select 3', submit: () => undefined };
+    client.query(cursor);
+    const own = vi.fn();
+    client.query('select 4', [], own);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(client.callbacks).toBe(3);
+    expect(own).toHaveBeenCalledWith(null, { rows: [] });
+    expect(client.sent.slice(2)).toEqual([[cursor], ['select 4', []]]);
+    client.failWith = Object.assign(new Error('boom'), { code: '57014' });
+    await expect(client.query('select 5', [])).rejects.toMatchObject({ code: '57014' });
   });
 
   it('stops naming new texts at MAX_PREPARED, and keeps the names it gave', async () => {

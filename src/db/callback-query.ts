@@ -1,0 +1,48 @@
+/**
+ * node-postgres's query in its callback form, as a promise of our own. Called without a
+ * callback, `client.query` makes its promise and chains a `.catch` that rewrites errors'
+ * stacks; measured (docs/performance.md, issue 27, seventh pass), every row that form
+ * returned outlived the next young-generation collection of V8 and was moved to the old
+ * generation: a list page's rows, 30-38 KB per request, promoted, and a full mark of the
+ * heap every few hundred requests to free them (the collector's threads were a quarter of
+ * a list request's instructions). The same statement through the callback form promotes
+ * nothing. Both forms run the same Query; only how its result is handed back differs.
+ */
+import type pg from 'pg';
+
+type QueryFn = (...args: unknown[]) => unknown;
+
+/** `client`'s own (prototype's) query, looked up at each call: instrumentation may wrap it later. */
+export const protoQuery =
+  (client: pg.ClientBase) =>
+  (...args: unknown[]): unknown =>
+    (Object.getPrototypeOf(client) as { query: QueryFn }).query.apply(client, args);
+
+/** Runs `config` (SQL text or a query config) with `values` through the callback form. */
+export function callbackQuery(
+  client: pg.ClientBase,
+): (config: string | pg.QueryConfig, values?: unknown[]) => Promise<pg.QueryResult> {
+  const query = protoQuery(client);
+  return (config, values) =>
+    new Promise((resolve, reject) => {
+      query(config, values, (error: Error | null, result: pg.QueryResult) =>
+        error ? reject(error) : resolve(result),
+      );
+    });
+}
+
+/**
+ * Whether a call to `client.query` is the plain form (SQL text or a config object, and
+ * values) that returns a promise: not a submittable (a cursor), not given a callback.
+ */
+export function isPlainQuery(args: readonly unknown[]): boolean {
+  const [config, values] = args;
+  if (args.length > 2 || (values !== undefined && !Array.isArray(values))) return false;
+  if (typeof config === 'string') return true;
+  return (
+    typeof config === 'object' &&
+    config !== null &&
+    typeof (config as { submit?: unknown }).submit !== 'function' &&
+    typeof (config as { callback?: unknown }).callback !== 'function'
+  );
+}
