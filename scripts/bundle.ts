@@ -31,6 +31,12 @@ export async function bundleServer(outfile: string = DEFAULT_OUTFILE): Promise<s
     format: 'esm',
     // Maps for readable stacks with NODE_OPTIONS=--enable-source-maps (off by default: +0.1 s start-up).
     sourcemap: true,
+    // The bundle's source stays in V8's heap for the life of the process, and one character
+    // past Latin-1 in a comment made all of it a two-byte string: 10.4 MB for a 5.2 MB file.
+    // Without comments and spacing it is 3.4 MB of ASCII (names kept, for stacks and
+    // profiles); the licence comments go to server.js.LEGAL.txt beside it.
+    minifyWhitespace: true,
+    legalComments: 'external',
     external: ['@electric-sql/pglite', '@fastify/swagger-ui', 'pg-native', 'esbuild'],
     // CommonJS dependencies inside an ES module still call require().
     banner: {
