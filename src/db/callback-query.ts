@@ -25,8 +25,12 @@ export function callbackQuery(
   const query = protoQuery(client);
   return (config, values) =>
     new Promise((resolve, reject) => {
-      query(config, values, (error: Error | null, result: pg.QueryResult) =>
-        error ? reject(error) : resolve(result),
+      // node-postgres writes the callback into a config object it is given: a copy keeps the
+      // caller's object as it was, so passing it again is again a plain query.
+      query(
+        typeof config === 'string' ? config : { ...config },
+        values,
+        (error: Error | null, result: pg.QueryResult) => (error ? reject(error) : resolve(result)),
       );
     });
 }

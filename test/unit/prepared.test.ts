@@ -21,6 +21,9 @@ class FakeClient {
         ? (args.pop() as (error: Error | null, result?: unknown) => void)
         : undefined;
     while (args.length > 1 && args.at(-1) === undefined) args.pop();
+    // As node-postgres's normalizeQueryConfig does: the callback goes into a config object.
+    if (callback && typeof args[0] === 'object')
+      (args[0] as { callback?: unknown }).callback = callback;
     this.sent.push(args);
     const result = { rows: [] };
     if (!callback) return this.failWith ? Promise.reject(this.failWith) : Promise.resolve(result);
@@ -53,6 +56,7 @@ describe('prepared statements', () => {
       name: expect.stringMatching(/^booking_\d+$/),
       text: marked.sql,
       values: ['a'],
+      callback: expect.any(Function),
     });
     expect(second!.name).toBe(first!.name);
     expect(second!.values).toEqual(['b']);
@@ -66,13 +70,20 @@ describe('prepared statements', () => {
     const marked = prepared(byId('c').compile());
     const config = { text: marked.sql, values: ['c'] };
     await client.query(config);
-    expect(client.sent).toEqual([[unmarked.sql, ['x']], ['begin'], [config]]);
+    expect(client.sent).toEqual([
+      [unmarked.sql, ['x']],
+      ['begin'],
+      [{ ...config, callback: expect.any(Function) }],
+    ]);
+    expect(config).toEqual({ text: marked.sql, values: ['c'] });
   });
 
   it("runs plain queries through node-postgres's callback form, and passes any other call through", async () => {
     const client = connectedClient();
     await expect(client.query('select 1', [])).resolves.toEqual({ rows: [] });
-    await expect(client.query({ text: 'select 2' })).resolves.toEqual({ rows: [] });
+    const config = { text: 'select 2' };
+    await expect(client.query(config)).resolves.toEqual({ rows: [] });
+    expect(config).toEqual({ text: 'select 2' });
     expect(client.callbacks).toBe(2);
     // A submittable (a cursor) and a call with its own callback are node-postgres's to handle.
     const cursor = { text: 'select 3', submit: () => undefined };
@@ -83,6 +94,7 @@ describe('prepared statements', () => {
     expect(client.callbacks).toBe(3);
     expect(own).toHaveBeenCalledWith(null, { rows: [] });
     expect(client.sent.slice(2)).toEqual([[cursor], ['select 4', []]]);
+    expect(client.sent[1]).toEqual([{ text: 'select 2', callback: expect.any(Function) }]);
     client.failWith = Object.assign(new Error('boom'), { code: '57014' });
     await expect(client.query('select 5', [])).rejects.toMatchObject({ code: '57014' });
   });
