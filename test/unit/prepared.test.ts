@@ -87,9 +87,9 @@ describe('prepared statements', () => {
     expect(client.callbacks).toBe(2);
     // A submittable (a cursor) and a call with its own callback are node-postgres's to handle.
     const cursor = { text: 'select 3', submit: () => undefined };
-    client.query(cursor);
+    void client.query(cursor);
     const own = vi.fn();
-    client.query('select 4', [], own);
+    void client.query('select 4', [], own);
     await new Promise((resolve) => setImmediate(resolve));
     expect(client.callbacks).toBe(3);
     expect(own).toHaveBeenCalledWith(null, { rows: [] });
