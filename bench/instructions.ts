@@ -15,9 +15,10 @@
  * (the request's own work), the others (the garbage collector's concurrent work), and the
  * optimizing compiler's, which is left out (see `split`). Node's user-space work only: the
  * kernel's (socket writes) is not counted. `--before DIR` (another checkout with its `dist/`
- * built) is counted the same way, started as its own package.json says, alternating, `--rounds` times each, and with `--floor` the
- * floor server (floor-server.ts, prepared statements) on the same paths. `--keep DIR` keeps
- * each dump there, for `callgrind_annotate --inclusive=yes DIR/<file>`.
+ * built) is counted the same way, started as its own package.json says, alternating,
+ * `--rounds` times each, and with `--floor` the floor server (floor-server.ts, prepared
+ * statements) on the same paths. `--keep DIR` keeps each dump there, for
+ * `callgrind_annotate --inclusive=yes DIR/<file>`.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';

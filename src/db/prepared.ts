@@ -59,8 +59,9 @@ export function prepareMarkedStatements(pool: Pick<pg.Pool, 'on'>): void {
         if (!isPlainQuery(args)) return passThrough(...args);
         const [text, values] = args as [string | pg.QueryConfig, unknown[] | undefined];
         const name = typeof text === 'string' ? names.get(text) : undefined;
-        if (name === undefined || stale.has(name) || !values) return query(text, values);
-        return query({ name, text: text as string, values }).catch((error: unknown) => {
+        if (typeof text !== 'string' || name === undefined || stale.has(name) || !values)
+          return query(text, values);
+        return query({ name, text, values }).catch((error: unknown) => {
           if (!outdated(error)) throw error;
           stale.add(name);
           return query(text, values);

@@ -11,7 +11,10 @@ import type { Paging } from '../query/paging.js';
 export const takesJsonText = (request: FastifyRequest): boolean =>
   request.latestShape && request.expand === undefined;
 
-/** Sends `json` (a JSON document, as text or bytes) as the answer; a handler returns what this returns. */
+/**
+ * Sends `json` (a JSON document, as text or bytes) as the answer; a handler returns what
+ * this returns.
+ */
 export const sendJsonText = <R extends FastifyReply>(reply: R, json: string | Buffer): R =>
   reply.type('application/json; charset=utf-8').send(json) as R;
 
