@@ -1,6 +1,7 @@
 /** Small pieces every API object shares: references and timestamps. */
 import { DateTime } from 'luxon';
 import { offsetAt, zoneNamed } from '../schedules/index.js';
+import { utcIso, wallClockText } from './instant-text.js';
 
 export interface Ref {
   id: string;
@@ -13,7 +14,7 @@ export const refOrNull = (id: string | null): Ref | null => (id === null ? null 
 export const refId = (value: unknown): string | null =>
   value && typeof value === 'object' ? ((value as Ref).id ?? null) : null;
 
-export const iso = (date: Date): string => date.toISOString();
+export const iso = (date: Date): string => utcIso(date.getTime());
 
 /**
  * An instant as ISO 8601 with the offset it has in `timezone` (e.g. 2019-11-08T10:00:00+01:00),
@@ -26,21 +27,28 @@ export const iso = (date: Date): string => date.toISOString();
 export function localIso(instant: Date, timezone: string): string {
   const ms = instant.getTime();
   const zone = zoneNamed(timezone);
-  const offset = zone ? offsetAt(timezone, zone, ms) : 0;
-  const local = new Date(ms + offset * 60_000);
-  const year = local.getUTCFullYear();
-  if (!zone || year < 1 || year > 9999)
-    return DateTime.fromMillis(ms, { zone: timezone }).toISO({ suppressMilliseconds: true })!;
-  const text = local.toISOString();
-  const time = local.getUTCMilliseconds() === 0 ? text.slice(0, 19) : text.slice(0, 23);
-  return time + offsetText(zone.isUniversal && offset === 0, offset);
+  if (zone) {
+    const offset = offsetAt(timezone, zone, ms);
+    const wallClock = wallClockText(ms + offset * 60_000);
+    if (wallClock !== undefined) return wallClock + offsetText(zone.isUniversal, offset);
+  }
+  return DateTime.fromMillis(ms, { zone: timezone }).toISO({ suppressMilliseconds: true })!;
 }
 
 const twoDigits = (n: number) => (n < 10 ? `0${n}` : String(n));
+/** Offset texts by minutes east: a page's instants share a few. */
+const offsetTexts = new Map<number, string>();
 
-function offsetText(utc: boolean, minutes: number): string {
-  if (utc) return 'Z';
-  const sign = minutes < 0 ? '-' : '+';
-  const size = Math.abs(minutes);
-  return `${sign}${twoDigits(Math.trunc(size / 60))}:${twoDigits(Math.trunc(size % 60))}`;
+/** `Z` for a universal zone at offset 0, else `+hh:mm` / `-hh:mm`. */
+function offsetText(universal: boolean, minutes: number): string {
+  if (universal && minutes === 0) return 'Z';
+  let text = offsetTexts.get(minutes);
+  if (text === undefined) {
+    const sign = minutes < 0 ? '-' : '+';
+    const size = Math.abs(minutes);
+    text = `${sign}${twoDigits(Math.trunc(size / 60))}:${twoDigits(Math.trunc(size % 60))}`;
+    // Offsets are whole minutes in all but a few historical zones: the map stays small.
+    if (offsetTexts.size < 1024) offsetTexts.set(minutes, text);
+  }
+  return text;
 }
