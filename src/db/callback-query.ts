@@ -8,7 +8,7 @@
  * a list request's instructions). The same statement through the callback form promotes
  * nothing. Both forms run the same Query; only how its result is handed back differs.
  */
-import type pg from 'pg';
+import pg from 'pg';
 
 type QueryFn = (...args: unknown[]) => unknown;
 
@@ -18,20 +18,30 @@ export const protoQuery =
   (...args: unknown[]): unknown =>
     (Object.getPrototypeOf(client) as { query: QueryFn }).query.apply(client, args);
 
-/** Runs `config` (SQL text or a query config) with `values` through the callback form. */
+/**
+ * Runs `config` (SQL text or a query config) with `values` through the callback form; SQL
+ * text under `name` as a named statement. Text is given to node-postgres as a `Query` built
+ * from it: a config object is copied by node-postgres property by property (its
+ * `cloneQueryConfig`, 1.6 % of a one-order request's CPU profile), a Query is run as given.
+ */
 export function callbackQuery(
   client: pg.ClientBase,
-): (config: string | pg.QueryConfig, values?: unknown[]) => Promise<pg.QueryResult> {
+): (config: string | pg.QueryConfig, values?: unknown[], name?: string) => Promise<pg.QueryResult> {
   const query = protoQuery(client);
-  return (config, values) =>
+  return (config, values, name) =>
     new Promise((resolve, reject) => {
-      // node-postgres writes the callback into a config object it is given: a copy keeps the
-      // caller's object as it was, so passing it again is again a plain query.
-      query(
-        typeof config === 'string' ? config : { ...config },
-        values,
-        (error: Error | null, result: pg.QueryResult) => (error ? reject(error) : resolve(result)),
-      );
+      const callback = (error: Error | null | undefined, result: unknown) =>
+        error ? reject(error) : resolve(result as pg.QueryResult);
+      if (typeof config !== 'string') {
+        // node-postgres writes the callback into a config object it is given: a copy keeps
+        // the caller's object as it was, so passing it again is again a plain query.
+        query({ ...config }, values, callback);
+        return;
+      }
+      const submittable = new pg.Query(config, values, callback);
+      // The name a config object would carry (QueryConfig.name), read by Query when it runs.
+      if (name !== undefined) (submittable as { name?: string }).name = name;
+      query(submittable);
     });
 }
 

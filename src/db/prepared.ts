@@ -61,7 +61,7 @@ export function prepareMarkedStatements(pool: Pick<pg.Pool, 'on'>): void {
         const name = typeof text === 'string' ? names.get(text) : undefined;
         if (typeof text !== 'string' || name === undefined || stale.has(name) || !values)
           return query(text, values);
-        return query({ name, text, values }).catch((error: unknown) => {
+        return query(text, values, name).catch((error: unknown) => {
           if (!outdated(error)) throw error;
           stale.add(name);
           return query(text, values);

@@ -8,9 +8,12 @@
  * JSON text, and an older version's rows read with every column (`select o.*`).
  */
 import { sql } from 'kysely';
+import pg from 'pg';
+import { prepareMarkedStatements, prepared } from '../../src/db/prepared.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
 import { book, item, openShop } from '../helpers/booking.js';
+import { databaseUrl } from '../helpers/database.js';
 
 let t: TestApp;
 let customer: Account;
@@ -58,5 +61,34 @@ describe('prepared statements', () => {
     }
     const errors = t.logs.filter((line) => (JSON.parse(line) as { level: number }).level >= 50);
     expect(errors).toEqual([]);
+  });
+
+  it('are named statements on the server, run with their values bound', async () => {
+    const { rows: here } = await sql<{
+      name: string;
+    }>`select current_database() as name`.execute(t.database.db);
+    const pool = new pg.Pool({ connectionString: databaseUrl(here[0]!.name), max: 1 });
+    prepareMarkedStatements(pool);
+    const client = await pool.connect();
+    try {
+      const marked = prepared(
+        t.database.db.selectFrom('orders').select('id').where('id', '=', orderId).compile(),
+      );
+      for (let i = 0; i < 2; i++) {
+        const { rows } = await client.query(marked.sql, [...marked.parameters]);
+        expect(rows).toEqual([{ id: orderId }]);
+      }
+      const unknown = await client.query(marked.sql, ['no such order']);
+      expect(unknown.rows).toEqual([]);
+      const { rows } = await client.query<{ name: string; statement: string }>(
+        'select name, statement from pg_prepared_statements',
+      );
+      expect(rows).toEqual([
+        { name: expect.stringMatching(/^booking_\d+$/), statement: marked.sql },
+      ]);
+    } finally {
+      client.release();
+      await pool.end();
+    }
   });
 });

@@ -4,22 +4,34 @@
  */
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
-import type pg from 'pg';
+import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
 import { createQueryRecorder } from '../../src/db/query-recorder.js';
 import { MAX_PREPARED, prepareMarkedStatements, prepared } from '../../src/db/prepared.js';
 
-/** A client that answers as node-postgres does: through the callback when given one. */
+type Callback = (error: Error | null, result?: unknown) => void;
+
+/**
+ * A client that answers as node-postgres does: through the callback when given one. A
+ * `pg.Query` is recorded as the call that runs the same statement (text and values, or a
+ * config with its name), what node-postgres sends for it.
+ */
 class FakeClient {
   sent: unknown[][] = [];
   /** Calls that came with a callback (the form the wrapper uses for plain queries). */
   callbacks = 0;
   failWith: Error | undefined;
-  query(...args: unknown[]) {
-    const callback =
-      typeof args.at(-1) === 'function'
-        ? (args.pop() as (error: Error | null, result?: unknown) => void)
-        : undefined;
+  query(...args: unknown[]): unknown {
+    if (args[0] instanceof pg.Query) {
+      const { name, text, values, callback } = args[0] as unknown as pg.QueryConfig & {
+        callback: Callback;
+      };
+      return this.query(
+        ...(name ? [{ name, text, values }] : values ? [text, values] : [text]),
+        callback,
+      );
+    }
+    const callback = typeof args.at(-1) === 'function' ? (args.pop() as Callback) : undefined;
     while (args.length > 1 && args.at(-1) === undefined) args.pop();
     // As node-postgres's normalizeQueryConfig does: the callback goes into a config object.
     if (callback && typeof args[0] === 'object')
