@@ -37,7 +37,17 @@ export function nextLink(
   return `${path}?${params.map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&')}`;
 }
 
-/** Percent-encoding that leaves the brackets of `field[operator]` readable. */
+/** What percent-encoding leaves as it is, with the brackets and commas kept readable. */
+const UNRESERVED = /^[\w.!~*'()[\],-]*$/;
+const KEPT: Record<string, string> = { '%5B': '[', '%5D': ']', '%2C': ',' };
+
+/**
+ * Percent-encoding that leaves the brackets of `field[operator]` and the commas of a list
+ * readable. Every list page writes its link: names and ids need no encoding and are
+ * returned as they are; the rest is encoded once and the three kept characters put back in
+ * one pass.
+ */
 function encode(text: string): string {
-  return encodeURIComponent(text).replace(/%5B/g, '[').replace(/%5D/g, ']').replace(/%2C/g, ',');
+  if (UNRESERVED.test(text)) return text;
+  return encodeURIComponent(text).replace(/%5[BD]|%2C/g, (kept) => KEPT[kept]!);
 }

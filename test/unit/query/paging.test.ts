@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { orderList } from '../../../src/modules/orders/orders.list.js';
 import { nextLink, trimPage } from '../../../src/query/paging.js';
@@ -43,5 +44,23 @@ describe('paging', () => {
   it('has no link without more rows', () => {
     expect(nextLink('/api/orders', {}, planOf({}), LAST, false)).toBeNull();
     expect(nextLink('/api/orders', {}, planOf({}), undefined, true)).toBeNull();
+  });
+
+  it('writes any name and value so that a reader gets them back, brackets and commas as they are', () => {
+    const text = fc.string({ unit: 'binary', maxLength: 30 });
+    fc.assert(
+      fc.property(text, text, (key, value) => {
+        fc.pre(!['limit', 'skip', 'offset', 'apiKey', 'id[lt]'].includes(key));
+        const link = nextLink('/api/orders', { [key]: value }, planOf({}), LAST, true)!;
+        const query = link.slice('/api/orders?'.length);
+        expect(new URLSearchParams(query).get(key)).toBe(value);
+        // Only the percent-encoded form of what is not unreserved, brackets or commas.
+        expect(query).toMatch(/^[\w.!~*'()[\],%=&-]*$/);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(nextLink('/api/orders', { 'start[range]': 'a b,c:d' }, planOf({}), LAST, true)).toBe(
+      `/api/orders?start[range]=a%20b,c%3Ad&id[lt]=${LAST}&limit=20`,
+    );
   });
 });
