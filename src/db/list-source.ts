@@ -87,3 +87,48 @@ export async function shapedRows<DB, Row>(
   shapes.set(key, sameValues(compiled.parameters, values) ? compiled : null);
   return (await db.executeQuery<Row>(compiled)).rows;
 }
+
+/** Never in an id nor raw in JSON text (PostgreSQL escapes control characters as \u0001). */
+const SEPARATOR = '\u0001';
+
+/**
+ * A list whose rows are an id and the object's JSON text (`listSource`'s arguments
+ * otherwise), each page fetched as one row: the page's ids and its texts, each joined by
+ * SEPARATOR in the order the page query returns them, split again here. PostgreSQL writes
+ * its answer in 8 KB flushes, so a page of 20 orders sent as 21 rows (about 33 KB) reached
+ * Node in three or four reads, each a wake-up of the event loop and a partial message
+ * for node-postgres to buffer; as one row it is written whole and read at once, as the
+ * floor's page is (docs/performance.md, issue 27, eighth pass). Both aggregates read the
+ * same rows in one pass, so ids and texts stay paired, in the page query's order (as
+ * PostgREST's aggregates over an ordered subquery do).
+ */
+export function textListSource<DB, TB extends keyof DB>(
+  db: Kysely<unknown>,
+  base: () => SelectQueryBuilder<DB, TB, object>,
+  select: (
+    query: SelectQueryBuilder<DB, TB, object>,
+  ) => SelectQueryBuilder<DB, TB, { id: string; json: string }>,
+  shape: string,
+): ListSource<{ id: string; json: string }> {
+  const plain = listSource(base, select);
+  // The outer query reads only the page's own columns: no table of the schema.
+  const outer = db as unknown as Kysely<Record<string, never>>;
+  const inOneRow = (q: CompiledList) =>
+    outer
+      .selectFrom(
+        select(base()).where(q.where).orderBy(q.orderBy).limit(q.limit).offset(q.offset).as('p'),
+      )
+      .select([
+        sql<string | null>`string_agg(p.id, chr(1))`.as('ids'),
+        sql<string | null>`string_agg(p.json, chr(1))`.as('texts'),
+      ]);
+  return {
+    rows: async (q: CompiledList) => {
+      const [page] = await shapedRows({ shape, db: outer }, q, inOneRow);
+      if (!page?.ids || page.texts === null) return [];
+      const texts = page.texts.split(SEPARATOR);
+      return page.ids.split(SEPARATOR).map((id, i) => ({ id, json: texts[i]! }));
+    },
+    count: (where) => plain.count(where),
+  };
+}

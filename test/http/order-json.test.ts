@@ -251,6 +251,22 @@ describe('the order view PostgreSQL builds', () => {
     expect(again.statusCode).toBe(304);
   });
 
+  it('keeps each listed order with its own id, whatever control characters its text holds', async () => {
+    // A page travels from PostgreSQL as one row, its texts joined by U+0001 (db/list-source.ts).
+    const paris = shops['Europe/Paris']!;
+    const names = ['Sep\u0001arator', 'Two\u0002\u0001\tmarks', '\u0001'];
+    const made = [];
+    for (const customerName of names)
+      made.push(await booked(paris, { customerName, items: [item(paris.experienceId)] }));
+    const response = await as(t.app, paris.seller, { method: 'GET', url: '/api/orders?limit=50' });
+    expect(response.statusCode).toBe(200);
+    const page = response.json();
+    for (const order of page.data) expect(order).toEqual(await nodeView(order.id));
+    const listed = new Map(page.data.map((o: { id: string }) => [o.id, o]));
+    for (const [i, order] of made.entries())
+      expect(listed.get(order.id)).toMatchObject({ id: order.id, customerName: names[i] });
+  });
+
   it('answers 404 alike for an order the caller may not see and one that does not exist', async () => {
     const paris = shops['Europe/Paris']!;
     const order = await booked(paris, { items: [item(paris.experienceId)] });

@@ -2,7 +2,7 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { statement } from '../../db/statement-template.js';
 import { touchedAt } from '../../db/creation-clock.js';
-import { listSource } from '../../db/list-source.js';
+import { listSource, textListSource } from '../../db/list-source.js';
 import { prepared } from '../../db/prepared.js';
 import { insertRows } from '../../db/write-batch.js';
 import type { DB } from '../../db/types.js';
@@ -113,10 +113,11 @@ export function ordersRepository(db: Kysely<DB>) {
 
     /** The same pages, each order as its view's JSON text (order-json.ts). */
     jsonListSource(search?: string): ListSource<{ id: string; json: string }> {
-      const plain = listSource(
+      const plain = textListSource(
+        db as Kysely<unknown>,
         () => db.selectFrom('orders as o'),
         (q) => q.select(['o.id', orderJsonColumn]),
-        { shape: 'orders-json', db },
+        'orders-json',
       );
       return search === undefined ? plain : searched(plain, search);
     },
