@@ -90,6 +90,13 @@ export async function shapedRows<DB, Row>(
 
 /** Never in an id nor raw in JSON text (PostgreSQL escapes control characters as \u0001). */
 const SEPARATOR = '\u0001';
+/**
+ * Pages of at most this many rows (a default page and its look-ahead row) come as one row.
+ * Larger pages keep a row per object: a 100-row page as one row made one string of about
+ * 160 KB per request, and the server's CPU per 100-row page rose from 1.8 to 2.6 ms
+ * (docs/performance.md, issue 27, eighth pass).
+ */
+export const ONE_ROW_AT_MOST = 21;
 
 /**
  * A list whose rows are an id and the object's JSON text (`listSource`'s arguments
@@ -98,9 +105,10 @@ const SEPARATOR = '\u0001';
  * its answer in 8 KB flushes, so a page of 20 orders sent as 21 rows (about 33 KB) reached
  * Node in three or four reads, each a wake-up of the event loop and a partial message
  * for node-postgres to buffer; as one row it is written whole and read at once, as the
- * floor's page is (docs/performance.md, issue 27, eighth pass). Both aggregates read the
- * same rows in one pass, so ids and texts stay paired, in the page query's order (as
- * PostgREST's aggregates over an ordered subquery do).
+ * floor's page is (docs/performance.md, issue 27, eighth pass); larger pages come a row per
+ * object (ONE_ROW_AT_MOST). Both aggregates read the same rows in one pass, so ids and
+ * texts stay paired, in the page query's order (as PostgREST's aggregates over an ordered
+ * subquery do).
  */
 export function textListSource<DB, TB extends keyof DB>(
   db: Kysely<unknown>,
@@ -110,7 +118,7 @@ export function textListSource<DB, TB extends keyof DB>(
   ) => SelectQueryBuilder<DB, TB, { id: string; json: string }>,
   shape: string,
 ): ListSource<{ id: string; json: string }> {
-  const plain = listSource(base, select);
+  const plain = listSource(base, select, { shape: `${shape}-rows`, db });
   // The outer query reads only the page's own columns: no table of the schema.
   const outer = db as unknown as Kysely<Record<string, never>>;
   const inOneRow = (q: CompiledList) =>
@@ -124,6 +132,7 @@ export function textListSource<DB, TB extends keyof DB>(
       ]);
   return {
     rows: async (q: CompiledList) => {
+      if (q.limit > ONE_ROW_AT_MOST) return plain.rows(q);
       const [page] = await shapedRows({ shape, db: outer }, q, inOneRow);
       if (!page?.ids || page.texts === null) return [];
       const texts = page.texts.split(SEPARATOR);

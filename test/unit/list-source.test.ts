@@ -34,6 +34,9 @@ const orderRequests: Request[] = [
   [{ 'items.arrival[in]': '2030-02-01,2030-02-02' }, 'all'],
   [{ 'id[lt]': A, limit: '5' }, seller],
   [{ 'id[lt]': B, limit: '7' }, seller],
+  // Past ONE_ROW_AT_MOST: the JSON text source's pages of a row per order.
+  [{ 'id[lt]': B, limit: '50' }, seller],
+  [{ 'id[lt]': A, limit: '100' }, seller],
   [{ sort: '-createdAt', skip: '20' }, seller, 'Zoë'],
   [{ sort: '-createdAt', skip: '40' }, seller, 'KX7Q'],
   [{ 'customerEmail[exists]': 'true' }, 'all'],
