@@ -33,8 +33,8 @@ export function callbackQuery(
       const callback = (error: Error | null | undefined, result: unknown) =>
         error ? reject(error) : resolve(result as pg.QueryResult);
       if (typeof config !== 'string') {
-        // node-postgres writes the callback into a config object it is given: a copy keeps
-        // the caller's object as it was, so passing it again is again a plain query.
+        // node-postgres may write the callback into a config object it is given (8.23 copies
+        // it first): a copy keeps the caller's object as it was, a plain query again.
         query({ ...config }, values, callback);
         return;
       }

@@ -1,7 +1,7 @@
 /** Small pieces every API object shares: references and timestamps. */
 import { DateTime } from 'luxon';
 import { offsetAt, zoneNamed } from '../schedules/index.js';
-import { utcIso, wallClockText } from './instant-text.js';
+import { offsetText, utcIso, wallClockText } from './instant-text.js';
 
 export interface Ref {
   id: string;
@@ -30,25 +30,8 @@ export function localIso(instant: Date, timezone: string): string {
   if (zone) {
     const offset = offsetAt(timezone, zone, ms);
     const wallClock = wallClockText(ms + offset * 60_000);
-    if (wallClock !== undefined) return wallClock + offsetText(zone.isUniversal, offset);
+    if (wallClock !== undefined)
+      return wallClock + (zone.isUniversal && offset === 0 ? 'Z' : offsetText(offset));
   }
   return DateTime.fromMillis(ms, { zone: timezone }).toISO({ suppressMilliseconds: true })!;
-}
-
-const twoDigits = (n: number) => (n < 10 ? `0${n}` : String(n));
-/** Offset texts by minutes east: a page's instants share a few. */
-const offsetTexts = new Map<number, string>();
-
-/** `Z` for a universal zone at offset 0, else `+hh:mm` / `-hh:mm`. */
-function offsetText(universal: boolean, minutes: number): string {
-  if (universal && minutes === 0) return 'Z';
-  let text = offsetTexts.get(minutes);
-  if (text === undefined) {
-    const sign = minutes < 0 ? '-' : '+';
-    const size = Math.abs(minutes);
-    text = `${sign}${twoDigits(Math.trunc(size / 60))}:${twoDigits(Math.trunc(size % 60))}`;
-    // Offsets are whole minutes in all but a few historical zones: the map stays small.
-    if (offsetTexts.size < 1024) offsetTexts.set(minutes, text);
-  }
-  return text;
 }
