@@ -9,6 +9,7 @@
  * nothing. Both forms run the same Query; only how its result is handed back differs.
  */
 import pg from 'pg';
+import { BeginningQuery } from './pipelined-begin.js';
 
 type QueryFn = (...args: unknown[]) => unknown;
 
@@ -23,12 +24,18 @@ export const protoQuery =
  * text under `name` as a named statement. Text is given to node-postgres as a `Query` built
  * from it: a config object is copied by node-postgres property by property (its
  * `cloneQueryConfig`, 1.6 % of a one-order request's CPU profile), a Query is run as given.
+ * With `begins`, SQL text goes out with a transaction's BEGIN ahead of it (pipelined-begin.ts).
  */
 export function callbackQuery(
   client: pg.ClientBase,
-): (config: string | pg.QueryConfig, values?: unknown[], name?: string) => Promise<pg.QueryResult> {
+): (
+  config: string | pg.QueryConfig,
+  values?: unknown[],
+  name?: string,
+  begins?: boolean,
+) => Promise<pg.QueryResult> {
   const query = protoQuery(client);
-  return (config, values, name) =>
+  return (config, values, name, begins) =>
     new Promise((resolve, reject) => {
       const callback = (error: Error | null | undefined, result: unknown) =>
         error ? reject(error) : resolve(result as pg.QueryResult);
@@ -38,7 +45,9 @@ export function callbackQuery(
         query({ ...config }, values, callback);
         return;
       }
-      const submittable = new pg.Query(config, values, callback);
+      const submittable = begins
+        ? new BeginningQuery(config, values, callback)
+        : new pg.Query(config, values, callback);
       // The name a config object would carry (QueryConfig.name), read by Query when it runs.
       if (name !== undefined) (submittable as { name?: string }).name = name;
       query(submittable);

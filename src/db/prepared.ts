@@ -2,70 +2,110 @@
  * Prepared statements, chosen per query. A repository marks a query with `prepared`; on
  * PostgreSQL its SQL text is then sent as a named statement, parsed and planned once per
  * connection, and PostgreSQL may keep a generic plan for it. Only queries whose best plan
- * does not depend on their values are marked (a key lookup): pgbench showed one order by
- * id 3x faster prepared, while a generic plan made a skewed date range 2-3x and a
- * substring search 10x slower (docs/performance.md). List pages are marked per shape, when
- * no filter's plan depends on its value (db/list-source.ts); statements inside transactions
- * never are (an outdated statement could not be retried there).
+ * does not depend on their values are marked (a key lookup, a booking's seats and writes):
+ * pgbench showed one order by id 3x faster prepared, while a generic plan made a skewed date
+ * range 2-3x and a substring search 10x slower (docs/performance.md). List pages are marked
+ * per shape, when no filter's plan depends on its value (db/list-source.ts).
+ *
+ * A statement a migration made outdated under a running instance (a rolling deploy adding
+ * a column to a table it reads with `*`) is refused by PostgreSQL; its text then gets a new
+ * name, prepared afresh on every connection. Outside a transaction the statement is sent
+ * again at once; inside one, the transaction is aborted, and the error is one withRetry
+ * (db/retry.ts) runs the transaction again for.
  */
 import type { CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import { callbackQuery, isPlainQuery, protoQuery } from './callback-query.js';
+import { HeldBegin } from './pipelined-begin.js';
+import { isOutdatedPlan } from './retry.js';
+
+/**
+ * Statements a connection may hold prepared, by what marks them: each keeps its plan in
+ * every PostgreSQL backend that ran it; list pages are prepared per query shape
+ * (db/list-source.ts), which clients choose, and a booking's writes per shape (its rows of
+ * each table, db/write-shapes.ts). Past these, a marked query runs unnamed, as any other.
+ */
+export const MAX_PREPARED = { reads: 64, writes: 32 } as const;
+export type Budget = keyof typeof MAX_PREPARED;
 
 const names = new Map<string, string>();
+const marked = { reads: 0, writes: 0 };
+let lastName = 0;
 
 /**
- * Statements a connection may hold prepared: each keeps its plan in every PostgreSQL
- * backend that ran it, and list pages are prepared per query shape (db/list-source.ts),
- * which clients choose. Past this many, a marked query runs unnamed, as any other.
+ * Marks a compiled query's SQL as one to prepare, within `budget`'s count; returns it, to run
+ * with `executeQuery` (compiled once: this is on the hot path of the requests it serves).
  */
-export const MAX_PREPARED = 64;
-
-/**
- * Marks a compiled query's SQL as one to prepare; returns it, to run with `executeQuery`
- * (compiled once: this is on the hot path of the reads it serves).
- */
-export function prepared<T extends CompiledQuery>(query: T): T {
-  if (!names.has(query.sql) && names.size < MAX_PREPARED)
-    names.set(query.sql, `booking_${names.size + 1}`);
+export function prepared<T extends CompiledQuery>(query: T, budget: Budget = 'reads'): T {
+  if (!names.has(query.sql) && marked[budget] < MAX_PREPARED[budget]) {
+    marked[budget]++;
+    names.set(query.sql, `booking_${++lastName}`);
+  }
   return query;
 }
 
-/**
- * PostgreSQL refuses to run a prepared statement whose result columns changed under it (a
- * migration added a column to a table it reads with `*`): "cached plan must not change
- * result type".
- */
-const outdated = (error: unknown) =>
-  (error as { code?: string }).code === '0A000' &&
-  /cached plan must not change result type/.test((error as Error).message);
+/** A new name for `text`, whose statement is outdated wherever it was prepared. */
+function renamed(text: string, outdatedName: string): string {
+  // Another connection may have renamed it already.
+  if (names.get(text) === outdatedName) names.set(text, `booking_${++lastName}`);
+  return names.get(text)!;
+}
 
 /**
  * Makes a pool's clients send marked SQL as named statements (node-postgres parses a name
- * once per connection, then only binds and executes it). A statement a migration made
- * outdated is sent again unnamed, and unnamed on that connection from then on; marked
- * queries run outside transactions, so the retry is allowed. Every plain query goes through
+ * once per connection, then only binds and executes it). Every plain query goes through
  * node-postgres's callback form (db/callback-query.ts: its promise form kept the rows alive
- * into V8's old generation).
+ * into V8's old generation), and a transaction's `begin` goes out with the statement after
+ * it (db/pipelined-begin.ts): an unnamed one with parameters, or a named one this connection
+ * has parsed already.
  */
 export function prepareMarkedStatements(pool: Pick<pg.Pool, 'on'>): void {
   pool.on('connect', (client) => {
     const passThrough = protoQuery(client);
     const query = callbackQuery(client);
-    const stale = new Set<string>();
+    const begin = new HeldBegin((text) => query(text));
+    /** Names this connection has run: their Parse is not sent again. */
+    const parsed = new Set<string>();
+    /** `run` once a held begin is sent (none held: at once, no promise in between). */
+    const afterBegin = (run: () => Promise<pg.QueryResult>) =>
+      begin.held ? begin.flush().then(run) : run();
+    const named = (
+      text: string,
+      values: unknown[],
+      name: string,
+      again = false,
+    ): Promise<pg.QueryResult> => {
+      const send = (begins: boolean) =>
+        query(text, values, name, begins).then((result) => {
+          parsed.add(name);
+          return result;
+        });
+      const sent = begin.carry(parsed.has(name)) ? send(true) : afterBegin(() => send(false));
+      return sent.catch((error: unknown) => {
+        if (again || !isOutdatedPlan(error)) throw error;
+        const fresh = renamed(text, name);
+        // In a transaction, now aborted: the transaction is run again (db/retry.ts).
+        if (client.getTransactionStatus() !== 'I') throw error;
+        return named(text, values, fresh, true);
+      });
+    };
     Object.defineProperty(client, 'query', {
       configurable: true,
       value: (...args: unknown[]) => {
-        if (!isPlainQuery(args)) return passThrough(...args);
+        if (!isPlainQuery(args)) {
+          // Ahead of it in node-postgres's queue; a failed BEGIN fails what follows too.
+          if (begin.held) void begin.flush().catch(() => undefined);
+          return passThrough(...args);
+        }
         const [text, values] = args as [string | pg.QueryConfig, unknown[] | undefined];
+        const answer = begin.answer(text, values);
+        if (answer) return answer;
         const name = typeof text === 'string' ? names.get(text) : undefined;
-        if (typeof text !== 'string' || name === undefined || stale.has(name) || !values)
-          return query(text, values);
-        return query(text, values, name).catch((error: unknown) => {
-          if (!outdated(error)) throw error;
-          stale.add(name);
-          return query(text, values);
-        });
+        if (typeof text === 'string' && name !== undefined && values)
+          return named(text, values, name);
+        if (begin.carry(typeof text === 'string' && values !== undefined && values.length > 0))
+          return query(text, values, undefined, true);
+        return afterBegin(() => query(text, values));
       },
     });
   });

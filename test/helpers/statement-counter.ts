@@ -4,12 +4,18 @@
  * round trips to what docs/performance.md promises. The listening connection is not
  * counted: the key cache's barriers go there, at most two per API_KEY_CACHE_STALE_MS per
  * instance however many requests run (caller-cache.ts), never from the pool.
+ *
+ * A BEGIN sent in the same message as the statement after it (db/pipelined-begin.ts, on a
+ * real server) is listed as the statement it is, and `roundTrips` counts the messages.
  */
 import pg from 'pg';
 import { LISTENER_APPLICATION_NAME } from '../../src/db/database.js';
+import { BeginningQuery } from '../../src/db/pipelined-begin.js';
 
-export async function countStatements(work: () => Promise<unknown>): Promise<string[]> {
-  const seen: string[] = [];
+export type Statements = string[] & { roundTrips: number };
+
+export async function countStatements(work: () => Promise<unknown>): Promise<Statements> {
+  const seen = Object.assign([] as string[], { roundTrips: 0 });
   const prototype = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = prototype.query;
   prototype.query = function (this: pg.Client, ...args: unknown[]) {
@@ -17,6 +23,8 @@ export async function countStatements(work: () => Promise<unknown>): Promise<str
       (this as { connectionParameters?: { application_name?: string } }).connectionParameters ?? {};
     if (application_name === LISTENER_APPLICATION_NAME) return original.apply(this, args);
     const first = args[0];
+    seen.roundTrips++;
+    if (first instanceof BeginningQuery) seen.push('begin');
     const text = typeof first === 'string' ? first : (first as { text?: string })?.text;
     seen.push(String(text ?? ''));
     return original.apply(this, args);

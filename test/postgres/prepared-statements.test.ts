@@ -12,15 +12,16 @@ import pg from 'pg';
 import { prepareMarkedStatements, prepared } from '../../src/db/prepared.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
-import { book, item, openShop } from '../helpers/booking.js';
+import { book, item, openShop, type Shop } from '../helpers/booking.js';
 import { databaseUrl } from '../helpers/database.js';
 
 let t: TestApp;
 let customer: Account;
 let orderId: string;
+let shop: Shop;
 beforeAll(async () => {
   t = await createTestApp();
-  const shop = await openShop(t.app);
+  shop = await openShop(t.app, { group: { outingMax: 100 } });
   customer = await signUp(t.app);
   orderId = (await book(t.app, customer, { items: [item(shop.experienceId)] })).json().id;
 });
@@ -59,6 +60,37 @@ describe('prepared statements', () => {
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual(before);
     }
+    const errors = t.logs.filter((line) => (JSON.parse(line) as { level: number }).level >= 50);
+    expect(errors).toEqual([]);
+  });
+
+  it("keep booking after a migration changes the seats statement's result under it", async () => {
+    // The seats statement (it returns the event's every column) and the writes, prepared
+    // on several connections, inside transactions.
+    const at = (day: number) => item(shop.experienceId, `2031-01-${String(day).padStart(2, '0')}`);
+    const bookAll = (days: number[]) =>
+      Promise.all(days.map((day) => book(t.app, customer, { items: [at(day)] })));
+    const before = [...(await bookAll([1, 2, 3, 4, 1, 2, 3, 4])), ...(await bookAll([1, 5]))];
+    expect(before.map((r) => r.statusCode)).toEqual(before.map(() => 201));
+
+    await sql`alter table events add column migrated_later integer`.execute(t.database.db);
+
+    // Existing departures (the update's row) and a new one (the insert's), at once and
+    // one by one: the aborted transactions run again, each booking taken exactly once.
+    const after = [...(await bookAll([1, 2, 3, 4, 6, 6, 1, 2])), ...(await bookAll([3, 7]))];
+    expect(after.map((r) => [r.statusCode, r.json().items?.length])).toEqual(
+      after.map(() => [201, 1]),
+    );
+    const { rows } = await sql<{ day: string; reserved: number }>`
+      select to_char(starts_at at time zone 'Europe/Paris', 'DD') as day, reserved from events
+       where experience_id = ${shop.experienceId} and starts_at >= '2031-01-01'
+       order by starts_at`.execute(t.database.db);
+    expect(rows).toEqual(
+      ['01', '02', '03', '04', '05', '06', '07'].map((day, i) => ({
+        day,
+        reserved: [5, 4, 4, 3, 1, 2, 1][i],
+      })),
+    );
     const errors = t.logs.filter((line) => (JSON.parse(line) as { level: number }).level >= 50);
     expect(errors).toEqual([]);
   });

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
 import { createQueryRecorder } from '../../src/db/query-recorder.js';
+import { BeginningQuery } from '../../src/db/pipelined-begin.js';
 import { MAX_PREPARED, prepareMarkedStatements, prepared } from '../../src/db/prepared.js';
 
 type Callback = (error: Error | null, result?: unknown) => void;
@@ -14,14 +15,22 @@ type Callback = (error: Error | null, result?: unknown) => void;
 /**
  * A client that answers as node-postgres does: through the callback when given one. A
  * `pg.Query` is recorded as the call that runs the same statement (text and values, or a
- * config with its name), what node-postgres sends for it.
+ * config with its name), what node-postgres sends for it; one carrying a BEGIN
+ * (db/pipelined-begin.ts) is recorded after a `['begin (carried)']`.
  */
 class FakeClient {
   sent: unknown[][] = [];
   /** Calls that came with a callback (the form the wrapper uses for plain queries). */
   callbacks = 0;
   failWith: Error | undefined;
+  /** The failure is for this many calls, then none (undefined: every call). */
+  failures: number | undefined;
+  transactionStatus = 'I';
+  getTransactionStatus() {
+    return this.transactionStatus;
+  }
   query(...args: unknown[]): unknown {
+    if (args[0] instanceof BeginningQuery) this.sent.push(['begin (carried)']);
     if (args[0] instanceof pg.Query) {
       const { name, text, values, callback } = args[0] as unknown as pg.QueryConfig & {
         callback: Callback;
@@ -38,6 +47,7 @@ class FakeClient {
       (args[0] as { callback?: unknown }).callback = callback;
     this.sent.push(args);
     const result = { rows: [] };
+    if (this.failures !== undefined && this.failures-- === 0) this.failWith = undefined;
     if (!callback) return this.failWith ? Promise.reject(this.failWith) : Promise.resolve(result);
     this.callbacks++;
     queueMicrotask(() => (this.failWith ? callback(this.failWith) : callback(null, result)));
@@ -51,6 +61,17 @@ function connectedClient(): FakeClient {
   const client = new FakeClient();
   pool.emit('connect', client);
   return client;
+}
+
+/** The module loaded anew, with a client: the names are process-wide, and later files share this worker. */
+async function freshModule() {
+  vi.resetModules();
+  const fresh = await import('../../src/db/prepared.js');
+  const pool = new EventEmitter();
+  fresh.prepareMarkedStatements(pool as unknown as pg.Pool);
+  const client = new FakeClient();
+  pool.emit('connect', client);
+  return { fresh, client };
 }
 
 describe('prepared statements', () => {
@@ -112,15 +133,9 @@ describe('prepared statements', () => {
   });
 
   it('stops naming new texts at MAX_PREPARED, and keeps the names it gave', async () => {
-    // A module of its own: the names are process-wide, and later files share this worker.
-    vi.resetModules();
-    const fresh = await import('../../src/db/prepared.js');
-    const pool = new EventEmitter();
-    fresh.prepareMarkedStatements(pool as unknown as pg.Pool);
-    const client = new FakeClient();
-    pool.emit('connect', client);
+    const { fresh, client } = await freshModule();
     const first = fresh.prepared(byId('a').compile());
-    for (let i = 0; i < MAX_PREPARED + 5; i++)
+    for (let i = 0; i < MAX_PREPARED.reads + 5; i++)
       fresh.prepared(
         db
           .selectFrom('orders')
@@ -135,5 +150,108 @@ describe('prepared statements', () => {
     const [named, unnamed] = client.sent;
     expect((named![0] as pg.QueryConfig).name).toMatch(/^booking_\d+$/);
     expect(unnamed).toEqual([late.sql, ['late']]);
+  });
+
+  it('keeps a budget of names for writes apart from the reads', async () => {
+    const { fresh, client } = await freshModule();
+    const select = (i: number) =>
+      db
+        .selectFrom('orders')
+        .select(sql.lit(i).as(`c${i}`))
+        .where('id', '=', 'x')
+        .compile();
+    for (let i = 0; i < MAX_PREPARED.reads + 1; i++) fresh.prepared(select(i));
+    const write = fresh.prepared(
+      db
+        .insertInto('probes' as never)
+        .values({ n: 1 } as never)
+        .compile(),
+      'writes',
+    );
+    await client.query(select(MAX_PREPARED.reads).sql, ['x']);
+    await client.query(write.sql, [1]);
+    expect(client.sent[0]).toEqual([select(MAX_PREPARED.reads).sql, ['x']]);
+    expect((client.sent[1]![0] as pg.QueryConfig).name).toMatch(/^booking_\d+$/);
+  });
+
+  it('names an outdated statement anew: sent again at once outside a transaction', async () => {
+    const client = connectedClient();
+    const marked = prepared(byId('outdated-1').compile());
+    await client.query(marked.sql, ['a']);
+    const first = (client.sent[0]![0] as pg.QueryConfig).name;
+    client.failWith = Object.assign(new Error('cached plan must not change result type'), {
+      code: '0A000',
+    });
+    client.failures = 1;
+    await expect(client.query(marked.sql, ['b'])).resolves.toEqual({ rows: [] });
+    const [, failed, again] = client.sent.map((args) => args[0] as pg.QueryConfig);
+    expect(failed!.name).toBe(first);
+    expect(again!.name).toMatch(/^booking_\d+$/);
+    expect(again!.name).not.toBe(first);
+    expect(again!.values).toEqual(['b']);
+  });
+
+  it('names an outdated statement anew: refused inside a transaction, for it to be run again', async () => {
+    const client = connectedClient();
+    const marked = prepared(byId('outdated-2').compile());
+    await client.query(marked.sql, ['a']);
+    const first = (client.sent[0]![0] as pg.QueryConfig).name;
+    const outdated = Object.assign(new Error('cached plan must not change result type'), {
+      code: '0A000',
+    });
+    client.failWith = outdated;
+    client.failures = 1;
+    client.transactionStatus = 'E';
+    await expect(client.query(marked.sql, ['b'])).rejects.toBe(outdated);
+    expect(client.sent).toHaveLength(2);
+    client.transactionStatus = 'I';
+    await client.query(marked.sql, ['c']);
+    const last = client.sent[2]![0] as pg.QueryConfig;
+    expect(last.name).not.toBe(first);
+    expect(last.values).toEqual(['c']);
+  });
+
+  it("sends a transaction's begin with a statement that can carry it, apart before one that cannot", async () => {
+    const client = connectedClient();
+    const marked = prepared(byId('begin-1').compile());
+    const unmarked = db.selectFrom('users').selectAll().where('id', '=', 'x').compile();
+    // Nothing goes out for a transaction without statements.
+    await expect(client.query('begin', [])).resolves.toMatchObject({ command: 'BEGIN' });
+    await expect(client.query('rollback', [])).resolves.toMatchObject({ command: 'ROLLBACK' });
+    expect(client.sent).toEqual([]);
+    // A named statement not parsed on this connection yet: BEGIN apart.
+    await client.query('begin', []);
+    await client.query(marked.sql, ['a']);
+    await client.query('commit', []);
+    // Parsed now: it carries the BEGIN; so does an unnamed one with parameters.
+    await client.query('begin', []);
+    await client.query(marked.sql, ['b']);
+    await client.query('commit', []);
+    await client.query('begin', []);
+    await client.query(unmarked.sql, ['x']);
+    await client.query('select 1', []);
+    await client.query('commit', []);
+    // A statement without parameters (the simple protocol) cannot.
+    await client.query('begin', []);
+    await client.query('select 2', []);
+    await client.query('commit', []);
+    const shown = client.sent.map(([first]) =>
+      typeof first === 'string' ? first : `named ${(first as pg.QueryConfig).values!.join()}`,
+    );
+    expect(shown).toEqual([
+      'begin',
+      'named a',
+      'commit',
+      'begin (carried)',
+      'named b',
+      'commit',
+      'begin (carried)',
+      unmarked.sql,
+      'select 1',
+      'commit',
+      'begin',
+      'select 2',
+      'commit',
+    ]);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { creationTime, touchedAt } from '../../db/creation-clock.js';
+import { prepared } from '../../db/prepared.js';
 import { statement } from '../../db/statement-template.js';
 import type { DB, EventsTable } from '../../db/types.js';
 import type { NewEventRow } from './events.repository.js';
@@ -12,7 +13,8 @@ import { seatsOpen } from './events.schemas.js';
 
 /**
  * Takes seats at a departure, making its event when it has none (`takeSeatsAt`): compiled
- * once (db/statement-template.ts), as every booking runs it.
+ * once (db/statement-template.ts) and prepared (db/prepared.ts), as every booking runs it;
+ * its plan is the same for any values (the departure's unique index).
  */
 const takeSeats = statement((db, row: NewEventRow & { quantity: number; at: Date }) => {
   const { quantity, at } = row;
@@ -107,7 +109,7 @@ export function eventSeatsRepository(db: Kysely<DB>) {
       row: NewEventRow,
       quantity: number,
     ): Promise<(Selectable<EventsTable> & { created: boolean }) | undefined> {
-      const taking = takeSeats(db, { ...row, quantity, at: creationTime() });
+      const taking = prepared(takeSeats(db, { ...row, quantity, at: creationTime() }), 'writes');
       return (await db.executeQuery(taking)).rows[0];
     },
 
