@@ -26,25 +26,34 @@ export type MailKind = OutboxTable['kind'];
 
 type NewMessage = Parameters<typeof enqueue>[1];
 
-const queued = (db: Kysely<DB>, message: NewMessage) =>
+const queuedRow = (message: NewMessage) => ({
+  id: newId(),
+  kind: message.kind ?? 'order_confirmation',
+  order_id: message.orderId ?? null,
+  hook_id: message.hookId ?? null,
+  recipient: message.recipient,
+  sender_id: message.senderId ?? null,
+});
+
+const queued = (db: Kysely<DB>, row: ReturnType<typeof queuedRow>) =>
   db
     .insertInto('outbox')
-    .values({
-      id: newId(),
-      kind: message.kind ?? 'order_confirmation',
-      order_id: message.orderId ?? null,
-      hook_id: message.hookId ?? null,
-      recipient: message.recipient,
-      sender_id: message.senderId ?? null,
-    })
+    .values(row)
     .onConflict((oc) => oc.columns(['order_id', 'kind']).doNothing());
 
 /**
  * Queues an email as `enqueue` does, when its id is not needed: sent with the rest of an
- * open write batch (db/write-batch.ts), at once otherwise.
+ * open write batch (db/write-batch.ts), at once otherwise. Its text is the same for every
+ * message, so a batch binds the row's values without building the query (db/write-shapes.ts,
+ * which checks them against Kysely's on first use).
  */
 export async function queue(db: Kysely<DB>, message: NewMessage): Promise<void> {
-  await write(db, queued(db, message));
+  const row = queuedRow(message);
+  await write(db, {
+    shape: 'outbox: queued once per order and kind',
+    parameters: Object.values(row),
+    query: () => queued(db, row),
+  });
 }
 
 /**
@@ -63,7 +72,7 @@ export async function enqueue(
   },
 ): Promise<string> {
   const kind = message.kind ?? 'order_confirmation';
-  const inserted = await queued(db, message).returning('id').executeTakeFirst();
+  const inserted = await queued(db, queuedRow(message)).returning('id').executeTakeFirst();
   if (inserted) return inserted.id;
   const existing = await db
     .selectFrom('outbox')

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { idTimestamp, isId, newId } from '../../src/db/ids.js';
+import { idTimestamp, isId, newId, randomHex } from '../../src/db/ids.js';
 
 describe('newId', () => {
   it('makes 24 lowercase hex characters', () => {
@@ -48,5 +48,20 @@ describe('newId', () => {
     for (const bad of ['', 'ABCDEF0123456789abcdef01', '0123', 'g'.repeat(24), 42, null]) {
       expect(isId(bad)).toBe(false);
     }
+  });
+});
+
+describe('randomHex', () => {
+  it('hands out each batched byte once, across batches and for any mix of sizes', () => {
+    // Sizes that do not divide the batch: a take never reuses bytes of the batch before.
+    const sizes = Array.from({ length: 3000 }, (_, i) => [8, 12, 5, 64][i % 4]!);
+    const taken = sizes.map((bytes) => randomHex(bytes));
+    taken.forEach((hex, i) => expect(hex).toMatch(new RegExp(`^[0-9a-f]{${sizes[i]! * 2}}$`)));
+    const long = taken.filter((hex) => hex.length >= 16);
+    expect(new Set(long).size).toBe(long.length);
+    // A take does not begin with bytes the one before it handed out (an overlapping slice);
+    // six random bytes found there by chance: about 2^-42 per pair.
+    for (let i = 1; i < taken.length; i++)
+      if (taken[i]!.length >= 12) expect(taken[i - 1]!).not.toContain(taken[i]!.slice(0, 12));
   });
 });

@@ -2,9 +2,23 @@
 import { sql, type Insertable, type Kysely, type SqlBool, type Updateable } from 'kysely';
 import { creationStamps, touchedAt } from '../../db/creation-clock.js';
 import { listSource } from '../../db/list-source.js';
+import { prepared } from '../../db/prepared.js';
+import { statement } from '../../db/statement-template.js';
 import type { DB, ExperiencesTable } from '../../db/types.js';
 import type { ListSource } from '../../query/run.js';
 import type { ExperienceRow } from './experiences.schemas.js';
+
+/**
+ * Experiences by id, any number of them in one text (`= any($1)`): compiled once and
+ * prepared (db/statement-template.ts, db/prepared.ts), as every booking reads its
+ * experiences first; a primary-key lookup whatever the ids.
+ */
+const byIds = statement((db, { ids }: { ids: readonly string[] }) =>
+  db
+    .selectFrom('experiences')
+    .selectAll()
+    .where('id', '=', sql<string>`any(${ids})`),
+);
 
 export function experiencesRepository(db: Kysely<DB>) {
   return {
@@ -31,7 +45,7 @@ export function experiencesRepository(db: Kysely<DB>) {
 
     async findMany(ids: readonly string[]): Promise<ExperienceRow[]> {
       if (ids.length === 0) return [];
-      return db.selectFrom('experiences').selectAll().where('id', 'in', ids).execute();
+      return (await db.executeQuery(prepared(byIds(db, { ids })))).rows;
     },
 
     /** A seller's visible experiences, in creation order (OCTo's products). */

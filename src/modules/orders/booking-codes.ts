@@ -5,7 +5,8 @@
  * is what a partner stores as its supplier reference: 128 random bits, so it cannot be
  * guessed, unique by index.
  */
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
+import { randomHex } from '../../db/ids.js';
 
 export const SHORT_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 export const SHORT_CODE_LENGTH = 8;
@@ -21,4 +22,4 @@ export function newShortCode(): string {
 
 /** 32 lowercase hex characters: 8 of seconds, 24 of randomness. */
 export const newTicketCode = (now: number = Date.now()): string =>
-  (Math.floor(now / 1000) >>> 0).toString(16).padStart(8, '0') + randomBytes(12).toString('hex');
+  (Math.floor(now / 1000) >>> 0).toString(16).padStart(8, '0') + randomHex(12);

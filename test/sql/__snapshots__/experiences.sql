@@ -8,7 +8,7 @@ select * from "experiences" where "id" = $1;
 select * from "experiences" where "id" = $1 for update;
 
 -- findMany
-select * from "experiences" where "id" in ($1, $2);
+select * from "experiences" where "id" = any($1);
 
 -- visibleOfSeller
 select * from "experiences" where "seller_id" = $1 and "visible" = $2 order by "created_at", "id";
