@@ -9,7 +9,7 @@
  * nothing. Both forms run the same Query; only how its result is handed back differs.
  */
 import pg from 'pg';
-import { BeginningQuery } from './pipelined-begin.js';
+import { PipelinedQuery } from './pipelined-transaction.js';
 
 type QueryFn = (...args: unknown[]) => unknown;
 
@@ -24,7 +24,8 @@ export const protoQuery =
  * text under `name` as a named statement. Text is given to node-postgres as a `Query` built
  * from it: a config object is copied by node-postgres property by property (its
  * `cloneQueryConfig`, 1.6 % of a one-order request's CPU profile), a Query is run as given.
- * With `begins`, SQL text goes out with a transaction's BEGIN ahead of it (pipelined-begin.ts).
+ * With `ends`, SQL text goes out with its transaction's BEGIN ahead of it and/or COMMIT after
+ * it (pipelined-transaction.ts).
  */
 export function callbackQuery(
   client: pg.ClientBase,
@@ -32,10 +33,10 @@ export function callbackQuery(
   config: string | pg.QueryConfig,
   values?: unknown[],
   name?: string,
-  begins?: boolean,
+  ends?: { begins: boolean; commits: boolean },
 ) => Promise<pg.QueryResult> {
   const query = protoQuery(client);
-  return (config, values, name, begins) =>
+  return (config, values, name, ends) =>
     new Promise((resolve, reject) => {
       const callback = (error: Error | null | undefined, result: unknown) =>
         error ? reject(error) : resolve(result as pg.QueryResult);
@@ -45,8 +46,8 @@ export function callbackQuery(
         query({ ...config }, values, callback);
         return;
       }
-      const submittable = begins
-        ? new BeginningQuery(config, values, callback)
+      const submittable = ends
+        ? new PipelinedQuery(config, values, callback, ends)
         : new pg.Query(config, values, callback);
       // The name a config object would carry (QueryConfig.name), read by Query when it runs.
       if (name !== undefined) (submittable as { name?: string }).name = name;

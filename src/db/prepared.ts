@@ -16,7 +16,7 @@
 import type { CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import { callbackQuery, isPlainQuery, protoQuery } from './callback-query.js';
-import { HeldBegin } from './pipelined-begin.js';
+import { commits, TransactionEnds } from './pipelined-transaction.js';
 import { isOutdatedPlan } from './retry.js';
 
 /**
@@ -55,57 +55,64 @@ function renamed(text: string, outdatedName: string): string {
  * Makes a pool's clients send marked SQL as named statements (node-postgres parses a name
  * once per connection, then only binds and executes it). Every plain query goes through
  * node-postgres's callback form (db/callback-query.ts: its promise form kept the rows alive
- * into V8's old generation), and a transaction's `begin` goes out with the statement after
- * it (db/pipelined-begin.ts): an unnamed one with parameters, or a named one this connection
- * has parsed already.
+ * into V8's old generation), and a transaction's `begin` and `commit` go out with its first
+ * and last statements where they can (db/pipelined-transaction.ts): a statement with
+ * parameters carries them, unless it is named and not yet parsed on the connection.
  */
 export function prepareMarkedStatements(pool: Pick<pg.Pool, 'on'>): void {
   pool.on('connect', (client) => {
     const passThrough = protoQuery(client);
     const query = callbackQuery(client);
-    const begin = new HeldBegin((text) => query(text));
+    const ends = new TransactionEnds((text) => query(text));
     /** Names this connection has run: their Parse is not sent again. */
     const parsed = new Set<string>();
     /** `run` once a held begin is sent (none held: at once, no promise in between). */
     const afterBegin = (run: () => Promise<pg.QueryResult>) =>
-      begin.held ? begin.flush().then(run) : run();
+      ends.held ? ends.flush().then(run) : run();
+    /** A statement with parameters: with the held begin when it can carry it, and its COMMIT. */
+    const send = (text: string, values: unknown[], name: string | undefined) => {
+      const commit = commits(text);
+      const begins = ends.carry(name === undefined || parsed.has(name));
+      const run = () =>
+        query(text, values, name, begins || commit ? { begins, commits: commit } : undefined).then(
+          (result) => {
+            if (name !== undefined) parsed.add(name);
+            if (commit) ends.committed = true;
+            return result;
+          },
+        );
+      return begins ? run() : afterBegin(run);
+    };
     const named = (
       text: string,
       values: unknown[],
       name: string,
       again = false,
-    ): Promise<pg.QueryResult> => {
-      const send = (begins: boolean) =>
-        query(text, values, name, begins).then((result) => {
-          parsed.add(name);
-          return result;
-        });
-      const sent = begin.carry(parsed.has(name)) ? send(true) : afterBegin(() => send(false));
-      return sent.catch((error: unknown) => {
+    ): Promise<pg.QueryResult> =>
+      send(text, values, name).catch((error: unknown) => {
         if (again || !isOutdatedPlan(error)) throw error;
         const fresh = renamed(text, name);
         // In a transaction, now aborted: the transaction is run again (db/retry.ts).
         if (client.getTransactionStatus() !== 'I') throw error;
         return named(text, values, fresh, true);
       });
-    };
     Object.defineProperty(client, 'query', {
       configurable: true,
       value: (...args: unknown[]) => {
         if (!isPlainQuery(args)) {
           // Ahead of it in node-postgres's queue; a failed BEGIN fails what follows too.
-          if (begin.held) void begin.flush().catch(() => undefined);
+          if (ends.held) void ends.flush().catch(() => undefined);
           return passThrough(...args);
         }
         const [text, values] = args as [string | pg.QueryConfig, unknown[] | undefined];
-        const answer = begin.answer(text, values);
+        const answer = ends.answer(text, values);
         if (answer) return answer;
-        const name = typeof text === 'string' ? names.get(text) : undefined;
-        if (typeof text === 'string' && name !== undefined && values)
-          return named(text, values, name);
-        if (begin.carry(typeof text === 'string' && values !== undefined && values.length > 0))
-          return query(text, values, undefined, true);
-        return afterBegin(() => query(text, values));
+        if (typeof text !== 'string' || !values) return afterBegin(() => query(text, values));
+        const name = names.get(text);
+        if (name !== undefined) return named(text, values, name);
+        // Without parameters node-postgres uses the simple protocol: nothing rides along.
+        if (values.length === 0) return afterBegin(() => query(text, values));
+        return send(text, values, undefined);
       },
     });
   });

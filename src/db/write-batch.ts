@@ -23,7 +23,7 @@
 import type { Insertable } from 'kysely';
 import { prepared } from './prepared.js';
 import type { DB } from './types.js';
-import { sameTransaction, type Executor, type Tx } from './unit-of-work.js';
+import { inTransaction, sameTransaction, type Executor, type Tx } from './unit-of-work.js';
 import { compiledWrite, insertShape, type KyselyWrite, type ShapedWrite } from './write-shapes.js';
 
 declare const deferring: unique symbol;
@@ -58,9 +58,15 @@ export async function insertRows<T extends keyof DB>(
  * Runs `work` on a `BatchTx` of `tx`, sending the writes it hands to `write` as one
  * statement when it is done (and none if it throws: the transaction is rolled back anyway).
  * The batch is its own handle on the transaction (Kysely's `withTables` copies one as is),
- * so only writes made through it are deferred, never those made through `tx`.
+ * so only writes made through it are deferred, never those made through `tx`. With `last`,
+ * nothing follows the statement in its transaction, which commits with it
+ * (inBatchedTransaction).
  */
-export async function inOneStatement<T>(tx: Tx, work: (batch: BatchTx) => Promise<T>): Promise<T> {
+export async function inOneStatement<T>(
+  tx: Tx,
+  work: (batch: BatchTx) => Promise<T>,
+  last = false,
+): Promise<T> {
   if (pending.has(tx)) return work(tx as BatchTx);
   const batch = tx.withTables<Record<never, never>>() as BatchTx;
   sameTransaction(tx, batch);
@@ -69,9 +75,23 @@ export async function inOneStatement<T>(tx: Tx, work: (batch: BatchTx) => Promis
   try {
     const result = await work(batch);
     pending.delete(batch);
-    if (writes.length > 0) await tx.executeQuery(prepared(compiledWrite(tx, writes), 'writes'));
+    if (writes.length > 0)
+      await tx.executeQuery(prepared(compiledWrite(tx, writes, last), 'writes'));
     return result;
   } finally {
     pending.delete(batch);
   }
+}
+
+/**
+ * Runs `work` in a transaction of its own whose writes through `write` go out as one
+ * statement at its end, and the transaction's COMMIT in the same message
+ * (db/pipelined-transaction.ts): a booking's round trips are its reads, its seats and this.
+ * Retried as inTransaction retries.
+ */
+export function inBatchedTransaction<T>(
+  db: Executor,
+  work: (batch: BatchTx) => Promise<T>,
+): Promise<T> {
+  return inTransaction(db, (tx) => inOneStatement(tx, work, true));
 }

@@ -18,6 +18,7 @@ import {
   type OperationNodeSource,
   type RawBuilder,
 } from 'kysely';
+import { COMMITS } from './pipelined-transaction.js';
 
 /** What compiles raw SQL: any Kysely instance or transaction. */
 type Compiler = Parameters<RawBuilder<unknown>['compile']>[0];
@@ -78,10 +79,14 @@ function combined(db: Compiler, writes: readonly KyselyWrite[]): CompiledQuery {
   return sql`with ${sql.join(ctes, sql`, `)} ${last}`.compile(db);
 }
 
-/** The one statement of a batch of writes (in order), its text reused per shape. */
+/**
+ * The one statement of a batch of writes (in order), its text reused per shape; when `last`,
+ * marked as its transaction's last statement (COMMIT goes with it: pipelined-transaction.ts).
+ */
 export function compiledWrite(
   db: Compiler,
   writes: readonly (KyselyWrite | ShapedWrite)[],
+  last = false,
 ): CompiledQuery {
   const shaped = writes.map((write): ShapedWrite => {
     if ('shape' in write) return write;
@@ -89,7 +94,7 @@ export function compiledWrite(
     return { shape: text, parameters, query: () => write };
   });
   // NUL never occurs in SQL text nor in a table's or column's name.
-  const shape = shaped.map((write) => write.shape).join('\0');
+  const shape = shaped.map((write) => write.shape).join('\0') + (last ? '\0last' : '');
   const parameters = shaped.flatMap((write) => write.parameters);
   const text = texts.get(shape);
   if (text !== undefined) return CompiledQuery.raw(text, parameters);
@@ -99,7 +104,8 @@ export function compiledWrite(
   );
   if (!sameValues(compiled.parameters, parameters))
     throw new Error(`write shape binds other parameters than Kysely's: ${shape}`);
+  const kept = last ? compiled.sql + COMMITS : compiled.sql;
   if (texts.size >= MAX_SHAPES) texts.clear();
-  texts.set(shape, compiled.sql);
-  return compiled;
+  texts.set(shape, kept);
+  return CompiledQuery.raw(kept, parameters);
 }

@@ -5,12 +5,12 @@
  * counted: the key cache's barriers go there, at most two per API_KEY_CACHE_STALE_MS per
  * instance however many requests run (caller-cache.ts), never from the pool.
  *
- * A BEGIN sent in the same message as the statement after it (db/pipelined-begin.ts, on a
- * real server) is listed as the statement it is, and `roundTrips` counts the messages.
+ * A BEGIN or COMMIT sent in the same message as a statement (db/pipelined-transaction.ts, on
+ * a real server) is listed as the statement it is, and `roundTrips` counts the messages.
  */
 import pg from 'pg';
 import { LISTENER_APPLICATION_NAME } from '../../src/db/database.js';
-import { BeginningQuery } from '../../src/db/pipelined-begin.js';
+import { PipelinedQuery } from '../../src/db/pipelined-transaction.js';
 
 export type Statements = string[] & { roundTrips: number };
 
@@ -24,9 +24,10 @@ export async function countStatements(work: () => Promise<unknown>): Promise<Sta
     if (application_name === LISTENER_APPLICATION_NAME) return original.apply(this, args);
     const first = args[0];
     seen.roundTrips++;
-    if (first instanceof BeginningQuery) seen.push('begin');
+    if (first instanceof PipelinedQuery && first.begins) seen.push('begin');
     const text = typeof first === 'string' ? first : (first as { text?: string })?.text;
     seen.push(String(text ?? ''));
+    if (first instanceof PipelinedQuery && first.commits) seen.push('commit');
     return original.apply(this, args);
   };
   try {

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
 import { createQueryRecorder } from '../../src/db/query-recorder.js';
-import { BeginningQuery } from '../../src/db/pipelined-begin.js';
+import { COMMITS, PipelinedQuery } from '../../src/db/pipelined-transaction.js';
 import { MAX_PREPARED, prepareMarkedStatements, prepared } from '../../src/db/prepared.js';
 
 type Callback = (error: Error | null, result?: unknown) => void;
@@ -15,8 +15,9 @@ type Callback = (error: Error | null, result?: unknown) => void;
 /**
  * A client that answers as node-postgres does: through the callback when given one. A
  * `pg.Query` is recorded as the call that runs the same statement (text and values, or a
- * config with its name), what node-postgres sends for it; one carrying a BEGIN
- * (db/pipelined-begin.ts) is recorded after a `['begin (carried)']`.
+ * config with its name), what node-postgres sends for it; one carrying a BEGIN or a COMMIT
+ * (db/pipelined-transaction.ts) is recorded between `['begin (carried)']` and
+ * `['commit (carried)']`.
  */
 class FakeClient {
   sent: unknown[][] = [];
@@ -30,15 +31,18 @@ class FakeClient {
     return this.transactionStatus;
   }
   query(...args: unknown[]): unknown {
-    if (args[0] instanceof BeginningQuery) this.sent.push(['begin (carried)']);
     if (args[0] instanceof pg.Query) {
+      const pipelined = args[0] instanceof PipelinedQuery ? args[0] : undefined;
+      if (pipelined?.begins) this.sent.push(['begin (carried)']);
       const { name, text, values, callback } = args[0] as unknown as pg.QueryConfig & {
         callback: Callback;
       };
-      return this.query(
+      const result = this.query(
         ...(name ? [{ name, text, values }] : values ? [text, values] : [text]),
         callback,
       );
+      if (pipelined?.commits) this.sent.push(['commit (carried)']);
+      return result;
     }
     const callback = typeof args.at(-1) === 'function' ? (args.pop() as Callback) : undefined;
     while (args.length > 1 && args.at(-1) === undefined) args.pop();
@@ -251,6 +255,36 @@ describe('prepared statements', () => {
       'commit',
       'begin',
       'select 2',
+      'commit',
+    ]);
+  });
+
+  it("sends a last statement with its transaction's commit, and the commit after it nowhere", async () => {
+    const client = connectedClient();
+    const last = `insert into probes values ($1)${COMMITS}`;
+    await client.query('begin', []);
+    await client.query(last, [1]);
+    await expect(client.query('commit', [])).resolves.toMatchObject({ command: 'COMMIT' });
+    // A last statement that fails is not committed: the rollback after it goes out.
+    client.failWith = Object.assign(new Error('duplicate key'), { code: '23505' });
+    client.failures = 1;
+    await client.query('begin', []);
+    await expect(client.query(last, [1])).rejects.toMatchObject({ code: '23505' });
+    await client.query('rollback', []);
+    // The next transaction is a plain one again.
+    await client.query('begin', []);
+    await client.query('select $1', [2]);
+    await client.query('commit', []);
+    expect(client.sent.map(([first]) => first)).toEqual([
+      'begin (carried)',
+      last,
+      'commit (carried)',
+      'begin (carried)',
+      last,
+      'commit (carried)',
+      'rollback',
+      'begin (carried)',
+      'select $1',
       'commit',
     ]);
   });

@@ -8,8 +8,8 @@
 import { creationTime } from '../../db/creation-clock.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { newId } from '../../db/ids.js';
-import { inTransaction, type Tx } from '../../db/unit-of-work.js';
-import { inOneStatement, type BatchTx } from '../../db/write-batch.js';
+import type { Tx } from '../../db/unit-of-work.js';
+import { inBatchedTransaction, type BatchTx } from '../../db/write-batch.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller, Checkout } from '../../domain/caller.js';
 import { DomainError } from '../../domain/errors.js';
@@ -133,13 +133,11 @@ export async function commitBooking(
 ): Promise<OrderView> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await inTransaction(ctx.db, (tx) =>
-        inOneStatement(tx, async (batch) => {
-          const booked = await write(ctx, batch, planned, sender);
-          await record(batch, { status: 201, body: booked });
-          return booked;
-        }),
-      );
+      return await inBatchedTransaction(ctx.db, async (batch) => {
+        const booked = await write(ctx, batch, planned, sender);
+        await record(batch, { status: 201, body: booked });
+        return booked;
+      });
     } catch (error) {
       if (attempt >= SHORT_CODE_TRIES || !isUniqueViolation(error, 'orders_short_code'))
         throw error;

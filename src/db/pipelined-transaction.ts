@@ -1,0 +1,162 @@
+/**
+ * A transaction's BEGIN and COMMIT sent in the same message as its first and last
+ * statements. Kysely opens a transaction with a `begin` of its own and ends it with a
+ * `commit`, two round trips in which nothing else happens: a booking paid five (its read,
+ * begin, seats, writes, commit), and each write to PostgreSQL's socket costs the service and
+ * the server a wake-up (docs/performance.md, issue 27, ninth pass). On a real server:
+ *
+ * - `begin` is held, and the statement after it carries it: BEGIN's Parse, Bind and Execute
+ *   go out ahead of the statement's, one Sync for both (the extended protocol's pipelining;
+ *   a transaction opened by an explicit BEGIN outlives the Sync, as in libpq's pipeline
+ *   mode). A transaction that ends before any statement sends nothing at all.
+ * - a statement whose text ends with COMMITS (a write batch that is its transaction's last
+ *   statement, db/write-batch.ts) carries COMMIT after it, and the `commit` that follows is
+ *   answered without being sent. When the statement fails, PostgreSQL skips the COMMIT (it
+ *   skips to the Sync) and the transaction is rolled back as before; when COMMIT fails, the
+ *   statement's caller gets its error.
+ *
+ * The held begin is sent on its own first, as before, ahead of what cannot carry it: a
+ * statement without parameters (node-postgres sends it in the simple protocol, whose text may
+ * hold several statements, as a migration's does), a named statement not yet parsed on the
+ * connection (node-postgres records a name as parsed on the first ParseComplete of the
+ * message, which would be BEGIN's), and anything that is not a plain query (a cursor, a call
+ * with its own callback).
+ */
+import pg from 'pg';
+
+/** Ends the text of a statement that is its transaction's last: COMMIT goes out with it. */
+export const COMMITS = '\n-- and commit';
+
+/** What node-postgres's Query and Connection do and their typings leave out or misstate. */
+interface QueryInternals {
+  prepare(connection: pg.Connection): void;
+  handleCommandComplete(message: unknown, connection: pg.Connection): void;
+}
+interface Messages {
+  parse(query: { text: string }): void;
+  bind(config: object): void;
+  execute(config: object): void;
+  sync(): void;
+}
+const base = pg.Query.prototype as unknown as QueryInternals;
+
+/** BEGIN's or COMMIT's Parse, Bind and Execute, without a Sync. */
+function unnamed(connection: pg.Connection, text: string): void {
+  const messages = connection as unknown as Messages;
+  messages.parse({ text });
+  messages.bind({});
+  messages.execute({});
+}
+
+/**
+ * A statement with BEGIN ahead of it and/or COMMIT after it in its message; answers as the
+ * statement alone would (or with COMMIT's error).
+ */
+export class PipelinedQuery extends pg.Query {
+  readonly begins: boolean;
+  readonly commits: boolean;
+  /** CommandCompletes still to skip before the statement's own: BEGIN's. */
+  private before: number;
+  private done = false;
+
+  constructor(
+    text: string,
+    values: unknown[] | undefined,
+    callback: (error: Error | null | undefined, result: unknown) => void,
+    ends: { begins: boolean; commits: boolean },
+  ) {
+    super(text, values, callback);
+    this.begins = ends.begins;
+    this.commits = ends.commits;
+    this.before = ends.begins ? 1 : 0;
+  }
+
+  requiresPreparation(): boolean {
+    return true;
+  }
+
+  prepare(connection: pg.Connection): void {
+    // Buffered with the statement's messages: node-postgres corks the socket around prepare.
+    if (this.begins) unnamed(connection, 'begin');
+    base.prepare.call(this, connection);
+  }
+
+  /** node-postgres's own, with COMMIT's messages before the Sync. */
+  _getRows(connection: pg.Connection): void {
+    const messages = connection as unknown as Messages;
+    messages.execute({});
+    if (this.commits) unnamed(connection, 'commit');
+    messages.sync();
+  }
+
+  handleCommandComplete(message: unknown, connection: pg.Connection): void {
+    if (this.before > 0) {
+      this.before--;
+      return;
+    }
+    // COMMIT's comes after the statement's.
+    if (this.done) return;
+    this.done = true;
+    base.handleCommandComplete.call(this, message, connection);
+  }
+}
+
+const answered = (command: string) =>
+  Promise.resolve({ command, rowCount: null, oid: 0, rows: [], fields: [] } as pg.QueryResult);
+
+/** A client's transaction ends: a held begin, a commit already sent, and what to do next. */
+export class TransactionEnds {
+  /** Whether a `begin` was answered and not yet sent. */
+  held = false;
+  /** Whether the last statement carried COMMIT: the `commit` after it is answered here. */
+  committed = false;
+
+  /** `send` runs SQL text on the client now, in node-postgres's queue order. */
+  constructor(private readonly send: (text: string) => Promise<unknown>) {}
+
+  /**
+   * The answer to `text` when it is sent nowhere: `begin` is held; a `commit` or `rollback`
+   * while it is still held ends a transaction that never started; a `commit` after a
+   * statement that carried it is done. Undefined otherwise.
+   */
+  answer(
+    text: unknown,
+    values: readonly unknown[] | undefined,
+  ): Promise<pg.QueryResult> | undefined {
+    if (typeof text !== 'string' || (values !== undefined && values.length > 0)) return undefined;
+    if (this.committed) {
+      this.committed = false;
+      // Nothing runs between such a statement and its commit (write-batch.ts).
+      if (text === 'commit') return answered('COMMIT');
+    }
+    if (text === 'begin' && !this.held) {
+      this.held = true;
+      return answered('BEGIN');
+    }
+    if (this.held && (text === 'commit' || text === 'rollback')) {
+      this.held = false;
+      return answered(text === 'commit' ? 'COMMIT' : 'ROLLBACK');
+    }
+    return undefined;
+  }
+
+  /** Whether the statement about to be sent carries the held begin (which is then no longer held). */
+  carry(canCarry: boolean): boolean {
+    if (!this.held || !canCarry) return false;
+    this.held = false;
+    return true;
+  }
+
+  /**
+   * The held begin, sent on its own ahead of whatever goes next (none held: nothing). Its
+   * promise settles when BEGIN is done; node-postgres keeps the order of what follows anyway.
+   */
+  flush(): Promise<unknown> {
+    if (!this.held) return Promise.resolve();
+    this.held = false;
+    return this.send('begin');
+  }
+}
+
+/** Whether SQL text is a transaction's last statement, to carry its COMMIT. */
+export const commits = (text: string): boolean => text.endsWith(COMMITS);
