@@ -21,6 +21,11 @@
  * connection (node-postgres records a name as parsed on the first ParseComplete of the
  * message, which would be BEGIN's), and anything that is not a plain query (a cursor, a call
  * with its own callback).
+ *
+ * PipelinedQuery extends node-postgres's Query through members its typings leave out
+ * (`prepare`, `_getRows`, `handleCommandComplete`: node-postgres 8.23);
+ * test/postgres/pipelined-transaction.test.ts fails on a real server if an upgrade changes
+ * them (round trips, rollbacks, failed commits).
  */
 import pg from 'pg';
 

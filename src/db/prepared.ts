@@ -88,14 +88,18 @@ export function prepareMarkedStatements(pool: Pick<pg.Pool, 'on'>): void {
       values: unknown[],
       name: string,
       again = false,
-    ): Promise<pg.QueryResult> =>
-      send(text, values, name).catch((error: unknown) => {
+    ): Promise<pg.QueryResult> => {
+      // Read before sending: the status after a failure may still be the one before it (an
+      // error is handed over before the ReadyForQuery that follows it is read).
+      const inTransaction = ends.held || client.getTransactionStatus() !== 'I';
+      return send(text, values, name).catch((error: unknown) => {
         if (again || !isOutdatedPlan(error)) throw error;
         const fresh = renamed(text, name);
-        // In a transaction, now aborted: the transaction is run again (db/retry.ts).
-        if (client.getTransactionStatus() !== 'I') throw error;
+        // Now aborted: the transaction is run again (db/retry.ts).
+        if (inTransaction) throw error;
         return named(text, values, fresh, true);
       });
+    };
     Object.defineProperty(client, 'query', {
       configurable: true,
       value: (...args: unknown[]) => {

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createQueryRecorder } from '../../src/db/query-recorder.js';
 import { inOneStatement, insertRows, write } from '../../src/db/write-batch.js';
+import { COMMITS, commits } from '../../src/db/pipelined-transaction.js';
 import { compiledWrite } from '../../src/db/write-shapes.js';
 
 const recorder = createQueryRecorder();
@@ -94,6 +95,19 @@ describe('a batch compiled once per shape', () => {
     const expected = kyselys(rows, 'x');
     expect(sent!.sql).toContain('default');
     expect([sent!.sql, sent!.parameters]).toEqual([expected.sql, expected.parameters]);
+  });
+
+  it("marks a transaction's last batch to carry its COMMIT, apart from the same shape unmarked", () => {
+    const writes = () => [recorder.db.deleteFrom('orders').where('id', '=', 'a')];
+    const plain = compiledWrite(recorder.db, writes());
+    for (let i = 0; i < 2; i++) {
+      const last = compiledWrite(recorder.db, writes(), true);
+      expect(last.sql).toBe(plain.sql + COMMITS);
+      expect(last.parameters).toEqual(plain.parameters);
+      expect(commits(last.sql)).toBe(true);
+      expect(compiledWrite(recorder.db, writes()).sql).toBe(plain.sql);
+    }
+    expect(commits(plain.sql)).toBe(false);
   });
 
   it('refuses a shape whose parameters are not those Kysely binds', () => {
