@@ -128,12 +128,11 @@ export class TransactionEnds {
     text: unknown,
     values: readonly unknown[] | undefined,
   ): Promise<pg.QueryResult> | undefined {
+    // Only the very next query may be that commit (nothing runs between: write-batch.ts).
+    const committed = this.committed;
+    this.committed = false;
     if (typeof text !== 'string' || (values !== undefined && values.length > 0)) return undefined;
-    if (this.committed) {
-      this.committed = false;
-      // Nothing runs between such a statement and its commit (write-batch.ts).
-      if (text === 'commit') return answered('COMMIT');
-    }
+    if (committed && text === 'commit') return answered('COMMIT');
     if (text === 'begin' && !this.held) {
       this.held = true;
       return answered('BEGIN');

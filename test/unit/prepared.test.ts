@@ -275,6 +275,11 @@ describe('prepared statements', () => {
     await client.query('begin', []);
     await client.query('select $1', [2]);
     await client.query('commit', []);
+    // Only the query right after a last statement may be its commit: a commit later is sent.
+    await client.query('begin', []);
+    await client.query(last, [3]);
+    await client.query('select $1', [4]);
+    await client.query('commit', []);
     expect(client.sent.map(([first]) => first)).toEqual([
       'begin (carried)',
       last,
@@ -284,6 +289,11 @@ describe('prepared statements', () => {
       'commit (carried)',
       'rollback',
       'begin (carried)',
+      'select $1',
+      'commit',
+      'begin (carried)',
+      last,
+      'commit (carried)',
       'select $1',
       'commit',
     ]);
