@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
-import { prepareMarkedStatements } from './prepared.js';
+import { wrapPoolClients } from './pool-clients.js';
 import { timestamptzParser } from './timestamptz.js';
 import type { DB } from './types.js';
 
@@ -235,7 +235,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connectionTimeoutMillis: 10_000,
     });
     keepErrorsFromCrashing(pool);
-    prepareMarkedStatements(pool);
+    wrapPoolClients(pool);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     const listeners = new Set<() => Promise<void>>();
     return {

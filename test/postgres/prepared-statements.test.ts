@@ -9,7 +9,8 @@
  */
 import { sql } from 'kysely';
 import pg from 'pg';
-import { prepareMarkedStatements, prepared } from '../../src/db/prepared.js';
+import { wrapPoolClients } from '../../src/db/pool-clients.js';
+import { prepared } from '../../src/db/prepared.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
 import { book, item, openShop, type Shop } from '../helpers/booking.js';
@@ -100,7 +101,7 @@ describe('prepared statements', () => {
       name: string;
     }>`select current_database() as name`.execute(t.database.db);
     const pool = new pg.Pool({ connectionString: databaseUrl(here[0]!.name), max: 1 });
-    prepareMarkedStatements(pool);
+    wrapPoolClients(pool);
     const client = await pool.connect();
     try {
       const marked = prepared(

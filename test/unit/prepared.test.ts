@@ -8,7 +8,8 @@ import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
 import { createQueryRecorder } from '../../src/db/query-recorder.js';
 import { COMMITS, PipelinedQuery } from '../../src/db/pipelined-transaction.js';
-import { MAX_PREPARED, prepareMarkedStatements, prepared } from '../../src/db/prepared.js';
+import { wrapPoolClients } from '../../src/db/pool-clients.js';
+import { MAX_PREPARED, prepared } from '../../src/db/prepared.js';
 
 type Callback = (error: Error | null, result?: unknown) => void;
 
@@ -61,7 +62,7 @@ class FakeClient {
 
 function connectedClient(): FakeClient {
   const pool = new EventEmitter();
-  prepareMarkedStatements(pool as unknown as pg.Pool);
+  wrapPoolClients(pool as unknown as pg.Pool);
   const client = new FakeClient();
   pool.emit('connect', client);
   return client;
@@ -71,8 +72,9 @@ function connectedClient(): FakeClient {
 async function freshModule() {
   vi.resetModules();
   const fresh = await import('../../src/db/prepared.js');
+  const { wrapPoolClients: wrapFresh } = await import('../../src/db/pool-clients.js');
   const pool = new EventEmitter();
-  fresh.prepareMarkedStatements(pool as unknown as pg.Pool);
+  wrapFresh(pool as unknown as pg.Pool);
   const client = new FakeClient();
   pool.emit('connect', client);
   return { fresh, client };

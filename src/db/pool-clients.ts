@@ -1,0 +1,84 @@
+/**
+ * What the service's pool clients send, in one wrapper of node-postgres's `client.query`
+ * installed on each new connection: marked SQL as named statements (db/prepared.ts), every
+ * plain query through node-postgres's callback form (db/callback-query.ts), and a
+ * transaction's BEGIN and COMMIT in the messages of its statements
+ * (db/pipelined-transaction.ts). PostgreSQL only: the embedded database has no socket to
+ * save round trips on.
+ */
+import type pg from 'pg';
+import { callbackQuery, isPlainQuery, protoQuery } from './callback-query.js';
+import { commits, TransactionEnds } from './pipelined-transaction.js';
+import { nameOf, renamed } from './prepared.js';
+import { isOutdatedPlan } from './retry.js';
+
+/**
+ * Makes a pool's clients send marked SQL as named statements (node-postgres parses a name
+ * once per connection, then only binds and executes it). Every plain query goes through
+ * node-postgres's callback form (db/callback-query.ts: its promise form kept the rows alive
+ * into V8's old generation), and a transaction's `begin` and `commit` go out with its first
+ * and last statements where they can (db/pipelined-transaction.ts): a statement with
+ * parameters carries them, unless it is named and not yet parsed on the connection.
+ */
+export function wrapPoolClients(pool: Pick<pg.Pool, 'on'>): void {
+  pool.on('connect', (client) => {
+    const passThrough = protoQuery(client);
+    const query = callbackQuery(client);
+    const ends = new TransactionEnds((text) => query(text));
+    /** Names this connection has run: their Parse is not sent again. */
+    const parsed = new Set<string>();
+    /** `run` once a held begin is sent (none held: at once, no promise in between). */
+    const afterBegin = (run: () => Promise<pg.QueryResult>) =>
+      ends.held ? ends.flush().then(run) : run();
+    /** A statement with parameters: with the held begin when it can carry it, and its COMMIT. */
+    const send = (text: string, values: unknown[], name: string | undefined) => {
+      const commit = commits(text);
+      const begins = ends.carry(name === undefined || parsed.has(name));
+      const run = () =>
+        query(text, values, name, begins || commit ? { begins, commits: commit } : undefined).then(
+          (result) => {
+            if (name !== undefined) parsed.add(name);
+            if (commit) ends.committed = true;
+            return result;
+          },
+        );
+      return begins ? run() : afterBegin(run);
+    };
+    const named = (
+      text: string,
+      values: unknown[],
+      name: string,
+      again = false,
+    ): Promise<pg.QueryResult> => {
+      // Read before sending: the status after a failure may still be the one before it (an
+      // error is handed over before the ReadyForQuery that follows it is read).
+      const inTransaction = ends.held || client.getTransactionStatus() !== 'I';
+      return send(text, values, name).catch((error: unknown) => {
+        if (again || !isOutdatedPlan(error)) throw error;
+        const fresh = renamed(text, name);
+        // Now aborted: the transaction is run again (db/retry.ts).
+        if (inTransaction) throw error;
+        return named(text, values, fresh, true);
+      });
+    };
+    Object.defineProperty(client, 'query', {
+      configurable: true,
+      value: (...args: unknown[]) => {
+        if (!isPlainQuery(args)) {
+          // Ahead of it in node-postgres's queue; a failed BEGIN fails what follows too.
+          if (ends.held) void ends.flush().catch(() => undefined);
+          return passThrough(...args);
+        }
+        const [text, values] = args as [string | pg.QueryConfig, unknown[] | undefined];
+        const answer = ends.answer(text, values);
+        if (answer) return answer;
+        if (typeof text !== 'string' || !values) return afterBegin(() => query(text, values));
+        const name = nameOf(text);
+        if (name !== undefined) return named(text, values, name);
+        // Without parameters node-postgres uses the simple protocol: nothing rides along.
+        if (values.length === 0) return afterBegin(() => query(text, values));
+        return send(text, values, undefined);
+      },
+    });
+  });
+}
