@@ -11,7 +11,16 @@
  * query compiler writes are understood; any other makes the tree shapeless (compiled each
  * time), never mis-keyed.
  */
-import type { OperationNode, RawNode, ValueNode } from 'kysely';
+import type {
+  ColumnNode,
+  IdentifierNode,
+  OperationNode,
+  RawNode,
+  ReferenceNode,
+  SchemableIdentifierNode,
+  TableNode,
+  ValueNode,
+} from 'kysely';
 
 export interface Shape {
   /** The SQL text of the tree with every bound value as a placeholder. */
@@ -20,12 +29,40 @@ export interface Shape {
   readonly values: readonly unknown[];
 }
 
-/** Nodes that name things (columns, tables, identifiers) and hold no value. */
-const NAMES = new Set(['ReferenceNode', 'ColumnNode', 'TableNode', 'IdentifierNode']);
 // Characters no SQL fragment of ours holds: a value, the start and end of a name.
 const VALUE = '\u0001';
 const NAME = '\u0002';
 const END = '\u0003';
+// Between the parts of a name: no identifier holds it (PostgreSQL's names are C strings).
+const PART = '\u0000';
+
+const schemable = (t: SchemableIdentifierNode) =>
+  `${t.schema?.name ?? ''}${PART}${t.identifier.name}`;
+
+/**
+ * The text a name node (column, table, identifier, `alias.column`) stands for in a shape:
+ * its kind and its identifiers, each part in its fixed place, so two nodes get one text
+ * exactly when they name the same thing. Built by hand because every list request names a
+ * dozen columns, and serializing each node whole (as the fallback does for the rare
+ * forms, `alias.*` say) was most of this walk's cost. Undefined for a node that names nothing.
+ */
+function nameText(node: OperationNode): string | undefined {
+  switch (node.kind) {
+    case 'IdentifierNode':
+      return `I${PART}${(node as IdentifierNode).name}`;
+    case 'ColumnNode':
+      return `C${PART}${(node as ColumnNode).column.name}`;
+    case 'TableNode':
+      return `T${PART}${schemable((node as TableNode).table)}`;
+    case 'ReferenceNode': {
+      const { table, column } = node as ReferenceNode;
+      if (column.kind !== 'ColumnNode') return JSON.stringify(node);
+      return `R${PART}${table ? `+${schemable(table.table)}` : '-'}${PART}${column.column.name}`;
+    }
+    default:
+      return undefined;
+  }
+}
 
 function walk(node: OperationNode, parts: string[], values: unknown[]): boolean {
   if (node.kind === 'RawNode') {
@@ -47,8 +84,9 @@ function walk(node: OperationNode, parts: string[], values: unknown[]): boolean 
     }
     return true;
   }
-  if (!NAMES.has(node.kind)) return false;
-  parts.push(NAME, JSON.stringify(node), END);
+  const name = nameText(node);
+  if (name === undefined) return false;
+  parts.push(NAME, name, END);
   return true;
 }
 
@@ -75,11 +113,14 @@ export function sameValues(a: readonly unknown[], b: readonly unknown[]): boolea
 }
 
 /**
- * A map of at most `max` entries that forgets the least recently used: shapes come from
- * callers' queries, so their number must not grow with them.
+ * A map of at most `max` entries that forgets one not used since it was last passed over
+ * (the "second chance" or clock approximation of least recently used): shapes come from
+ * callers' queries, so their number must not grow with them. A hit only marks its entry;
+ * moving it to the end of the map on every hit (exact LRU) was a delete and an insert per
+ * list request.
  */
 export class BoundedCache<V> {
-  readonly #entries = new Map<string, V>();
+  readonly #entries = new Map<string, { value: V; used: boolean }>();
   constructor(readonly max: number) {}
 
   get size(): number {
@@ -87,17 +128,23 @@ export class BoundedCache<V> {
   }
 
   get(key: string): V | undefined {
-    const value = this.#entries.get(key);
-    if (value !== undefined) {
-      this.#entries.delete(key);
-      this.#entries.set(key, value);
-    }
-    return value;
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return undefined;
+    entry.used = true;
+    return entry.value;
   }
 
   set(key: string, value: V): void {
     this.#entries.delete(key);
-    this.#entries.set(key, value);
-    if (this.#entries.size > this.max) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(key, { value, used: false });
+    while (this.#entries.size > this.max) {
+      // The oldest first: a used one goes to the back unmarked, the first unused one goes
+      // (never the entry just set).
+      const [oldest, entry] = this.#entries.entries().next().value!;
+      this.#entries.delete(oldest);
+      if (!entry.used && oldest !== key) break;
+      entry.used = false;
+      this.#entries.set(oldest, entry);
+    }
   }
 }

@@ -4,6 +4,7 @@
  * unknown nodes shapeless; and the bounded cache that holds compiled shapes.
  */
 import { sql, type OperationNode, type SqlBool } from 'kysely';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createQueryRecorder } from '../../../src/db/query-recorder.js';
 import { compile } from '../../../src/query/compile.js';
@@ -74,6 +75,32 @@ describe('shapeOf', () => {
     expect(new Set(compiled.map((c) => c.key)).size).toBeGreaterThan(10);
   });
 
+  it('never gives one key to names that compile to different texts', () => {
+    const { db } = createQueryRecorder();
+    const names = [
+      sql.ref('o.id'),
+      sql.ref('o.amount'),
+      sql.ref('i.id'),
+      sql.ref('id'),
+      sql.ref('public.o.id'),
+      sql.ref('o.*'),
+      sql.ref('i.*'),
+      sql.table('orders'),
+      sql.table('public.orders'),
+      sql.table('order_items'),
+      sql.id('o'),
+      sql.id('id'),
+      sql`${sql.id('o')}.${sql.id('id')}`,
+    ];
+    const cases = names.map((name) => {
+      const where = sql<SqlBool>`${name} is not null`;
+      const text = db.selectFrom('orders as o').selectAll().where(where).compile().sql;
+      return { key: shapeOf([where.toOperationNode()])!.key, text };
+    });
+    for (const a of cases) for (const b of cases) if (a.key === b.key) expect(a.text).toBe(b.text);
+    expect(new Set(cases.map((c) => c.key)).size).toBe(cases.length);
+  });
+
   it('writes an immediate value into the key, and refuses nodes it does not know', () => {
     expect(shapeOf([sql`x = ${sql.lit(1)}`.toOperationNode()])!.key).not.toBe(
       shapeOf([sql`x = ${sql.lit(2)}`.toOperationNode()])!.key,
@@ -105,5 +132,40 @@ describe('BoundedCache', () => {
     expect(cache.get('b')).toBeUndefined();
     expect(cache.get('a')).toBe(1);
     expect(cache.get('c')).toBe(3);
+  });
+
+  it('keeps what was used and what was just set, whatever the order of use', () => {
+    const cache = new BoundedCache<number>(3);
+    for (const key of ['a', 'b', 'c']) cache.set(key, 1);
+    for (const key of ['a', 'b', 'c']) cache.get(key);
+    cache.set('d', 4); // all used: one of them goes, never d
+    expect(cache.size).toBe(3);
+    expect(cache.get('d')).toBe(4);
+    cache.set('e', 5); // d was read again; of the rest, none was used since they were passed over
+    expect(cache.get('d')).toBe(4);
+    expect(cache.get('e')).toBe(5);
+    expect(cache.size).toBe(3);
+  });
+
+  it('never holds more than max entries, under any sequence of sets and gets', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5 }),
+        fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 9 })), { maxLength: 60 }),
+        (max, steps) => {
+          const cache = new BoundedCache<number>(max);
+          for (const [isSet, n] of steps) {
+            if (isSet) {
+              cache.set(String(n), n);
+              expect(cache.get(String(n))).toBe(n);
+            } else {
+              const got = cache.get(String(n));
+              if (got !== undefined) expect(got).toBe(n);
+            }
+            expect(cache.size).toBeLessThanOrEqual(max);
+          }
+        },
+      ),
+    );
   });
 });
