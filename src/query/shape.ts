@@ -33,31 +33,38 @@ export interface Shape {
 const VALUE = '\u0001';
 const NAME = '\u0002';
 const END = '\u0003';
-// Between the parts of a name: no identifier holds it (PostgreSQL's names are C strings).
+// Between the parts of a name.
 const PART = '\u0000';
+const MARKERS = /[\u0000-\u0003]/;
+
+/**
+ * An identifier as a part of a name's text: as it is, or, should it hold one of the
+ * markers (no name of ours does), quoted as JSON after VALUE, which no plain part holds.
+ */
+const part = (name: string) => (MARKERS.test(name) ? VALUE + JSON.stringify(name) : name);
 
 const schemable = (t: SchemableIdentifierNode) =>
-  `${t.schema?.name ?? ''}${PART}${t.identifier.name}`;
+  `${t.schema ? part(t.schema.name) : ''}${PART}${part(t.identifier.name)}`;
 
 /**
  * The text a name node (column, table, identifier, `alias.column`) stands for in a shape:
- * its kind and its identifiers, each part in its fixed place, so two nodes get one text
- * exactly when they name the same thing. Built by hand because every list request names a
+ * its kind and its identifiers, each part in its fixed place (PART between them), so two
+ * nodes get one text exactly when they name the same thing. Built by hand because every list request names a
  * dozen columns, and serializing each node whole (as the fallback does for the rare
  * forms, `alias.*` say) was most of this walk's cost. Undefined for a node that names nothing.
  */
 function nameText(node: OperationNode): string | undefined {
   switch (node.kind) {
     case 'IdentifierNode':
-      return `I${PART}${(node as IdentifierNode).name}`;
+      return `I${PART}${part((node as IdentifierNode).name)}`;
     case 'ColumnNode':
-      return `C${PART}${(node as ColumnNode).column.name}`;
+      return `C${PART}${part((node as ColumnNode).column.name)}`;
     case 'TableNode':
       return `T${PART}${schemable((node as TableNode).table)}`;
     case 'ReferenceNode': {
       const { table, column } = node as ReferenceNode;
       if (column.kind !== 'ColumnNode') return JSON.stringify(node);
-      return `R${PART}${table ? `+${schemable(table.table)}` : '-'}${PART}${column.column.name}`;
+      return `R${PART}${table ? `+${schemable(table.table)}` : '-'}${PART}${part(column.column.name)}`;
     }
     default:
       return undefined;

@@ -91,6 +91,14 @@ describe('shapeOf', () => {
       sql.id('o'),
       sql.id('id'),
       sql`${sql.id('o')}.${sql.id('id')}`,
+      // Markers inside names (none of ours holds them): still one key per text.
+      sql.ref('o.a\u0000b'),
+      sql.ref('x.y\u0000z'),
+      sql.ref('x\u0000y.z'),
+      sql.ref('o.a\u0003b'),
+      sql.ref('o.a\u0001"b"'),
+      sql.id('a\u0000b'),
+      sql.id('a', 'b'),
     ];
     const cases = names.map((name) => {
       const where = sql<SqlBool>`${name} is not null`;
