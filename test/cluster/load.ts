@@ -21,6 +21,14 @@ export async function storedOrders(databaseUrl: string, ids: string[]): Promise<
   }
 }
 
+/** A request's error with its cause (fetch's own message is only "fetch failed"). */
+function describe(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+  return cause
+    ? `${String(error)}: ${cause.code ?? ''} ${cause.message ?? ''}`.trim()
+    : String(error);
+}
+
 export interface LoadResult {
   requests: number;
   /** Status codes (and problem codes) by count; `network` for a request that got no answer. */
@@ -54,7 +62,7 @@ export function startLoad(
     if (!reply || reply.status >= 500 || reply.status < 200) {
       result.failures.push({
         status: reply ? reply.status : 'network',
-        body: reply ? reply.body : String(error),
+        body: reply ? reply.body : describe(error),
         retryAfter: reply ? reply.headers.get('retry-after') : null,
       });
     }
