@@ -49,9 +49,10 @@ const schemable = (t: SchemableIdentifierNode) =>
 /**
  * The text a name node (column, table, identifier, `alias.column`) stands for in a shape:
  * its kind and its identifiers, each part in its fixed place (PART between them), so two
- * nodes get one text exactly when they name the same thing. Built by hand because every list request names a
- * dozen columns, and serializing each node whole (as the fallback does for the rare
- * forms, `alias.*` say) was most of this walk's cost. Undefined for a node that names nothing.
+ * nodes get one text exactly when they name the same thing. Built by hand because every
+ * list request names a dozen columns, and serializing each node whole (as the fallback
+ * still does for the rare forms, `alias.*` say) was most of this walk's cost. Undefined
+ * for a node that names nothing.
  */
 function nameText(node: OperationNode): string | undefined {
   switch (node.kind) {

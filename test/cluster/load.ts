@@ -22,7 +22,7 @@ export async function storedOrders(databaseUrl: string, ids: string[]): Promise<
 }
 
 /** A request's error with its cause (fetch's own message is only "fetch failed"). */
-function describe(error: unknown): string {
+function withCause(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
   return cause
     ? `${String(error)}: ${cause.code ?? ''} ${cause.message ?? ''}`.trim()
@@ -62,7 +62,7 @@ export function startLoad(
     if (!reply || reply.status >= 500 || reply.status < 200) {
       result.failures.push({
         status: reply ? reply.status : 'network',
-        body: reply ? reply.body : describe(error),
+        body: reply ? reply.body : withCause(error),
         retryAfter: reply ? reply.headers.get('retry-after') : null,
       });
     }
