@@ -9,7 +9,9 @@
  * - `--before DIR`: a built bundle (a copy of an older `dist/`) against the current one,
  *   both started as `npm start` starts them, on the same database;
  * - `--without-index NAME`: the current build with the named indexes and without them
- *   (dropped before and made again after each such round): what maintaining them costs.
+ *   (dropped before and made again after each such round): what maintaining them costs. A
+ *   NAME may also be a table constraint (a foreign key, say): dropped and added back the same
+ *   way, for what checking it costs.
  *
  * Then pgbench's TPC-B-like transaction on a scratch database, with its backends' CPU per
  * transaction, for the budget's ratio (DESIGN.md section 10). Prints a Markdown table.
@@ -98,14 +100,21 @@ const variants: { name: string; args: string[]; withoutIndexes: boolean }[] = ow
 const database = await openDatabase({ kind: 'postgres', url: options.databaseUrl, poolSize: 2 });
 const admin = new pg.Client({ connectionString: options.databaseUrl });
 await admin.connect();
-const definitions = new Map<string, string>();
-for (const index of indexes) {
-  const { rows } = await admin.query<{ indexdef: string }>(
-    'select indexdef from pg_indexes where indexname = $1',
-    [index],
+/** How to drop each named index or constraint, and how to make it again. */
+const definitions = new Map<string, { drop: string; make: string }>();
+for (const name of indexes) {
+  const { rows } = await admin.query<{ drop: string; make: string }>(
+    `select format('drop index %I', indexname) as drop, indexdef as make
+       from pg_indexes where indexname = $1
+     union all
+     select format('alter table %s drop constraint %I', conrelid::regclass, conname),
+            format('alter table %s add constraint %I %s', conrelid::regclass, conname,
+                   pg_get_constraintdef(oid))
+       from pg_constraint where conname = $1 and contype <> 'p'`,
+    [name],
   );
-  if (!rows[0]) throw new Error(`no index ${index}`);
-  definitions.set(index, rows[0].indexdef);
+  if (rows.length !== 1) throw new Error(`no index or constraint (or more than one) named ${name}`);
+  definitions.set(name, rows[0]!);
 }
 
 const services: Running[] = [];
@@ -137,7 +146,7 @@ try {
     for (const [i, variant] of variants.entries()) {
       const service = services[i]!;
       if (variant.withoutIndexes)
-        for (const index of indexes) await admin.query(`drop index ${index}`);
+        for (const { drop } of definitions.values()) await admin.query(drop);
       try {
         const node = processCpuMs(service.pid);
         const { result, spent } = await backendsSpent(dbName, () =>
@@ -155,7 +164,7 @@ try {
         );
       } finally {
         if (variant.withoutIndexes)
-          for (const definition of definitions.values()) await admin.query(definition);
+          for (const { make } of definitions.values()) await admin.query(make);
       }
     }
   }
