@@ -5,6 +5,7 @@
  * admin socket (admin/); otherwise here (cli/commands.ts). Either way the same code, the
  * same output, the same exit code.
  */
+import './node20-navigator.js';
 import { AdminSocketUnavailableError, runThroughServer } from './admin/admin-client.js';
 import { localContext, runCommand, USAGE } from './cli/commands.js';
 import { ConfigError, loadConfig } from './config.js';

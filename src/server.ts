@@ -4,6 +4,7 @@
  * takes the instance out first), then stop accepting, finish in-flight requests, close the
  * pool.
  */
+import './node20-navigator.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
