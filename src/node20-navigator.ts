@@ -2,7 +2,7 @@
  * Node 21 and later define `navigator.userAgent` ("Node.js/<major>"); Node 20 has no
  * `navigator`. node-postgres tells whether it runs on Cloudflare Workers, when it is
  * imported, from `navigator.userAgent`, and where there is none by constructing a fetch
- * `Response`, which on Node 20 loads all of undici's fetch: about a tenth of this service's
+ * `Response`, which on Node 20 loads all of undici's fetch: about 5 % of this service's
  * start-up CPU (docs/performance.md, eleventh pass). Imported first by the entry points, this
  * gives Node 20 the same `navigator.userAgent` as later versions, and nothing else; on 21+
  * it does nothing.

@@ -1,6 +1,6 @@
 /**
  * src/node20-navigator.ts: with it imported first, importing node-postgres does not load
- * undici's fetch (which pg's Cloudflare probe did on Node 20, a tenth of start-up), and
+ * undici's fetch (which pg's Cloudflare probe did on Node 20, about 5 % of start-up), and
  * `navigator.userAgent` reads as Node 21+ define it. Run in a child process: this test
  * process has its own globals and modules loaded already.
  */
