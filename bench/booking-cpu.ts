@@ -93,7 +93,7 @@ const variants: { name: string; args: string[]; withoutIndexes: boolean }[] = ow
       { name: 'current', args: startArgs(), withoutIndexes: false },
     ]
   : [
-      { name: 'with the indexes', args: startArgs(), withoutIndexes: false },
+      { name: 'as built', args: startArgs(), withoutIndexes: false },
       { name: `without ${indexes.join(', ')}`, args: startArgs(), withoutIndexes: true },
     ];
 

@@ -29,7 +29,7 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '../src/db/database.js';
 import { createCredentials } from './accounts.js';
 import { benchSetup } from './database.js';
-import { benchOptions } from './options.js';
+import { benchOptions, onlyPicks } from './options.js';
 import { freePort, startArgs, startService, waitUntilReady } from './processes.js';
 import { readScenarios } from './scenarios.js';
 
@@ -59,8 +59,7 @@ const options = benchOptions(
 const requests = Number(own.requests);
 const rounds = Number(own.rounds);
 const log = (line: string) => process.stderr.write(`[instructions] ${line}\n`);
-const wanted = (name: string) =>
-  !options.only || options.only.split(',').some((part) => name.includes(part));
+const wanted = (name: string) => onlyPicks(options.only, name);
 
 if (spawnSync('valgrind', ['--version']).status !== 0)
   throw new Error('valgrind is needed (Debian package valgrind)');

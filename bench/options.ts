@@ -39,6 +39,10 @@ export interface BenchOptions {
   peer: 'directus' | undefined;
 }
 
+/** Whether `--only` (comma-separated parts of names) picks the scenario `name`; no --only: all. */
+export const onlyPicks = (only: string | undefined, name: string): boolean =>
+  !only || only.split(',').some((part) => name.includes(part));
+
 /** Quick runs keep their smaller data set in a database of their own: no re-seeding back and forth. */
 const defaultUrl = (quick: boolean) =>
   `postgres://postgres@127.0.0.1:5432/booking_bench${quick ? '_quick' : ''}`;

@@ -22,7 +22,7 @@ import { summarize, type CpuProfile, type ProfileSummary } from './cpu-profile.j
 import { machineBusyMs, postgresCpuMs, processCpuMs } from './cpu-time.js';
 import { benchSetup, recordCreatedEvents } from './database.js';
 import { runLoad, type LoadResult } from './load.js';
-import { benchOptions } from './options.js';
+import { benchOptions, onlyPicks } from './options.js';
 import { startArgs, startBareSqlServer, startService } from './processes.js';
 import { runPgbench } from './pgbench.js';
 import { readScenarios } from './scenarios.js';
@@ -35,8 +35,7 @@ const options = benchOptions(
   process.env,
 );
 const log = (line: string) => process.stderr.write(`[profile] ${line}\n`);
-const wanted = (name: string) =>
-  !options.only || options.only.split(',').some((part) => name.includes(part));
+const wanted = (name: string) => onlyPicks(options.only, name);
 
 interface Profiled {
   name: string;

@@ -20,7 +20,7 @@ import { createCredentials } from './accounts.js';
 import { bookingScenarios, checkOversell, type BookingScenario } from './bookings.js';
 import { benchSetup, recordCreatedEvents } from './database.js';
 import { runLoad, type LoadResult } from './load.js';
-import { benchOptions } from './options.js';
+import { benchOptions, onlyPicks } from './options.js';
 import { initTpcb, runPgbench } from './pgbench.js';
 import { sampleRss, startBareServer, startService, type Running } from './processes.js';
 import { peerQueries, startDirectus } from './peer-directus.js';
@@ -42,8 +42,7 @@ import { statementsPerRequest, type CountedRequest } from './statements.js';
 const options = benchOptions(process.argv.slice(2), process.env);
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const loadBefore = os.loadavg()[0]!;
-const wanted = (name: string) =>
-  !options.only || options.only.split(',').some((part) => name.includes(part));
+const wanted = (name: string) => onlyPicks(options.only, name);
 /** The floor comparison's questions `--only` picks (floor-questions.ts); undefined: none. */
 const floorWanted = floorFilter(options.only);
 /** Runs of each server per floor question (the median is kept). */

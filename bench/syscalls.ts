@@ -12,14 +12,13 @@ import { openDatabase } from '../src/db/database.js';
 import { createCredentials } from './accounts.js';
 import { benchSetup } from './database.js';
 import { runLoad } from './load.js';
-import { benchOptions } from './options.js';
+import { benchOptions, onlyPicks } from './options.js';
 import { startFloorServer, startService, type Running } from './processes.js';
 import { readScenarios } from './scenarios.js';
 
 const options = benchOptions(process.argv.slice(2), process.env);
 const log = (line: string) => process.stderr.write(`[syscalls] ${line}\n`);
-const wanted = (name: string) =>
-  !options.only || options.only.split(',').some((part) => name.includes(part));
+const wanted = (name: string) => onlyPicks(options.only, name);
 const connections = options.connections[0]!;
 
 /** strace's summary of `pid` (all its threads) while `work` runs: calls by name. */
