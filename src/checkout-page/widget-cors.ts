@@ -1,0 +1,87 @@
+/**
+ * CORS for the checkout widget's browser calls: only a request carrying a publishable key
+ * (or a preflight asking to send one) gets `Access-Control-Allow-*`, from any origin, and the
+ * allowed headers leave out X-API-KEY, so no page can use an account's key cross-origin
+ * through a visitor's browser. Every answer says `Vary: Origin`.
+ *
+ * The answers are exactly what @fastify/cors 11 gives with `WIDGET_CORS` for widget requests
+ * and `{ origin: false }` for the rest (a test sends both the same requests), written out
+ * once here: the library's per-request delegator copied and normalized its options and
+ * built two closures on every request, the widget's or not, 3.4 % of one order's main
+ * thread (docs/performance.md, issue 27, twelfth pass). What it does per request is now
+ * two header reads and, for most requests, one header written.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/** The widget's CORS, in @fastify/cors's options: what the test compares against. */
+export const WIDGET_CORS = {
+  origin: '*',
+  methods: ['GET', 'POST'],
+  allowedHeaders: ['content-type', 'x-publishable-key', 'idempotency-key', 'x-api-version'],
+  exposedHeaders: ['retry-after', 'x-api-version'],
+  maxAge: 600,
+};
+
+const ALLOW_METHODS = WIDGET_CORS.methods.join(', ');
+const ALLOW_HEADERS = WIDGET_CORS.allowedHeaders.join(', ');
+const EXPOSE_HEADERS = WIDGET_CORS.exposedHeaders.join(', ');
+const MAX_AGE = String(WIDGET_CORS.maxAge);
+
+/** A request from the widget: it carries a publishable key, or asks (preflight) to send one. */
+export function fromWidget(request: FastifyRequest): boolean {
+  if (request.headers['x-publishable-key'] !== undefined) return true;
+  const asked = request.headers['access-control-request-headers'];
+  return typeof asked === 'string' && asked.toLowerCase().includes('x-publishable-key');
+}
+
+/** Adds Origin to `Vary` unless it is there (or `*` is), keeping what is. */
+function varyOnOrigin(reply: FastifyReply): void {
+  const current = reply.getHeader('vary');
+  if (current === undefined || current === '') {
+    void reply.header('vary', 'Origin');
+    return;
+  }
+  const text = Array.isArray(current) ? current.join(', ') : String(current);
+  const fields = text.split(',').map((field) => field.trim().toLowerCase());
+  if (fields.includes('*') || fields.includes('origin')) return;
+  void reply.header('vary', `${text}, Origin`);
+}
+
+export function registerWidgetCors(app: FastifyInstance): void {
+  app.decorateRequest('corsPreflightEnabled', false);
+  app.addHook('onRequest', (request, reply, done) => {
+    varyOnOrigin(reply);
+    if (!fromWidget(request)) return done();
+    void reply
+      .header('access-control-allow-origin', WIDGET_CORS.origin)
+      .header('access-control-expose-headers', EXPOSE_HEADERS);
+    if (request.raw.method !== 'OPTIONS') return done();
+    // A preflight is answered here, before any hook that wants credentials a browser
+    // leaves out of one. Without the two headers a browser sends, it is not a preflight.
+    if (!request.headers.origin || !request.headers['access-control-request-method']) {
+      void reply.code(400).type('text/plain').send('Invalid Preflight Request');
+      return;
+    }
+    request.corsPreflightEnabled = true;
+    void reply
+      .header('access-control-allow-methods', ALLOW_METHODS)
+      .header('access-control-allow-headers', ALLOW_HEADERS)
+      .header('access-control-max-age', MAX_AGE)
+      .code(204)
+      .header('content-length', '0')
+      .send();
+  });
+  // Lets the router accept OPTIONS on any path; anything but a widget's preflight (which
+  // the hook answered) is not found, as it was without this route.
+  app.options('*', { schema: { hide: true } }, (request, reply) => {
+    if (!request.corsPreflightEnabled) return reply.callNotFound();
+    return reply.send();
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** This request was a widget's preflight, answered by the CORS hook. */
+    corsPreflightEnabled: boolean;
+  }
+}
