@@ -67,7 +67,8 @@ export function groupOf(frame: CallFrame): string {
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
-function ranked(times: Map<string, number>, busyMs: number, top: number): Share[] {
+/** The `top` names by time (ms), each with its share of `busyMs`. */
+export function ranked(times: Map<string, number>, busyMs: number, top: number): Share[] {
   return [...times.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, top)

@@ -9,8 +9,11 @@
  * pgbench: what the machine leaves any Node server, and what ours takes. The service runs the
  * unbundled build (dist/server.js, the same code as the bundle) so each function's package
  * shows in the profile. Writes bench/results/profile-<time>.md (and the .cpuprofile files,
- * which Chrome's DevTools open) and prints the Markdown.
+ * which Chrome's DevTools open) and prints the Markdown. `--perf`: the same runs sampled by
+ * Linux perf (Debian's linux-perf) instead, on-CPU time only, the kernel's included
+ * (perf-samples.ts says why that differs from V8's profile).
  */
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,17 +26,22 @@ import { machineBusyMs, postgresCpuMs, processCpuMs } from './cpu-time.js';
 import { benchSetup, recordCreatedEvents } from './database.js';
 import { runLoad, type LoadResult } from './load.js';
 import { benchOptions, onlyPicks } from './options.js';
+import { parseSamples, summarizeSamples } from './perf-samples.js';
 import { startArgs, startBareSqlServer, startService } from './processes.js';
 import { runPgbench } from './pgbench.js';
 import { readScenarios } from './scenarios.js';
 
 // --no-cpu-prof: the same runs and CPU split without the profiler (and on the bundle, as
-// `npm start` runs it), to see what profiling itself costs.
-const profiling = !process.argv.includes('--no-cpu-prof');
+// `npm start` runs it), to see what profiling itself costs. --perf: Linux perf's on-CPU
+// samples (perf-samples.ts) instead of V8's profiler, the kernel's share included.
+const OWN_FLAGS = ['--no-cpu-prof', '--perf'];
+const withPerf = process.argv.includes('--perf');
+const profiling = !process.argv.includes('--no-cpu-prof') && !withPerf;
 const options = benchOptions(
-  process.argv.slice(2).filter((arg) => arg !== '--no-cpu-prof'),
+  process.argv.slice(2).filter((arg) => !OWN_FLAGS.includes(arg)),
   process.env,
 );
+const PERF_HZ = 999;
 const log = (line: string) => process.stderr.write(`[profile] ${line}\n`);
 const wanted = (name: string) => onlyPicks(options.only, name);
 
@@ -99,6 +107,33 @@ try {
 
 type Split = Profiled['perRequest'];
 
+/**
+ * `perf record` of the process `pid` until `stop`, which reads the samples (the service's
+ * JIT code named by the map `--perf-basic-prof` writes, which perf reads at script time).
+ */
+function perfRecord(pid: number, file: string): { stop: () => Promise<ProfileSummary> } {
+  const perf = spawn(
+    'perf',
+    ['record', '-g', '-F', String(PERF_HZ), '-p', String(pid), '-o', file],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const exited = new Promise<void>((resolve) => perf.once('exit', () => resolve()));
+  return {
+    async stop() {
+      perf.kill('SIGINT');
+      await exited;
+      const script = spawnSync('perf', ['script', '-i', file, '-F', 'ip,sym'], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 30,
+      });
+      if (script.status !== 0) throw new Error(`perf script failed: ${script.stderr}`);
+      return summarizeSamples(parseSamples(script.stdout), PERF_HZ, 15);
+    },
+  };
+}
+
 /** Runs a load against the process `pid` and splits the machine's CPU per request. */
 async function cpuSplit(
   pid: number,
@@ -163,17 +198,19 @@ for (const [i, job] of jobs.entries()) {
   const file = `${String(i + 1).padStart(2, '0')}-${job.name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`;
   const service = await startService(
     env,
-    profiling
-      ? [
-          ...flags,
-          '--cpu-prof',
-          '--cpu-prof-dir',
-          outDir,
-          '--cpu-prof-name',
-          file,
-          'dist/server.js',
-        ]
-      : startArgs(),
+    withPerf
+      ? [...flags, '--perf-basic-prof', 'dist/server.js']
+      : profiling
+        ? [
+            ...flags,
+            '--cpu-prof',
+            '--cpu-prof-dir',
+            outDir,
+            '--cpu-prof-name',
+            file,
+            'dist/server.js',
+          ]
+        : startArgs(),
   );
   const load = (durationSec: number) =>
     runLoad({
@@ -190,6 +227,9 @@ for (const [i, job] of jobs.entries()) {
     });
   try {
     await load(options.warmupSec);
+    const recording = withPerf
+      ? perfRecord(service.pid, path.join(outDir, `${file}.perf`))
+      : undefined;
     const split = await cpuSplit(service.pid, () => load(options.durationSec));
     measured = { fromUs: split.fromUs, toUs: split.toUs };
     results.push({
@@ -199,8 +239,10 @@ for (const [i, job] of jobs.entries()) {
       perRequest: split.perRequest,
       summary: { totalMs: 0, busyMs: 0, groups: [], functions: [] },
     });
+    if (recording) results.at(-1)!.summary = await recording.stop();
   } finally {
     await service.stop();
+    if (withPerf) fs.rmSync(`/tmp/perf-${service.pid}.map`, { force: true });
   }
   if (job.sql) results.at(-1)!.baseline = await baselines(job.sql);
   if (profiling) {
@@ -232,12 +274,14 @@ const lines: string[] = [
     ];
   }),
 ];
-for (const r of profiling ? results : []) {
+for (const r of profiling || withPerf ? results : []) {
   lines.push(
     '',
     `### ${r.name}`,
     '',
-    `Service main thread during the load: ${r.summary.busyMs} ms busy of ${r.summary.totalMs} ms.`,
+    withPerf
+      ? `Service, all threads, on a CPU during the load (perf, ${PERF_HZ} Hz): ${r.summary.busyMs} ms.`
+      : `Service main thread during the load: ${r.summary.busyMs} ms busy of ${r.summary.totalMs} ms.`,
     '',
     '| where (self time) | ms | % of busy |',
     '| --- | ---: | ---: |',
