@@ -112,18 +112,18 @@ type Split = Profiled['perRequest'];
  * JIT code named by the map `--perf-basic-prof` writes, which perf reads at script time).
  */
 function perfRecord(pid: number, file: string): { stop: () => Promise<ProfileSummary> } {
-  const perf = spawn(
-    'perf',
-    ['record', '-g', '-F', String(PERF_HZ), '-p', String(pid), '-o', file],
-    {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  const exited = new Promise<void>((resolve) => perf.once('exit', () => resolve()));
+  const args = ['record', '-g', '-F', String(PERF_HZ), '-p', String(pid), '-o', file];
+  const perf = spawn('perf', args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  // A missing perf is an 'error' event, which would otherwise end this process unexplained.
+  const exited = new Promise<Error | undefined>((resolve) => {
+    perf.once('exit', () => resolve(undefined));
+    perf.once('error', (error) => resolve(error));
+  });
   return {
     async stop() {
       perf.kill('SIGINT');
-      await exited;
+      const failed = await exited;
+      if (failed) throw new Error(`perf did not run (Debian's linux-perf): ${failed.message}`);
       const script = spawnSync('perf', ['script', '-i', file, '-F', 'ip,sym'], {
         encoding: 'utf8',
         maxBuffer: 1 << 30,
@@ -228,7 +228,7 @@ for (const [i, job] of jobs.entries()) {
   try {
     await load(options.warmupSec);
     const recording = withPerf
-      ? perfRecord(service.pid, path.join(outDir, `${file}.perf`))
+      ? perfRecord(service.pid, path.join(outDir, file.replace(/\.cpuprofile$/, '.perf.data')))
       : undefined;
     const split = await cpuSplit(service.pid, () => load(options.durationSec));
     measured = { fromUs: split.fromUs, toUs: split.toUs };

@@ -4,14 +4,16 @@
  * allowed headers leave out X-API-KEY, so no page can use an account's key cross-origin
  * through a visitor's browser. Every answer says `Vary: Origin`.
  *
- * The answers are exactly what @fastify/cors 11 gives with `WIDGET_CORS` for widget requests
- * and `{ origin: false }` for the rest (a test sends both the same requests), written out
- * once here: the library's per-request delegator copied and normalized its options and
- * built two closures on every request, the widget's or not, 3.4 % of one order's main
- * thread (docs/performance.md, issue 27, twelfth pass). What it does per request is now
- * two header reads and, for most requests, one header written.
+ * The answers are what @fastify/cors 11 gives with `WIDGET_CORS` for widget requests and
+ * `{ origin: false }` for the rest (a test sends both the same requests), but for a
+ * malformed preflight, refused here in the documented problem format. Written out once
+ * here: the library's per-request delegator copied and normalized its options and built two
+ * closures on every request, the widget's or not, 3.4 % of one order's main thread
+ * (docs/performance.md, issue 27, twelfth pass). What it does per request is now two header
+ * reads and, for most requests, one header written.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { invalid } from '../domain/errors.js';
 
 /** The widget's CORS, in @fastify/cors's options: what the test compares against. */
 export const WIDGET_CORS = {
@@ -56,10 +58,14 @@ export function registerWidgetCors(app: FastifyInstance): void {
       .header('access-control-allow-origin', WIDGET_CORS.origin)
       .header('access-control-expose-headers', EXPOSE_HEADERS);
     if (request.raw.method !== 'OPTIONS') return done();
-    // A preflight is answered here, before any hook that wants credentials a browser
-    // leaves out of one. Without the two headers a browser sends, it is not a preflight.
+    // A preflight is answered here: no handler runs for it. Without the two headers a
+    // browser sends, it is not one: refused in the documented format (the library answered
+    // a bare text 400).
     if (!request.headers.origin || !request.headers['access-control-request-method']) {
-      void reply.code(400).type('text/plain').send('Invalid Preflight Request');
+      const missing = !request.headers.origin ? 'origin' : 'access-control-request-method';
+      done(
+        invalid('header', missing, 'A preflight sends Origin and Access-Control-Request-Method.'),
+      );
       return;
     }
     request.corsPreflightEnabled = true;

@@ -7,7 +7,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp, expectProblem, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -86,5 +86,21 @@ describe('CORS', () => {
       headers: { origin: 'https://tours.example' },
     });
     expect(plain.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('refuses a widget preflight without Origin or its method in the error format', async () => {
+    for (const headers of [
+      { 'access-control-request-method': 'POST' },
+      { origin: 'https://tours.example' },
+    ]) {
+      const response = await t.app.inject({
+        method: 'OPTIONS',
+        url: '/api/orders',
+        headers: { ...headers, 'access-control-request-headers': 'x-publishable-key' },
+      });
+      const problem = expectProblem(response, 400, 'validation_failed');
+      expect(problem.errors?.[0]?.in).toBe('header');
+      expect(response.headers['access-control-allow-methods']).toBeUndefined();
+    }
   });
 });
