@@ -125,10 +125,15 @@ describe('cached API keys on two instances', () => {
     const [a, b] = instances as [Instance, Instance];
     const user = await signUp(a.app);
     expect(await me(b, user)).toBe(200);
-    await sql`select pg_terminate_backend(pid) from pg_stat_activity
-      where application_name = ${LISTENER_APPLICATION_NAME} and datname = current_database()`.execute(
-      a.database.db,
-    );
+    // The listeners picked first (a condition in the same WHERE may run for any row), then
+    // each terminated and waited for: pg_terminate_backend alone only signals, and until a
+    // backend has exited its listener is up and fresh, and a revocation made without a
+    // notification cannot be known to anyone.
+    const terminated = await sql<{ gone: boolean }>`with listening as materialized (
+        select pid from pg_stat_activity
+        where application_name = ${LISTENER_APPLICATION_NAME} and datname = current_database()
+      ) select pg_terminate_backend(pid, 5000) as gone from listening`.execute(a.database.db);
+    expect(terminated.rows).toEqual([{ gone: true }, { gone: true }]);
     // Down (or already back, having emptied the cache): a silent revocation is seen at once.
     await silentlyRevoke(a, user.id);
     expect(await me(b, user)).toBe(401);
