@@ -50,7 +50,6 @@ function varyOnOrigin(reply: FastifyReply): void {
 }
 
 export function registerWidgetCors(app: FastifyInstance): void {
-  app.decorateRequest('corsPreflightEnabled', false);
   app.addHook('onRequest', (request, reply, done) => {
     varyOnOrigin(reply);
     if (!fromWidget(request)) return done();
@@ -68,7 +67,6 @@ export function registerWidgetCors(app: FastifyInstance): void {
       );
       return;
     }
-    request.corsPreflightEnabled = true;
     void reply
       .header('access-control-allow-methods', ALLOW_METHODS)
       .header('access-control-allow-headers', ALLOW_HEADERS)
@@ -77,17 +75,4 @@ export function registerWidgetCors(app: FastifyInstance): void {
       .header('content-length', '0')
       .send();
   });
-  // Lets the router accept OPTIONS on any path; anything but a widget's preflight (which
-  // the hook answered) is not found, as it was without this route.
-  app.options('*', { schema: { hide: true } }, (request, reply) => {
-    if (!request.corsPreflightEnabled) return reply.callNotFound();
-    return reply.send();
-  });
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** This request was a widget's preflight, answered by the CORS hook. */
-    corsPreflightEnabled: boolean;
-  }
 }
