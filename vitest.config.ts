@@ -1,18 +1,18 @@
 import os from 'node:os';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
-import { ALL_TESTS, OTHER_TIERS, POSTGRES_ONLY, SLOW_TESTS, mockingTests } from './test/tiers.js';
+import { ALL_TESTS, OTHER_TIERS, POSTGRES_ONLY, SLOW_TESTS, isolatedTests } from './test/tiers.js';
 
 // The fast tier (`npm test`): everything but what test/tiers.ts calls slow (`npm run
 // test:slow`, which CI runs after it). On embedded PGlite by default; with TEST_DATABASE_URL
 // set, on that PostgreSQL server, plus the suites in test/postgres/ that need a real server.
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const excluded = [...OTHER_TIERS, ...SLOW_TESTS, ...(onPostgres ? [] : POSTGRES_ONLY)];
-const isolated = mockingTests();
-// Files that mock modules keep a registry of their own (test/tiers.ts, mockingTests).
-const mocking: TestProjectInlineConfiguration[] =
+const isolated = isolatedTests();
+// Files that mock modules, or say `@isolated`, keep a registry of their own (test/tiers.ts).
+const own: TestProjectInlineConfiguration[] =
   isolated.length === 0
     ? []
-    : [{ extends: true, test: { name: 'mocking', include: isolated, exclude: excluded } }];
+    : [{ extends: true, test: { name: 'isolated', include: isolated, exclude: excluded } }];
 
 export default defineConfig({
   test: {
@@ -36,7 +36,7 @@ export default defineConfig({
           exclude: [...excluded, ...isolated],
         },
       },
-      ...mocking,
+      ...own,
     ],
   },
 });

@@ -36,7 +36,8 @@ export const OTHER_TIERS = ['test/cluster/**', 'test/browser/**'];
 /** Suites that need a real PostgreSQL server: only with TEST_DATABASE_URL. */
 export const POSTGRES_ONLY = ['test/postgres/**'];
 
-const MOCKS = /\bvi\.(mock|doMock|unmock)\(/;
+/** `vi.mock` and its kin, or `@isolated` in a file's header comment. */
+const OWN_REGISTRY = /\bvi\.(mock|doMock|unmock)\(|^ \* @isolated\b/m;
 
 function testFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
@@ -48,14 +49,17 @@ function testFiles(dir: string): string[] {
 }
 
 /**
- * Test files that mock modules (`vi.mock`): they get a fresh module registry of their own.
- * The fast tier runs the others in shared workers (isolate: false), each worker importing
- * the application once instead of once per file, where a module another file imported
- * first would not be mocked. Found by reading the files, so a new one needs no listing.
+ * Test files that get a fresh module registry of their own: those that mock modules
+ * (`vi.mock`), and those whose header says `@isolated` because they depend on state a
+ * module keeps for the whole process (the prepared statements' budget, say), which files
+ * run before them in the same worker would have used. The fast tier runs the others in
+ * shared workers (isolate: false), each worker importing the application once instead of
+ * once per file, where a module another file imported first would not be mocked. Found by
+ * reading the files, so a new one needs no listing.
  */
-export function mockingTests(root = '.'): string[] {
+export function isolatedTests(root = '.'): string[] {
   return ['test', 'src', 'packages']
     .flatMap((dir) => testFiles(path.join(root, dir)))
-    .filter((file) => MOCKS.test(fs.readFileSync(file, 'utf8')))
+    .filter((file) => OWN_REGISTRY.test(fs.readFileSync(file, 'utf8')))
     .map((file) => path.relative(root, file).split(path.sep).join('/'));
 }

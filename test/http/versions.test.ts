@@ -20,6 +20,7 @@ import {
   pinApiVersion,
 } from '../helpers/app.js';
 import { book, item, openShop, type Shop } from '../helpers/booking.js';
+import { pastStamps } from '../helpers/horizon.js';
 import {
   DAYTIME,
   assign,
@@ -383,7 +384,7 @@ describe('guides before 2018-02-26', () => {
 describe('order filters before 2018-02-15 (Query Operators)', () => {
   let shop: Shop;
   let otherExperience: string;
-  let a: { id: string; createdAt: string; items: { event: { id: string } }[] };
+  let a: { id: string; createdAt: string; updatedAt: string; items: { event: { id: string } }[] };
   let b: typeof a;
   let c: typeof a;
 
@@ -421,6 +422,8 @@ describe('order filters before 2018-02-15 (Query Operators)', () => {
       url: `/api/orders/${c.id}/cancel`,
     });
     expect(canceled.statusCode, canceled.body).toBe(200);
+    // `updatedAt=` below is read past a stamp: the pollers' horizon applies.
+    await pastStamps(a.updatedAt, b.updatedAt, canceled.json<{ updatedAt: string }>().updatedAt);
   });
 
   // Newest first by creation time: these orders were made in one second, where ids (the

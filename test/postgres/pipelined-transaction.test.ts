@@ -7,11 +7,15 @@
  * did; what cannot carry the BEGIN (a statement without parameters, a named statement not yet
  * parsed) still runs inside the transaction. A batch that fails is not committed, nor is one
  * whose COMMIT fails, and its caller gets the error either way.
+ *
+ * @isolated The named statement below must be one: the prepared statements' budget is the
+ * process's (db/prepared.ts), and files run earlier in a shared worker may have spent it,
+ * which left the statement unnamed, able to carry the BEGIN (4 statements in 3 round trips).
  */
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
-import { prepared } from '../../src/db/prepared.js';
+import { nameOf, prepared } from '../../src/db/prepared.js';
 import { inTransaction } from '../../src/db/unit-of-work.js';
 import { inBatchedTransaction, write, type BatchTx } from '../../src/db/write-batch.js';
 import { createTestDatabase } from '../helpers/database.js';
@@ -136,6 +140,7 @@ describe('BEGIN with the first statement', () => {
         .where(sql.ref('n'), '>', 0)
         .compile(),
     );
+    expect(nameOf(named.sql)).toBeDefined();
     const statements = await countStatements(() =>
       expect(
         inTransaction(database.db, async (tx) => {

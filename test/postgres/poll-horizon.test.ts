@@ -7,7 +7,6 @@
  * with the earliest stamp a writer can take: its own start (`now()`).
  */
 import type { FastifyInstance } from 'fastify';
-import { setTimeout } from 'node:timers/promises';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import { openDatabase, type Database } from '../../src/db/database.js';
 import { as, rememberTestApp, signUp, testConfig, type Account } from '../helpers/app.js';
 import { book, item, openShop, type Shop } from '../helpers/booking.js';
 import { createTestDatabaseUrl } from '../helpers/database.js';
+import { pastStamps } from '../helpers/horizon.js';
 
 let app: FastifyInstance;
 let database: Database;
@@ -119,11 +119,8 @@ describe('polling updatedAt', () => {
       await held.end();
     }
 
-    // The creation clock is the process's (db/creation-clock.ts): a burst of writes earlier
-    // in this worker (test files share it) leaves it ahead of the wall clock, and the
-    // second change's stamp with it. The horizon (the database's clock) passes that stamp
-    // only when the wall clock does; a poller then sees the change, as documented.
-    await setTimeout(Math.max(0, Date.parse(stampOfSecond) - Date.now() + 2));
+    // The process's creation clock may run ahead of the wall clock (helpers/horizon.ts).
+    await pastStamps(stampOfSecond);
     const after = await pollOnce();
     expect(after.map((o) => [o.id, o.customerName])).toEqual([
       [first, 'Changed first'],
