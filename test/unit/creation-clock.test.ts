@@ -1,4 +1,11 @@
-/** The creation clock (src/db/creation-clock.ts): strictly increasing, never behind the wall clock. */
+/**
+ * The creation clock (src/db/creation-clock.ts): strictly increasing, never behind the wall
+ * clock.
+ *
+ * @isolated These cases drive the process's clock hours ahead of the wall clock; in a worker
+ * shared with other files, every stamp taken after them would be hours in the future (a
+ * poller's horizon would hide those rows, a hold's expiry would look earlier than its stamp).
+ */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { creationStamps, creationTime } from '../../src/db/creation-clock.js';
