@@ -27,10 +27,20 @@ export function generateApiKey(): string {
   return randomAlphanumeric(charactersFor(256));
 }
 
-/** Every authenticated request computes one: the one-shot `hash` builds no Hash object. */
+/** The digest a key is stored and looked up by in the database. */
 export function apiKeyDigest(apiKey: string): Buffer {
   return hash('sha256', apiKey, 'buffer');
 }
+
+/**
+ * The same digest as base64 text, which the credential caches are keyed by (caller-cache.ts):
+ * every authenticated request computes one, and straight to text the one-shot `hash` makes
+ * no Buffer to encode (about a third of the time of the bytes and their base64).
+ */
+export const apiKeyDigestText = (apiKey: string): string => hash('sha256', apiKey, 'base64');
+
+/** The bytes of a digest given as text (`apiKeyDigestText`), for the database. */
+export const digestBytes = (text: string): Buffer => Buffer.from(text, 'base64');
 
 export function digestsEqual(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);

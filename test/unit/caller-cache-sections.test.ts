@@ -38,7 +38,7 @@ const reseller: Reseller = {
   name: 'Klook',
   commissionBps: 1250,
 };
-const digest = Buffer.from('one digest');
+const digest = Buffer.from('one digest').toString('base64');
 
 async function setUp() {
   const db = embedded();

@@ -39,7 +39,7 @@ const caller = (id: string): Caller => ({
   apiVersion: '2026-11-25',
   delegations: new Map(),
 });
-const digest = Buffer.from('digest of a key');
+const digest = Buffer.from('digest of a key').toString('base64');
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('the key cache on PostgreSQL', () => {

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   apiKeyDigest,
+  apiKeyDigestText,
+  digestBytes,
   createApiKeyCipher,
   digestsEqual,
   generateApiKey,
@@ -43,6 +45,13 @@ describe('API key encryption', () => {
     expect(digestsEqual(apiKeyDigest(key), apiKeyDigest(key))).toBe(true);
     expect(digestsEqual(apiKeyDigest(key), apiKeyDigest(key + 'x'))).toBe(false);
     expect(digestsEqual(apiKeyDigest(key), Buffer.alloc(3))).toBe(false);
+  });
+
+  it('gives the caches the same digest as text, and its bytes back', () => {
+    const key = generateApiKey();
+    expect(apiKeyDigestText(key)).toBe(apiKeyDigest(key).toString('base64'));
+    expect(digestBytes(apiKeyDigestText(key)).equals(apiKeyDigest(key))).toBe(true);
+    expect(apiKeyDigestText(key + 'x')).not.toBe(apiKeyDigestText(key));
   });
 });
 

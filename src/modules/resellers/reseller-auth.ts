@@ -6,7 +6,12 @@
  */
 import type { Db } from '../../db/database.js';
 import type { Reseller } from '../../domain/caller.js';
-import { MAX_API_KEY_LENGTH, apiKeyDigest, digestsEqual } from '../../security/api-keys.js';
+import {
+  MAX_API_KEY_LENGTH,
+  apiKeyDigestText,
+  digestBytes,
+  digestsEqual,
+} from '../../security/api-keys.js';
 import type { CredentialCache } from '../users/index.js';
 import { resellersRepository } from './resellers.repository.js';
 
@@ -28,18 +33,19 @@ export function resellerAuthentication({
     /** The reseller of a credential verified lately (from memory, no query), if any. */
     async cached(secret: string): Promise<Reseller | undefined> {
       if (secret.length === 0 || secret.length > MAX_API_KEY_LENGTH) return undefined;
-      return cache?.get(apiKeyDigest(secret));
+      return cache?.get(apiKeyDigestText(secret));
     },
 
     /** The reseller of a live credential, or undefined (not a reseller credential). */
     async bySecret(secret: string): Promise<Reseller | undefined> {
       if (secret.length === 0 || secret.length > MAX_API_KEY_LENGTH) return undefined;
-      const digest = apiKeyDigest(secret);
+      const digest = apiKeyDigestText(secret);
       const known = await cache?.get(digest);
       if (known) return known;
       const generation = cache?.generation() ?? 0;
-      const row = await resellersRepository(db).findLiveByDigest(digest);
-      if (!row || !digestsEqual(row.key_digest, digest)) return undefined;
+      const bytes = digestBytes(digest);
+      const row = await resellersRepository(db).findLiveByDigest(bytes);
+      if (!row || !digestsEqual(row.key_digest, bytes)) return undefined;
       const reseller: Reseller = {
         resellerId: row.id,
         sellerId: row.seller_id,

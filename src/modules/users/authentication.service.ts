@@ -5,7 +5,12 @@
  */
 import type { Db } from '../../db/database.js';
 import { DomainError } from '../../domain/errors.js';
-import { MAX_API_KEY_LENGTH, apiKeyDigest, digestsEqual } from '../../security/api-keys.js';
+import {
+  MAX_API_KEY_LENGTH,
+  apiKeyDigestText,
+  digestBytes,
+  digestsEqual,
+} from '../../security/api-keys.js';
 import { verifyPassword } from '../../security/passwords.js';
 import type { BasicAuthCache } from './basic-auth-cache.js';
 import type { CallerCache } from './caller-cache.js';
@@ -40,12 +45,13 @@ export function authenticationService({
   return {
     async byApiKey(apiKey: string): Promise<Caller> {
       if (apiKey.length === 0 || apiKey.length > MAX_API_KEY_LENGTH) throw invalid();
-      const digest = apiKeyDigest(apiKey);
+      const digest = apiKeyDigestText(apiKey);
       const known = await callers?.get(digest);
       if (known) return known;
       const generation = callers?.generation() ?? 0;
-      const row = await repo.findCallerByApiKeyDigest(digest);
-      if (!row || !digestsEqual(row.api_key_digest, digest)) throw invalid();
+      const bytes = digestBytes(digest);
+      const row = await repo.findCallerByApiKeyDigest(bytes);
+      if (!row || !digestsEqual(row.api_key_digest, bytes)) throw invalid();
       const caller = toCaller(row);
       callers?.put(digest, caller, generation);
       return caller;

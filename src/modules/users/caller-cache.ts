@@ -36,13 +36,13 @@ import { usersRepository } from './users.repository.js';
 
 export const CALLERS_CHANNEL = 'booking_callers';
 
-/** Verified credentials of one kind, by digest. */
+/** Verified credentials of one kind, by digest (base64 text: security/api-keys.ts). */
 export interface CredentialCache<T> {
   /** The cached value, once the fence says nothing newer can have been missed. */
-  get(digest: Buffer): Promise<T | undefined>;
+  get(digest: string): Promise<T | undefined>;
   /** Take before reading the database; pass to `put` with what was read. */
   generation(): number;
-  put(digest: Buffer, value: T, generation: number): void;
+  put(digest: string, value: T, generation: number): void;
 }
 
 export interface CallerCache extends CredentialCache<Caller> {
@@ -119,15 +119,15 @@ export async function createCallerCache(
 
   /** One kind of credential: keys `<kind>:<digest>` (API keys: no prefix). */
   const section = <T>(kind: string, ownersOf: (value: T) => readonly string[]) => {
-    const keyOf = (digest: Buffer) => `${kind}${digest.toString('base64')}`;
+    const keyOf = (digest: string) => kind + digest;
     return {
-      async get(digest: Buffer) {
+      async get(digest: string) {
         const key = keyOf(digest);
         if (!fenced || !connected || !entries.has(key)) return lookup(key) as T | undefined;
         return (await fence.fresh()) ? (lookup(key) as T | undefined) : undefined;
       },
       generation: () => generation,
-      put(digest: Buffer, value: T, readAt: number) {
+      put(digest: string, value: T, readAt: number) {
         if (!connected || readAt !== generation || ttlMs === 0) return;
         if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
         entries.set(keyOf(digest), { value, owners: ownersOf(value), expires: Date.now() + ttlMs });
