@@ -29,6 +29,7 @@ import { Paging } from './http/schemas.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { atOnceOnSend } from './http/sync-hooks.js';
 import { checkRewriteRoutes, versionHooks } from './http/versioning.js';
+import { decorateRouteOf } from './http/route-of.js';
 import { Schedule } from './modules/shared/index.js';
 import type { ApiVersion, VersionChanges } from './versions/types.js';
 import { checkoutPageRoutes } from './checkout-page/checkout-page.routes.js';
@@ -73,6 +74,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorateRequest('caller', null);
   app.decorateRequest('apiVersion', '');
   app.decorateRequest('latestShape', true);
+  decorateRouteOf(app);
   registerErrorHandling(app);
   registerBodyParsing(app);
   // Before any route: each gets a byte limit and a parse budget from its body schema.

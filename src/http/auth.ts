@@ -11,6 +11,7 @@ import type { Caller } from '../domain/caller.js';
 import { DomainError } from '../domain/errors.js';
 import type { AuthThrottle } from './auth-throttle.js';
 import { textProblem } from './input-text.js';
+import { routeOf } from './route-of.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -77,7 +78,7 @@ export function authenticationHook(
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply) {
     if (elsewhere(request)) return;
     // A route that reads its own Authorization (GET /metrics' token) is not a caller's.
-    if (request.routeOptions.config?.ownCredentials) return;
+    if (routeOf(request).config?.ownCredentials) return;
     let credentials: Credentials | null;
     try {
       credentials = readCredentials(request);

@@ -8,6 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors.js';
 import { textBudgetProblem, UNROUTED_BUDGET } from './body-limits.js';
+import { routeOf } from './route-of.js';
 
 type Done = (error: Error | null, body?: unknown) => void;
 
@@ -16,7 +17,7 @@ export function registerBodyParsing(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   const json = (request: FastifyRequest, body: string, done: Done) => {
     if (body.trim() === '') return done(null, undefined);
-    const budget = request.routeOptions.config.bodyBudget ?? UNROUTED_BUDGET;
+    const budget = routeOf(request).config.bodyBudget ?? UNROUTED_BUDGET;
     const problem = textBudgetProblem(body, budget);
     if (problem) return done(problem);
     void parseJson(request, body, done);

@@ -15,6 +15,7 @@ import type { Db } from '../db/database.js';
 import type { Caller } from '../domain/caller.js';
 import { QueryError } from '../query/errors.js';
 import { ListQuery } from './schemas.js';
+import { routeOf } from './route-of.js';
 
 /** Where each object type holds the references it can expand (`[]` walks an array). */
 export const EXPANSIONS = {
@@ -62,7 +63,7 @@ export function readExpand(request: FastifyRequest): void {
   const raw = query?.expand;
   if (raw === undefined) return;
   delete query!.expand;
-  const objectType = request.routeOptions.config.expands;
+  const objectType = routeOf(request).config.expands;
   const offered = objectType ? Object.keys(EXPANSIONS[objectType]) : [];
   if (typeof raw !== 'string') {
     throw new QueryError('repeated_parameter', 'expand', 'Give expand once, as a comma list.');

@@ -9,6 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import { DomainError, type FieldError } from '../domain/errors.js';
 import { QueryError } from '../query/errors.js';
 import { MAX_JSON_DEPTH, UNROUTED_BUDGET } from './body-limits.js';
+import { routeOf } from './route-of.js';
 
 // A high surrogate not followed by a low one, or a low one not preceded by a high one.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -122,7 +123,7 @@ const jsonType = (value: unknown) =>
  * without a walk, in the words validation would use.
  */
 export function refuseUnstorableInput(request: FastifyRequest): void {
-  const budget = request.routeOptions.config.bodyBudget ?? UNROUTED_BUDGET;
+  const budget = routeOf(request).config.bodyBudget ?? UNROUTED_BUDGET;
   const body: unknown = request.body;
   if (budget.type !== undefined && body !== undefined && jsonType(body) !== budget.type) {
     const detail = `must be ${budget.type}`;

@@ -9,6 +9,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STRICT_BODIES } from '../versions/index.js';
+import { routeOf } from './route-of.js';
 
 export const IGNORED_FIELDS_HEADER = 'x-ignored-fields';
 const MAX_NAMED = 20;
@@ -82,7 +83,7 @@ export async function relaxBodyForOlderVersions(
   reply: FastifyReply,
 ): Promise<void> {
   if (request.apiVersion >= STRICT_BODIES) return;
-  const schema = request.routeOptions.schema?.body as Node | undefined;
+  const schema = routeOf(request).schema?.body as Node | undefined;
   if (!schema || request.body === null || typeof request.body !== 'object') return;
   const walk: Walk = { path: [], ignored: [] };
   request.body = relax(request.body, schema, walk);

@@ -15,6 +15,7 @@ import { Type } from 'typebox';
 import { DomainError } from '../domain/errors.js';
 import { httpRequestDuration, processRegistry } from '../metrics/index.js';
 import { errorResponses, refTo } from './schemas.js';
+import { routeOf } from './route-of.js';
 
 /** The scrape's body, named for the OpenAPI document. */
 const Metrics = Type.String({
@@ -96,7 +97,7 @@ export function registerMetrics(
       httpRequestDuration.observe(
         {
           method: request.method,
-          route: request.routeOptions.url ?? 'unmatched',
+          route: routeOf(request).url ?? 'unmatched',
           status: String(reply.statusCode),
         },
         reply.elapsedTime / 1000,

@@ -10,6 +10,7 @@ import type { VersionRegistry } from '../versions/registry.js';
 import { applyTransforms } from '../versions/transforms.js';
 import type { RequestParts } from '../versions/types.js';
 import { DomainError } from '../domain/errors.js';
+import { routeOf } from './route-of.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -75,7 +76,7 @@ export function versionHooks(registry: VersionRegistry, db: Db) {
 
     /** preValidation: translate an older request into the current shape. */
     rewriteRequest: async (request: FastifyRequest) => {
-      const route = { method: request.method, url: request.routeOptions.url ?? '' };
+      const route = { method: request.method, url: routeOf(request).url ?? '' };
       const context = { db, caller: request.caller };
       for (const change of registry.requestRewrites(request.apiVersion, route)) {
         await change.rewrite(request as unknown as RequestParts, context);

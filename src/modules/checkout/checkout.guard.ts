@@ -13,6 +13,7 @@ import type { Checkout } from '../../domain/caller.js';
 import { DomainError, forbidden, notFound } from '../../domain/errors.js';
 import { experiencesFacade as experiences } from '../experiences/index.js';
 import { publishableKeysRepository } from './publishable-keys.repository.js';
+import { routeOf } from '../../http/route-of.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,7 +41,7 @@ export function checkoutHooks({ db }: { db: Db }) {
       }
       const row = await publishableKeysRepository(db).findLive(key);
       if (!row) throw new DomainError('invalid_credentials', 'The publishable key is not valid.');
-      if (request.routeOptions.config.checkout !== true) {
+      if (routeOf(request).config.checkout !== true) {
         throw forbidden(
           'A publishable key only reads the seller’s experiences and availability, quotes and books: use an API key for anything else.',
         );

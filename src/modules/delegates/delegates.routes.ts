@@ -15,6 +15,7 @@ import {
   SellerParams,
 } from './delegates.schemas.js';
 import type { DelegatesService } from './delegates.service.js';
+import { routeOf } from '../../http/route-of.js';
 
 const tags = ['delegates'];
 const DelegateRef = refTo(Delegate);
@@ -54,7 +55,7 @@ export const delegatesRoutes: FastifyPluginAsyncTypebox<{
           scope: caller.id,
           key: idempotencyKey(request),
           method: request.method,
-          path: request.routeOptions.url ?? request.url,
+          path: routeOf(request).url ?? request.url,
           body: request.body,
         },
         async (record) => delegates.add(caller, request.params.id, request.body, record),

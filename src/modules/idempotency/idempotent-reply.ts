@@ -8,6 +8,7 @@ import type { Caller } from '../../domain/caller.js';
 import { sendProblem } from '../../http/error-handler.js';
 import type { ProblemBody } from '../../http/problems.js';
 import type { IdempotencyService, IdempotentOutcome, Recorder } from './idempotency.service.js';
+import { routeOf } from '../../http/route-of.js';
 
 export function idempotencyKey(request: FastifyRequest): string | undefined {
   const value = request.headers['idempotency-key'];
@@ -76,7 +77,7 @@ async function idempotent(
           : `address:${request.ip}`,
       key: idempotencyKey(request),
       method: request.method,
-      path: status === 200 ? request.url.split('?')[0]! : (request.routeOptions.url ?? request.url),
+      path: status === 200 ? request.url.split('?')[0]! : (routeOf(request).url ?? request.url),
       body: request.body,
     },
     async (record) => {
