@@ -21,24 +21,32 @@ const digest = (text: string) => createHash('sha256').update(text).digest('base6
 
 export function checkoutLimitHook(limits: CheckoutLimits, redis?: SharedRedis) {
   const counters = expiringCounters(redis, 'checkout-limit:');
-  return async (request: FastifyRequest): Promise<void> => {
+  return (request: FastifyRequest): Promise<void> | undefined => {
     const key = request.headers['x-publishable-key'];
-    if (typeof key !== 'string' || key === '') return;
-    const id = digest(key);
-    const checks: [number, string][] = [
-      [limits.perKey, `k:${id}`],
-      [limits.perAddress, `a:${id}:${request.ip}`],
-    ];
-    for (const [max, counter] of checks) {
-      if (max === 0) continue;
-      const { count, ttlMs } = await counters.hit(counter, limits.windowMs);
-      if (count > max) {
-        throw new DomainError(
-          'rate_limited',
-          `Rate limit of ${max} requests per ${Math.round(limits.windowMs / 1000)} s with this publishable key reached; retry later.`,
-          { retryAfter: Math.max(1, Math.ceil(ttlMs / 1000)) },
-        );
-      }
-    }
+    if (typeof key !== 'string' || key === '') return undefined;
+    return countHits(limits, counters, digest(key), request.ip);
   };
+}
+
+async function countHits(
+  limits: CheckoutLimits,
+  counters: ReturnType<typeof expiringCounters>,
+  id: string,
+  ip: string,
+): Promise<void> {
+  const checks: [number, string][] = [
+    [limits.perKey, `k:${id}`],
+    [limits.perAddress, `a:${id}:${ip}`],
+  ];
+  for (const [max, counter] of checks) {
+    if (max === 0) continue;
+    const { count, ttlMs } = await counters.hit(counter, limits.windowMs);
+    if (count > max) {
+      throw new DomainError(
+        'rate_limited',
+        `Rate limit of ${max} requests per ${Math.round(limits.windowMs / 1000)} s with this publishable key reached; retry later.`,
+        { retryAfter: Math.max(1, Math.ceil(ttlMs / 1000)) },
+      );
+    }
+  }
 }

@@ -78,10 +78,7 @@ function within(walk: Walk, key: string | number, value: unknown, node: Node): u
   return kept;
 }
 
-export async function relaxBodyForOlderVersions(
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<void> {
+export function relaxBodyForOlderVersions(request: FastifyRequest, reply: FastifyReply): void {
   if (request.apiVersion >= STRICT_BODIES) return;
   const schema = routeOf(request).schema?.body as Node | undefined;
   if (!schema || request.body === null || typeof request.body !== 'object') return;

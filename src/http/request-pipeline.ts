@@ -23,7 +23,7 @@ import type { ResourceModule } from './module.js';
 import { registerRateLimit } from './rate-limit.js';
 import type { SharedRedis } from './redis.js';
 import { echoRequestId } from './request-id.js';
-import { atOnce, atOnceOnSend } from './sync-hooks.js';
+import { atOnce, atOnceOnSend, atOnceOrAfter } from './sync-hooks.js';
 import type { versionHooks } from './versioning.js';
 
 export interface Pipeline {
@@ -40,21 +40,23 @@ export async function registerRequestPipeline(app: FastifyInstance, p: Pipeline)
   const { config, versioning, modules } = p;
   app.addHook('onRequest', atOnce(echoRequestId));
   // Every answer names its version, one refused before the version hooks (a 429) too.
-  app.addHook('onRequest', versioning.provisional);
+  app.addHook('onRequest', atOnce(versioning.provisional));
   app.addHook('onRequest', atOnce(refuseMalformedQuery));
   await registerRateLimit(app, config, p.redis);
   app.addHook(
     'onRequest',
-    checkoutLimitHook(
-      {
-        perKey: config.rateLimit.checkoutPerKey,
-        perAddress: config.rateLimit.checkoutPerAddress,
-        windowMs: config.rateLimit.windowMs,
-      },
-      p.redis,
+    atOnceOrAfter(
+      checkoutLimitHook(
+        {
+          perKey: config.rateLimit.checkoutPerKey,
+          perAddress: config.rateLimit.checkoutPerAddress,
+          windowMs: config.rateLimit.windowMs,
+        },
+        p.redis,
+      ),
     ),
   );
-  app.addHook('onRequest', versioning.fromHeader);
+  app.addHook('onRequest', atOnce(versioning.fromHeader));
   // Modules that authenticate their own routes (OCTo's Bearer credentials) are left alone.
   const ownScopes = modules.flatMap((m) => (m.ownAuthentication && m.prefix ? [m.prefix] : []));
   app.addHook(
@@ -63,15 +65,15 @@ export async function registerRequestPipeline(app: FastifyInstance, p: Pipeline)
       ownScopes.some((prefix) => isUnder(request.url, prefix)),
     ),
   );
-  app.addHook('onRequest', versioning.fromAccount);
+  app.addHook('onRequest', atOnce(versioning.fromAccount));
   for (const hook of modules.flatMap((m) => m.hooks?.onRequest ?? []))
     app.addHook('onRequest', hook);
   for (const hook of modules.flatMap((m) => m.hooks?.preHandler ?? []))
     app.addHook('preHandler', hook);
   app.addHook('preValidation', atOnce(refuseUnstorableInput));
   app.addHook('preValidation', atOnce(readExpand));
-  app.addHook('preValidation', versioning.rewriteRequest);
-  app.addHook('preValidation', relaxBodyForOlderVersions);
+  app.addHook('preValidation', atOnceOrAfter(versioning.rewriteRequest));
+  app.addHook('preValidation', atOnce(relaxBodyForOlderVersions));
   // Expanded first, so the objects it brings in get the caller's version shape too.
   const expanders = Object.assign({}, ...modules.map((m) => m.expanders ?? {})) as Expanders;
   app.addHook('preSerialization', expandHook(p.db, expanders));

@@ -18,6 +18,21 @@ export function atOnce(
   };
 }
 
+/**
+ * An onRequest or preValidation hook from a function that works at once on most requests
+ * and returns a promise only on those it must wait for (a counter in Redis, a rewrite that
+ * reads the database): the others pay no promise.
+ */
+export function atOnceOrAfter(
+  work: (request: FastifyRequest, reply: FastifyReply) => Promise<void> | undefined,
+): (request: FastifyRequest, reply: FastifyReply, done: Done) => void {
+  return (request, reply, done) => {
+    const pending = work(request, reply);
+    if (pending === undefined) done();
+    else pending.then(() => done(), done);
+  };
+}
+
 /** An onSend hook from a function that returns the payload to send. */
 export function atOnceOnSend(
   work: (request: FastifyRequest, reply: FastifyReply, payload: unknown) => unknown,

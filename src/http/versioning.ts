@@ -43,7 +43,7 @@ export function versionHooks(registry: VersionRegistry, db: Db) {
      * latest, so an answer refused before `fromHeader` runs (a 429) still carries one.
      * Never refuses: a bad header is `fromHeader`'s to answer, after the limits counted it.
      */
-    provisional: async (request: FastifyRequest, reply: FastifyReply) => {
+    provisional: (request: FastifyRequest, reply: FastifyReply): void => {
       const header = explicitVersion(request);
       let version = registry.latest;
       try {
@@ -55,7 +55,7 @@ export function versionHooks(registry: VersionRegistry, db: Db) {
     },
 
     /** onRequest, before authentication: the header's version, or provisionally the latest. */
-    fromHeader: async (request: FastifyRequest, reply: FastifyReply) => {
+    fromHeader: (request: FastifyRequest, reply: FastifyReply): void => {
       setVersion(request, reply, registry.latest);
       const header = explicitVersion(request);
       if (header === undefined) return;
@@ -69,18 +69,22 @@ export function versionHooks(registry: VersionRegistry, db: Db) {
     },
 
     /** onRequest, after authentication: without a header, the account's pinned version. */
-    fromAccount: async (request: FastifyRequest, reply: FastifyReply) => {
+    fromAccount: (request: FastifyRequest, reply: FastifyReply): void => {
       if (explicitVersion(request) !== undefined || !request.caller) return;
       setVersion(request, reply, registry.resolve(undefined, request.caller.apiVersion));
     },
 
     /** preValidation: translate an older request into the current shape. */
-    rewriteRequest: async (request: FastifyRequest) => {
+    rewriteRequest: (request: FastifyRequest): Promise<void> | undefined => {
       const route = { method: request.method, url: routeOf(request).url ?? '' };
+      const changes = registry.requestRewrites(request.apiVersion, route);
+      if (changes.length === 0) return undefined;
       const context = { db, caller: request.caller };
-      for (const change of registry.requestRewrites(request.apiVersion, route)) {
-        await change.rewrite(request as unknown as RequestParts, context);
-      }
+      return (async () => {
+        for (const change of changes) {
+          await change.rewrite(request as unknown as RequestParts, context);
+        }
+      })();
     },
 
     /**

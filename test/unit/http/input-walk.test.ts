@@ -76,7 +76,7 @@ describe('relaxBodyForOlderVersions', () => {
     const reply = {
       header: (name: string, value: string) => (headers[name] = value),
     } as unknown as FastifyReply;
-    await relaxBodyForOlderVersions(request, reply);
+    relaxBodyForOlderVersions(request, reply);
     return { body: request.body, headers };
   };
 
