@@ -5,7 +5,7 @@
  * throttled (auth-throttle.ts) before any key lookup or password hash; `countingFailures`
  * counts another credential's (a publishable key's) with them.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { BookingEnv } from '../config.js';
 import type { Caller } from '../domain/caller.js';
 import { DomainError } from '../domain/errors.js';
@@ -25,6 +25,8 @@ declare module 'fastify' {
 
 /** Turns credentials into a caller, or throws invalid_credentials (the users module's). */
 export interface Authenticator {
+  /** The caller of a key the cache holds and may give at once; undefined: ask `byApiKey`. */
+  cachedApiKey(apiKey: string): Caller | undefined;
   byApiKey(apiKey: string): Promise<Caller>;
   byPassword(email: string, password: string): Promise<Caller>;
 }
@@ -75,18 +77,37 @@ export function authenticationHook(
   /** Requests another hook authenticates (a module's own scheme: OCTo's Bearer). */
   elsewhere: (request: FastifyRequest) => boolean = () => false,
 ) {
-  return async function authenticate(request: FastifyRequest, _reply: FastifyReply) {
-    if (elsewhere(request)) return;
+  /**
+   * Registered through atOnceOrAfter: an anonymous request, and a key the cache gives at
+   * once (most requests), are done without a promise; the rest go on in `verify`.
+   */
+  return function authenticate(request: FastifyRequest): Promise<void> | undefined {
+    if (elsewhere(request)) return undefined;
     // A route that reads its own Authorization (GET /metrics' token) is not a caller's.
-    if (routeOf(request).config?.ownCredentials) return;
+    if (routeOf(request).config?.ownCredentials) return undefined;
     let credentials: Credentials | null;
     try {
       credentials = readCredentials(request);
     } catch (error) {
-      if (failedCredentials(error)) await throttle.failed(request.ip);
-      throw error;
+      return refuse(request, error);
     }
-    if (credentials === null) return;
+    if (credentials === null) return undefined;
+    if (credentials.kind === 'apiKey') {
+      const known = auth.cachedApiKey(credentials.apiKey);
+      if (known) {
+        request.caller = known;
+        return undefined;
+      }
+    }
+    return verify(request, credentials);
+  };
+
+  async function refuse(request: FastifyRequest, error: unknown): Promise<void> {
+    if (failedCredentials(error)) await throttle.failed(request.ip);
+    throw error;
+  }
+
+  async function verify(request: FastifyRequest, credentials: Credentials): Promise<void> {
     if (credentials.kind === 'basic' && env !== 'sandbox') {
       throw new DomainError(
         'basic_auth_sandbox_only',
@@ -116,7 +137,7 @@ export function authenticationHook(
       throw error;
     }
     await throttle.succeeded(request.ip, email);
-  };
+  }
 }
 
 /**

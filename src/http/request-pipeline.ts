@@ -61,8 +61,10 @@ export async function registerRequestPipeline(app: FastifyInstance, p: Pipeline)
   const ownScopes = modules.flatMap((m) => (m.ownAuthentication && m.prefix ? [m.prefix] : []));
   app.addHook(
     'onRequest',
-    authenticationHook(p.authenticate, config.env, p.authThrottle, (request) =>
-      ownScopes.some((prefix) => isUnder(request.url, prefix)),
+    atOnceOrAfter(
+      authenticationHook(p.authenticate, config.env, p.authThrottle, (request) =>
+        ownScopes.some((prefix) => isUnder(request.url, prefix)),
+      ),
     ),
   );
   app.addHook('onRequest', atOnce(versioning.fromAccount));

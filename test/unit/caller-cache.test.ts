@@ -68,10 +68,26 @@ describe('the key cache on PostgreSQL', () => {
     expect(await answer).toBeUndefined();
   });
 
+  it('gives at once (peek) only what get would give without waiting for a barrier', async () => {
+    const pg = fakeDatabase('postgres');
+    const cache = await createCallerCache(pg.database, { staleMs: 60_000 });
+    cache.put(digest, caller('u4'), cache.generation());
+    // No barrier heard yet: get would wait, so peek gives nothing (and sends the barrier).
+    expect(cache.peek(digest)).toBeUndefined();
+    pg.deliver();
+    expect(cache.peek(digest)).toMatchObject({ id: 'u4' });
+    // A change heard drops the entry: peek and get agree.
+    pg.commit('u4');
+    pg.deliver();
+    expect(cache.peek(digest)).toBeUndefined();
+    expect(await cache.get(digest)).toBeUndefined();
+  });
+
   it('waits for nothing on the embedded database (one process hears itself)', async () => {
     const embedded = fakeDatabase('pglite');
     const cache = await createCallerCache(embedded.database, { staleMs: 60_000 });
     cache.put(digest, caller('u3'), cache.generation());
+    expect(cache.peek(digest)).toMatchObject({ id: 'u3' });
     expect(await cache.get(digest)).toMatchObject({ id: 'u3' });
     await cache.propagated();
   });

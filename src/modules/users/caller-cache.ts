@@ -40,6 +40,11 @@ export const CALLERS_CHANNEL = 'booking_callers';
 export interface CredentialCache<T> {
   /** The cached value, once the fence says nothing newer can have been missed. */
   get(digest: string): Promise<T | undefined>;
+  /**
+   * What `get` would give at once, without waiting for a barrier: undefined where it would
+   * wait (the caller then asks `get`). Most requests end here, with no promise.
+   */
+  peek(digest: string): T | undefined;
   /** Take before reading the database; pass to `put` with what was read. */
   generation(): number;
   put(digest: string, value: T, generation: number): void;
@@ -120,11 +125,18 @@ export async function createCallerCache(
   /** One kind of credential: keys `<kind>:<digest>` (API keys: no prefix). */
   const section = <T>(kind: string, ownersOf: (value: T) => readonly string[]) => {
     const keyOf = (digest: string) => kind + digest;
+    /** Whether `key` may be served without asking the fence (none, nothing, or away). */
+    const unfenced = (key: string) => !fenced || !connected || !entries.has(key);
     return {
       async get(digest: string) {
         const key = keyOf(digest);
-        if (!fenced || !connected || !entries.has(key)) return lookup(key) as T | undefined;
+        if (unfenced(key)) return lookup(key) as T | undefined;
         return (await fence.fresh()) ? (lookup(key) as T | undefined) : undefined;
+      },
+      peek(digest: string) {
+        const key = keyOf(digest);
+        if (unfenced(key) || fence.freshNow()) return lookup(key) as T | undefined;
+        return undefined;
       },
       generation: () => generation,
       put(digest: string, value: T, readAt: number) {
@@ -180,6 +192,12 @@ function barriers(echo: (payload: string) => Promise<void> | undefined, staleMs:
     echo(`${mine}${sequence}`)?.catch(() => undefined);
   };
   const age = () => performance.now() - heardUpTo;
+  /** Whether everything committed up to `staleMs` ago has been heard, as of now. */
+  const freshNow = (): boolean => {
+    // Ahead of time under load, so that requests rarely wait.
+    if (age() > staleMs / 2 && performance.now() - lastSent > staleMs / 2) send();
+    return age() <= staleMs;
+  };
 
   return {
     heard(payload: string) {
@@ -197,11 +215,10 @@ function barriers(echo: (payload: string) => Promise<void> | undefined, staleMs:
       pending.clear();
       wake();
     },
+    freshNow,
     /** Whether everything committed up to `staleMs` ago has been heard (waiting a barrier). */
     async fresh(): Promise<boolean> {
-      // Ahead of time under load, so that requests rarely wait.
-      if (age() > staleMs / 2 && performance.now() - lastSent > staleMs / 2) send();
-      if (age() <= staleMs) return true;
+      if (freshNow()) return true;
       const waited = new Promise<void>((resolve) => waiters.push(resolve));
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, BARRIER_WAIT_MS)));
