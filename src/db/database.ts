@@ -11,6 +11,7 @@ import { lockDataDir } from './data-dir-lock.js';
 import { wrapPoolClients } from './pool-clients.js';
 import { timestamptzParser } from './timestamptz.js';
 import type { DB } from './types.js';
+import { registerDirectReads } from './direct-read.js';
 
 export type Db = Kysely<DB>;
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -237,6 +238,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     keepErrorsFromCrashing(pool);
     wrapPoolClients(pool);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    registerDirectReads(db, pool);
     const listeners = new Set<() => Promise<void>>();
     return {
       db,
@@ -302,6 +304,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types });
   keepErrorsFromCrashing(pool);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  registerDirectReads(db, pool);
   return {
     db,
     kind: 'pglite',

@@ -25,6 +25,7 @@ import type { CompiledList } from '../query/compile.js';
 import type { ListSource } from '../query/run.js';
 import { BoundedCache, sameValues, shapeOf } from '../query/shape.js';
 import { prepared } from './prepared.js';
+import { readRows } from './direct-read.js';
 
 /** Shapes a handle keeps: a few per filter combination clients really send. */
 const SHAPES_PER_HANDLE = 500;
@@ -81,11 +82,11 @@ export async function shapedRows<DB, Row>(
   if (known) {
     const query = { ...known, parameters: values };
     const prepare = q.prepare && caching.prepare !== false;
-    return (await db.executeQuery<Row>(prepare ? prepared(query) : query)).rows;
+    return readRows<Row>(db, prepare ? prepared(query) : query);
   }
   const compiled = page(q).compile();
   shapes.set(key, sameValues(compiled.parameters, values) ? compiled : null);
-  return (await db.executeQuery<Row>(compiled)).rows;
+  return readRows<Row>(db, compiled);
 }
 
 /** Never in an id nor raw in JSON text (PostgreSQL escapes control characters as \u0001). */

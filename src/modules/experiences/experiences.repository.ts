@@ -7,6 +7,7 @@ import { statement } from '../../db/statement-template.js';
 import type { DB, ExperiencesTable } from '../../db/types.js';
 import type { ListSource } from '../../query/run.js';
 import type { ExperienceRow } from './experiences.schemas.js';
+import { readRows } from '../../db/direct-read.js';
 
 /**
  * Experiences by id, any number of them in one text (`= any($1)`): compiled once and
@@ -45,7 +46,7 @@ export function experiencesRepository(db: Kysely<DB>) {
 
     async findMany(ids: readonly string[]): Promise<ExperienceRow[]> {
       if (ids.length === 0) return [];
-      return (await db.executeQuery(prepared(byIds(db, { ids })))).rows;
+      return readRows(db, prepared(byIds(db, { ids })));
     },
 
     /** A seller's visible experiences, in creation order (OCTo's products). */

@@ -12,6 +12,7 @@ import type { ListSource } from '../../query/run.js';
 import type { GuestFacts } from './guests.js';
 import { orderJson } from './order-json.js';
 import type { ItemJson, OrderItemRow, OrderRow } from './orders.schemas.js';
+import { readRows } from '../../db/direct-read.js';
 
 /** The jsonb columns are written as JSON text. */
 const orderValues = (order: OrderRow) => ({
@@ -124,12 +125,12 @@ export function ordersRepository(db: Kysely<DB>) {
 
     async findWithItems(id: string): Promise<OrderWithItems | undefined> {
       // A primary key's lookup: one plan whatever the id (db/prepared.ts).
-      return (await db.executeQuery(prepared(orderById(db, { id })))).rows[0];
+      return (await readRows(db, prepared(orderById(db, { id }))))[0];
     },
 
     /** One order's view as JSON text, built by PostgreSQL (order-json.ts). */
     async findJson(id: string): Promise<OrderJson | undefined> {
-      return (await db.executeQuery(prepared(orderJsonById(db, { id })))).rows[0];
+      return (await readRows(db, prepared(orderJsonById(db, { id }))))[0];
     },
 
     /**
