@@ -19,7 +19,9 @@ beforeAll(async () => {
 afterAll(async () => database.close());
 
 const select = (min: number) =>
-  CompiledQuery.raw('select n, label from direct_probe where n >= $1 order by n', [min]);
+  CompiledQuery.raw('select n, label from direct_probe where n >= $1 order by n', [
+    min,
+  ]) as CompiledQuery<{ n: number; label: string }>;
 
 describe('readRows', () => {
   it('gives the rows executeQuery gives, plain and as a named statement', async () => {
