@@ -8,7 +8,8 @@
 import path from 'node:path';
 import { projectRoot, type Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
-import { migrateToLatest, pendingMigrations } from './db/migrate.js';
+import { pendingMigrations } from './db/migrate.js';
+import { migrateAll } from './migrate-all.js';
 
 /** The migrated data directory a new embedded database is copied from. */
 export const EMBEDDED_TEMPLATE = path.join(projectRoot(), 'dist', 'template');
@@ -37,7 +38,7 @@ export async function openAppDatabase(
   );
   try {
     if (config.migrateOnStart) {
-      const applied = await migrateToLatest(database.db);
+      const applied = await migrateAll(database.db);
       if (applied.length > 0)
         stage(`migrations applied: ${applied.map((m) => m.migrationName).join(', ')}`);
     } else {

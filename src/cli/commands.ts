@@ -13,7 +13,7 @@ import { EMBEDDED_TEMPLATE, openAppDatabase } from '../app-database.js';
 import { ConfigError, type Config } from '../config.js';
 import { DataDirLockedError } from '../db/data-dir-lock.js';
 import { hasEmbeddedDatabase, openDatabase, type Database } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { migrateAll } from '../migrate-all.js';
 import { DomainError } from '../domain/errors.js';
 import { idempotencyService } from '../modules/idempotency/index.js';
 import { usersModule } from '../modules/users/index.js';
@@ -45,7 +45,7 @@ Beside a running embedded server, every command runs in it (DATA_DIR/admin.sock)
 async function migrate(ctx: CommandContext): Promise<void> {
   const database = await ctx.open('cli migrate', { create: true });
   try {
-    const results = await migrateToLatest(database.db);
+    const results = await migrateAll(database.db);
     for (const r of results)
       ctx.out(`${r.status === 'Success' ? 'applied' : r.status} ${r.migrationName}`);
     if (results.length === 0) ctx.out('schema is up to date');
@@ -180,7 +180,7 @@ export const serverCommands: AdminCommands = (request, { database, config, out, 
     err,
     via: `server ${process.pid}`,
     open: async (_role, { migrate = false }: OpenOptions = {}) => {
-      if (migrate) await migrateToLatest(database.db);
+      if (migrate) await migrateAll(database.db);
       return borrowed(database);
     },
   });

@@ -16,6 +16,8 @@
  */
 import {
   sql,
+  type RawBuilder,
+  type SqlBool,
   type Compilable,
   type CompiledQuery,
   type Kysely,
@@ -41,22 +43,33 @@ export interface ShapeCaching<DB> {
   prepare?: false;
 }
 
+/** A list query narrowed to the compiled query's page: its where, order, limit, offset. */
+export const pageOf = <DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  q: CompiledList,
+): SelectQueryBuilder<DB, TB, O> =>
+  query.where(q.where).orderBy(q.orderBy).limit(q.limit).offset(q.offset);
+
+/** How many rows of `base` match a where (a list's total). */
+export const countOf =
+  <DB, TB extends keyof DB>(base: () => SelectQueryBuilder<DB, TB, object>) =>
+  async (where: RawBuilder<SqlBool>): Promise<number> => {
+    const row = await base()
+      .select(sql<number>`count(*)`.as('n'))
+      .where(where)
+      .executeTakeFirstOrThrow();
+    return Number((row as { n: number | string }).n);
+  };
+
 export function listSource<DB, TB extends keyof DB, Row>(
   base: () => SelectQueryBuilder<DB, TB, object>,
   select: (query: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, Row>,
   caching?: ShapeCaching<DB>,
 ): ListSource<Row> {
-  const page = (q: CompiledList) =>
-    select(base()).where(q.where).orderBy(q.orderBy).limit(q.limit).offset(q.offset);
+  const page = (q: CompiledList) => pageOf(select(base()), q);
   return {
     rows: (q: CompiledList) => (caching ? shapedRows(caching, q, page) : page(q).execute()),
-    count: async (where) => {
-      const row = await base()
-        .select(sql<number>`count(*)`.as('n'))
-        .where(where)
-        .executeTakeFirstOrThrow();
-      return Number((row as { n: number | string }).n);
-    },
+    count: countOf(base),
   };
 }
 
@@ -89,6 +102,12 @@ export async function shapedRows<DB, Row>(
   return readRows<Row>(db, compiled);
 }
 
+/** A list row as an id and the object's JSON text. */
+export interface TextRow {
+  id: string;
+  json: string;
+}
+
 /** Never in an id nor raw in JSON text (PostgreSQL escapes control characters as \u0001). */
 const SEPARATOR = '\u0001';
 /**
@@ -100,8 +119,8 @@ const SEPARATOR = '\u0001';
 export const ONE_ROW_AT_MOST = 21;
 
 /**
- * A list whose rows are an id and the object's JSON text (`listSource`'s arguments
- * otherwise), each page fetched as one row: the page's ids and its texts, each joined by
+ * A list whose rows are an id and the object's JSON text (`page` is the page query, one
+ * such row per object, binding no value of its own), each page fetched as one row: the page's ids and its texts, each joined by
  * SEPARATOR in the order the page query returns them, split again here. PostgreSQL writes
  * its answer in 8 KB flushes, so a page of 20 orders sent as 21 rows (about 33 KB) reached
  * Node in three or four reads, each a wake-up of the event loop and a partial message
@@ -111,34 +130,29 @@ export const ONE_ROW_AT_MOST = 21;
  * texts stay paired, in the page query's order (as PostgREST's aggregates over an ordered
  * subquery do).
  */
-export function textListSource<DB, TB extends keyof DB>(
-  db: Kysely<unknown>,
-  base: () => SelectQueryBuilder<DB, TB, object>,
-  select: (
-    query: SelectQueryBuilder<DB, TB, object>,
-  ) => SelectQueryBuilder<DB, TB, { id: string; json: string }>,
+export function textListSource<DB>(
+  db: Kysely<DB>,
+  page: (q: CompiledList) => SelectQueryBuilder<object, never, TextRow>,
+  count: (where: RawBuilder<SqlBool>) => Promise<number>,
   shape: string,
-): ListSource<{ id: string; json: string }> {
-  const plain = listSource(base, select, { shape: `${shape}-rows`, db });
+): ListSource<TextRow> {
   // The outer query reads only the page's own columns: no table of the schema.
   const outer = db as unknown as Kysely<Record<string, never>>;
   const inOneRow = (q: CompiledList) =>
     outer
-      .selectFrom(
-        select(base()).where(q.where).orderBy(q.orderBy).limit(q.limit).offset(q.offset).as('p'),
-      )
+      .selectFrom(page(q).as('p'))
       .select([
         sql<string | null>`string_agg(p.id, chr(1))`.as('ids'),
         sql<string | null>`string_agg(p.json, chr(1))`.as('texts'),
       ]);
   return {
     rows: async (q: CompiledList) => {
-      if (q.limit > ONE_ROW_AT_MOST) return plain.rows(q);
-      const [page] = await shapedRows({ shape, db: outer }, q, inOneRow);
-      if (!page?.ids || page.texts === null) return [];
-      const texts = page.texts.split(SEPARATOR);
-      return page.ids.split(SEPARATOR).map((id, i) => ({ id, json: texts[i]! }));
+      if (q.limit > ONE_ROW_AT_MOST) return shapedRows({ shape: `${shape}-rows`, db }, q, page);
+      const [one] = await shapedRows({ shape, db: outer }, q, inOneRow);
+      if (!one?.ids || one.texts === null) return [];
+      const texts = one.texts.split(SEPARATOR);
+      return one.ids.split(SEPARATOR).map((id, i) => ({ id, json: texts[i]! }));
     },
-    count: (where) => plain.count(where),
+    count,
   };
 }

@@ -75,6 +75,13 @@ export interface EventsTable {
   manual: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
   /** Acknowledgement per guide id; a guide missing here is `confirmed`. */
   guide_statuses: ColumnType<Record<string, GuideStatus>, string | undefined, string>;
+  /**
+   * The zone, local start and local end the view shows, as written from Node's zone rules
+   * (modules/events/new-event.ts); null on a row an older release wrote.
+   */
+  local_zone: ColumnType<string | null, string | null | undefined, string | null>;
+  local_start: ColumnType<string | null, string | null | undefined, string | null>;
+  local_end: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Created;
   updated_at: Updated;
 }

@@ -18,6 +18,7 @@ import * as domainEventsModule from '../../src/outbox/domain-events.repository.j
 import * as delegatesModule from '../../src/modules/delegates/delegates.repository.js';
 import * as eventsModule from '../../src/modules/events/events.repository.js';
 import * as eventSeatsModule from '../../src/modules/events/event-seats.repository.js';
+import * as eventLocalTimesModule from '../../src/modules/events/event-local-times.repository.js';
 import * as eventGuidesModule from '../../src/modules/events/event-guides.repository.js';
 import * as experiencesModule from '../../src/modules/experiences/experiences.repository.js';
 import * as demographicsModule from '../../src/modules/experiences/demographics.repository.js';
@@ -69,6 +70,7 @@ const { domainEventsRepository } = tracked(domainEventsModule);
 const { delegatesRepository } = tracked(delegatesModule);
 const { eventsRepository, eventsWithExperience } = tracked(eventsModule);
 const { eventSeatsRepository } = tracked(eventSeatsModule);
+const { eventLocalTimesRepository } = tracked(eventLocalTimesModule);
 const { eventGuidesRepository } = tracked(eventGuidesModule);
 const { experiencesRepository } = tracked(experiencesModule);
 const { departuresRepository } = tracked(departuresModule);
@@ -89,6 +91,17 @@ const A = 'a'.repeat(24);
 const B = 'b'.repeat(24);
 const AT = new Date('2030-06-01T09:00:00Z');
 const LATER = new Date('2030-06-01T11:00:00Z');
+const NEW_EVENT = {
+  id: A,
+  experience_id: B,
+  seller_id: B,
+  starts_at: AT,
+  ends_at: LATER,
+  max: 10,
+  local_zone: 'UTC',
+  local_start: '2030-06-01T09:00:00Z',
+  local_end: '2030-06-01T11:00:00Z',
+};
 const ITEM = {
   id: B,
   order_id: A,
@@ -217,25 +230,9 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     findById: (db) => eventsRepository(db).findById(A),
     findMany: (db) => eventsRepository(db).findMany([A, B]),
     findAt: (db) => eventsRepository(db).findAt(A, AT),
-    upsert: (db) =>
-      eventsRepository(db).upsert(
-        { id: A, experience_id: B, seller_id: B, starts_at: AT, ends_at: LATER, max: 10 },
-        true,
-      ),
-    takeSeatsAt: (db) =>
-      eventSeatsRepository(db).takeSeatsAt(
-        { id: A, experience_id: B, seller_id: B, starts_at: AT, ends_at: LATER, max: 10 },
-        2,
-      ),
-    findOrCreate: (db) =>
-      eventsRepository(db).findOrCreate({
-        id: A,
-        experience_id: B,
-        seller_id: B,
-        starts_at: AT,
-        ends_at: LATER,
-        max: 10,
-      }),
+    upsert: (db) => eventsRepository(db).upsert(NEW_EVENT, true),
+    takeSeatsAt: (db) => eventSeatsRepository(db).takeSeatsAt(NEW_EVENT, 2),
+    findOrCreate: (db) => eventsRepository(db).findOrCreate(NEW_EVENT),
     reserve: (db) => eventSeatsRepository(db).reserve(A, 2),
     release: (db) => eventSeatsRepository(db).release(A, 2),
     overlappingWithGuide: (db) =>
@@ -253,9 +250,26 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     change: (db) => eventsRepository(db).change(A, { max: 5, manual: false }),
     hasBookings: (db) => eventsRepository(db).hasBookings(A),
     delete: (db) => eventsRepository(db).delete(A),
+    staleLocalTimes: (db) => eventLocalTimesRepository(db).stale(A, 10, [A, B]),
+    writeLocalTimes: (db) =>
+      eventLocalTimesRepository(db).write([
+        {
+          id: A,
+          local_zone: 'UTC',
+          local_start: '2030-06-01T09:00:00Z',
+          local_end: '2030-06-01T11:00:00Z',
+        },
+      ]),
     ...listCalls(eventList, (db) => eventsRepository(db).listSource(), {
       'start[range]': '2030-06-01,2030-06-30',
     }),
+    ...Object.fromEntries(
+      Object.entries(
+        listCalls(eventList, (db) => eventsRepository(db).jsonListSource(), {
+          'start[range]': '2030-06-01,2030-06-30',
+        }),
+      ).map(([name, call]) => [`json ${name}`, call]),
+    ),
   },
   guides: {
     insert: (db) =>

@@ -12,6 +12,7 @@
  *
  * Reserved seats are filled in by orders.ts once the items exist.
  */
+import { fillLocalTimes } from '../../modules/events/index.js';
 import type { SeedContext } from './context.js';
 import { emailLocalPart, nameColumns } from './people.js';
 import { idSql, intArray, pick, rnd, TAG, textArray } from './sql.js';
@@ -186,6 +187,8 @@ export async function createEvents(ctx: SeedContext): Promise<number> {
            e.created_at, e.created_at
     from s_events e join s_sellers s on s.n = e.seller_n
     order by e.n`);
+  // Their local start and end, as every write of an event stores them from Node's rules.
+  await fillLocalTimes(ctx.trx);
   const [row] = await ctx.run<{ n: number }>(`select count(*)::int as n from s_events`);
   return row!.n;
 }

@@ -23,6 +23,7 @@ import * as m0019 from './0019_guests_checkins.js';
 import * as m0020 from './0020_resellers_octo.js';
 import * as m0021 from './0021_resources.js';
 import * as m0022 from './0022_hook_hears_after.js';
+import * as m0023 from './0023_event_local_times.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': m0001,
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '0020_resellers_octo': m0020,
   '0021_resources': m0021,
   '0022_hook_hears_after': m0022,
+  '0023_event_local_times': m0023,
 };

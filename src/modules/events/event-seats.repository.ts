@@ -28,6 +28,9 @@ const takeSeats = statement((db, row: NewEventRow & { quantity: number; at: Date
       'ends_at',
       'max',
       'reserved',
+      'local_zone',
+      'local_start',
+      'local_end',
       'created_at',
       'updated_at',
     ])
@@ -41,6 +44,9 @@ const takeSeats = statement((db, row: NewEventRow & { quantity: number; at: Date
           sql<Date>`${row.ends_at}::timestamptz`.as('ends_at'),
           sql<number | null>`${row.max}::int`.as('max'),
           sql<number>`${quantity}::int`.as('reserved'),
+          sql<string>`${row.local_zone}::text`.as('local_zone'),
+          sql<string>`${row.local_start}::text`.as('local_start'),
+          sql<string>`${row.local_end}::text`.as('local_end'),
           sql<Date>`${at}::timestamptz`.as('created_at'),
           sql<Date>`${at}::timestamptz`.as('updated_at'),
         ])

@@ -1,11 +1,13 @@
 /** All SQL on events (the seats and the guides on them in event-seats/event-guides.repository.ts). */
-import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { creationStamps, touchedAt } from '../../db/creation-clock.js';
-import { shapedRows } from '../../db/list-source.js';
+import { countOf, pageOf, shapedRows, textListSource, type TextRow } from '../../db/list-source.js';
 import type { DB, EventsTable } from '../../db/types.js';
 import type { CompiledList } from '../../query/compile.js';
 import type { ListSource } from '../../query/run.js';
+import { eventJson } from './event-json.js';
 import type { EventRow } from './events.schemas.js';
+import type { LocalTimes } from './new-event.js';
 
 /** The seats of an event at a departure, as availability and quotes read them. */
 const toDeparture = (
@@ -18,8 +20,8 @@ const toDeparture = (
   manual: r.manual,
 });
 
-/** A new event of a departure, as a booking makes it. */
-export interface NewEventRow {
+/** A new event of a departure, as a booking makes it (new-event.ts). */
+export interface NewEventRow extends LocalTimes {
   id: string;
   experience_id: string;
   seller_id: string;
@@ -39,6 +41,14 @@ export const eventsWithExperience = (db: Kysely<DB>) =>
 /** Events themselves: read, locked, changed, made, deleted, listed. */
 export function eventsRepository(db: Kysely<DB>) {
   const withExperience = () => eventsWithExperience(db);
+  // A page of events first, then their experiences: joining before the limit joins every
+  // matching event (and the planner may then hash-join all experiences).
+  const pageWithExperiences = (q: CompiledList) =>
+    db
+      .selectFrom(pageOf(db.selectFrom('events as e').selectAll('e'), q).as('e'))
+      .innerJoin('experiences as x', 'x.id', 'e.experience_id')
+      .orderBy(q.orderBy);
+  const count = countOf(() => db.selectFrom('events as e'));
   return {
     async findById(id: string): Promise<EventRow | undefined> {
       return withExperience().where('e.id', '=', id).executeTakeFirst();
@@ -106,6 +116,9 @@ export function eventsRepository(db: Kysely<DB>) {
         .onConflict((oc) =>
           oc.constraint('events_experience_start').doUpdateSet((eb) => ({
             ends_at: eb.ref('excluded.ends_at'),
+            local_zone: eb.ref('excluded.local_zone'),
+            local_start: eb.ref('excluded.local_start'),
+            local_end: eb.ref('excluded.local_end'),
             max: changeMax ? eb.ref('excluded.max') : eb.ref('events.max'),
             updated_at: touchedAt('events'),
           })),
@@ -179,35 +192,25 @@ export function eventsRepository(db: Kysely<DB>) {
 
     listSource(): ListSource<EventRow> {
       return {
-        // The page of events first, then their experiences: joining before the limit joins
-        // every matching event (and the planner may then hash-join all experiences).
         rows: (q: CompiledList) =>
           shapedRows({ shape: 'events', db }, q, (q) =>
-            db
-              .selectFrom(
-                db
-                  .selectFrom('events as e')
-                  .selectAll('e')
-                  .where(q.where)
-                  .orderBy(q.orderBy)
-                  .limit(q.limit)
-                  .offset(q.offset)
-                  .as('e'),
-              )
-              .innerJoin('experiences as x', 'x.id', 'e.experience_id')
+            pageWithExperiences(q)
               .selectAll('e')
-              .select(['x.name as title', 'x.timezone as timezone'])
-              .orderBy(q.orderBy),
+              .select(['x.name as title', 'x.timezone as timezone']),
           ),
-        count: async (where: RawBuilder<SqlBool>) => {
-          const row = await db
-            .selectFrom('events as e')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where(where)
-            .executeTakeFirstOrThrow();
-          return Number(row.n);
-        },
+        count,
       };
+    },
+
+    /** The same pages, each event as its view's JSON text (event-json.ts). */
+    jsonListSource(): ListSource<TextRow> {
+      return textListSource(
+        db,
+        (q) =>
+          pageWithExperiences(q).select(['e.id', sql<string>`${sql.raw(eventJson)}`.as('json')]),
+        count,
+        'events-json',
+      );
     },
   };
 }

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
+import { sendJsonText, takesJsonText } from '../../http/json-text.js';
 import { ExpandQuery, listQueryExpanding } from '../../http/expand.js';
 import { IdParams, authenticated, errorResponses, listErrors, refTo } from '../../http/schemas.js';
 import { describeList } from '../../query/describe.js';
@@ -37,7 +38,11 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{
         },
       },
     },
-    async (request) => events.list(requireCaller(request), request.query),
+    async (request, reply) => {
+      const caller = requireCaller(request);
+      const json = takesJsonText(request) && (await events.listJson(caller, request.query));
+      return json ? sendJsonText(reply, json) : events.list(caller, request.query);
+    },
   );
 
   app.post(

@@ -164,6 +164,15 @@ export const seatsOpen = (
 ): number | null =>
   event.manual === false ? 0 : event.max === null ? null : Math.max(0, event.max - event.reserved);
 
+/**
+ * The local start and end the row keeps when they are of its experience's zone (the list's
+ * JSON shows the same: event-json.ts), else as Node's zone rules give them (new-event.ts).
+ */
+const localTimes = (row: EventRow): Pick<EventView, 'start' | 'end'> =>
+  row.local_zone === row.timezone && row.local_start !== null && row.local_end !== null
+    ? { start: row.local_start, end: row.local_end }
+    : { start: localIso(row.starts_at, row.timezone), end: localIso(row.ends_at, row.timezone) };
+
 export function toEventView(row: EventRow): EventView {
   return {
     object: 'event',
@@ -171,8 +180,7 @@ export function toEventView(row: EventRow): EventView {
     experience: ref(row.experience_id),
     seller: ref(row.seller_id),
     title: row.title,
-    start: localIso(row.starts_at, row.timezone),
-    end: localIso(row.ends_at, row.timezone),
+    ...localTimes(row),
     max: row.max,
     quantity: { reserved: row.reserved },
     open: seatsOpen(row),

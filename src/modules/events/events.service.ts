@@ -5,7 +5,6 @@
  */
 import type { Db } from '../../db/database.js';
 import { isCheckViolation } from '../../db/errors.js';
-import { newId } from '../../db/ids.js';
 import { inTransaction, type Executor } from '../../db/unit-of-work.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
@@ -23,6 +22,8 @@ import { eventList } from './events.list.js';
 import { type EventRow, type EventView, toEventView } from './events.schemas.js';
 import { eventsRepository } from './events.repository.js';
 import { experienceMustExist } from './events.rules.js';
+import { fillLocalTimes, newEventAt } from './new-event.js';
+import { jsonPage } from '../../http/json-text.js';
 
 /** A guide as `POST /api/events` may name it: an id, `{id}`, or `{guide: {id}}`. */
 export type GuideEntry = string | { id: string } | { guide: { id: string } };
@@ -100,6 +101,29 @@ export function eventsService({ db, domainEvents = noEvents }: EventsServiceDeps
         repo.listSource(),
         (rows) => rows.map(toEventView),
       ),
+
+    /**
+     * The same page as `list`, as the bytes of the latest version's JSON that PostgreSQL
+     * built (event-json.ts); undefined when an event on it has no stored local times of its
+     * experience's zone: those are written now (new-event.ts), and this page is `list`'s.
+     */
+    async listJson(caller: Caller, query: Record<string, unknown>): Promise<Buffer | undefined> {
+      const page = await runList(
+        eventList,
+        { path: '/api/events', query, scope: await visibility.scope(db, caller) },
+        repo.jsonListSource(),
+        (rows) => rows,
+      );
+      const stale = page.data.filter((row) => row.json === '');
+      if (stale.length > 0) {
+        await fillLocalTimes(
+          db,
+          stale.map((row) => row.id),
+        );
+        return undefined;
+      }
+      return jsonPage({ ...page, data: page.data.map((row) => row.json) });
+    },
 
     /** The events of these ids the caller may see, as views (`expand=event`). */
     async views(caller: Caller | null, ids: readonly string[]): Promise<Map<string, EventView>> {
@@ -206,14 +230,12 @@ export function eventsService({ db, domainEvents = noEvents }: EventsServiceDeps
           written = await experienceMustExist(
             experience.id,
             events.upsert(
-              {
-                id: newId(),
-                experience_id: experience.id,
-                seller_id: experience.sellerId,
-                starts_at: start,
-                ends_at: new Date(start.getTime() + experience.duration * 60_000),
-                max: input.max === undefined ? experience.outingMax : input.max,
-              },
+              newEventAt(
+                experience.sellerId,
+                experience,
+                start,
+                input.max === undefined ? experience.outingMax : input.max,
+              ),
               input.max !== undefined,
             ),
           );

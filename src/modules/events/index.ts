@@ -16,3 +16,4 @@ export {
 export { capacityExceeded } from './seat-errors.js';
 export { eventList } from './events.list.js';
 export { eventEvents } from './events.events.js';
+export { fillLocalTimes } from './new-event.js';

@@ -9,7 +9,6 @@
  * too, after its events' (resources are locked last, in id order), all or nothing; seats
  * given back are given back to its resources too (docs/resources.md).
  */
-import { newId } from '../../db/ids.js';
 import type { Executor, Tx } from '../../db/unit-of-work.js';
 import { auditOf } from '../../outbox/index.js';
 import type { BookableExperience } from '../experiences/index.js';
@@ -19,6 +18,7 @@ import { autoAssign } from './assignment.js';
 import { eventSeatsRepository } from './event-seats.repository.js';
 import { eventsRepository, type NewEventRow } from './events.repository.js';
 import { experienceMustExist } from './events.rules.js';
+import { newEventAt } from './new-event.js';
 import { seatsOpen, toEventView, type EventView } from './events.schemas.js';
 import { capacityExceeded } from './seat-errors.js';
 
@@ -144,16 +144,6 @@ const byDeparture = <T extends { experience: { id: string }; start: Date }>(item
     (a, b) =>
       a.experience.id.localeCompare(b.experience.id) || a.start.getTime() - b.start.getTime(),
   );
-
-/** The event row a departure gets when it has none yet. */
-const newEventAt = (sellerId: string, experience: BookableExperience, start: Date) => ({
-  id: newId(),
-  experience_id: experience.id,
-  seller_id: sellerId,
-  starts_at: start,
-  ends_at: new Date(start.getTime() + experience.duration * 60_000),
-  max: experience.outingMax,
-});
 
 /**
  * A new booking's seats: for each departure asked (the quantities of its requests added

@@ -2,7 +2,7 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { statement } from '../../db/statement-template.js';
 import { touchedAt } from '../../db/creation-clock.js';
-import { listSource, textListSource } from '../../db/list-source.js';
+import { countOf, listSource, pageOf, textListSource } from '../../db/list-source.js';
 import { prepared } from '../../db/prepared.js';
 import { insertRows } from '../../db/write-batch.js';
 import type { DB } from '../../db/types.js';
@@ -114,10 +114,11 @@ export function ordersRepository(db: Kysely<DB>) {
 
     /** The same pages, each order as its view's JSON text (order-json.ts). */
     jsonListSource(search?: string): ListSource<{ id: string; json: string }> {
+      const base = () => db.selectFrom('orders as o');
       const plain = textListSource(
-        db as Kysely<unknown>,
-        () => db.selectFrom('orders as o'),
-        (q) => q.select(['o.id', orderJsonColumn]),
+        db,
+        (q) => pageOf(base().select(['o.id', orderJsonColumn]), q),
+        countOf(base),
         'orders-json',
       );
       return search === undefined ? plain : searched(plain, search);
