@@ -153,6 +153,27 @@ describe('the event view PostgreSQL builds', () => {
     expect((await stored(event.id)).current).toBe(true);
   });
 
+  it('answers the page when storing its local times fails, and stores them on a later read', async () => {
+    const shop = await openShop(t.app, { timezone: 'America/St_Johns' });
+    const event = await createEvent(t.app, shop.seller, shop.experienceId, '2030-02-01T14:00');
+    const db = t.database.db;
+    await sql`update events set local_zone = null where id = ${event.id}`.execute(db);
+    await sql`create function refuse_local_times() returns trigger language plpgsql as $$
+      begin raise exception 'refused'; end $$`.execute(db);
+    await sql`create trigger refuse_local_times before update of local_zone on events
+      for each row execute function refuse_local_times()`.execute(db);
+    try {
+      const page = await listed(shop);
+      expect(page.data).toEqual([await nodeView(event.id)]);
+      expect(await stored(event.id)).toEqual({ zone: null, current: false });
+    } finally {
+      await sql`drop trigger refuse_local_times on events`.execute(db);
+      await sql`drop function refuse_local_times()`.execute(db);
+    }
+    expect((await listed(shop)).data).toEqual([await nodeView(event.id)]);
+    expect((await stored(event.id)).current).toBe(true);
+  });
+
   it('fills every stale event in batches, and changes no stamp', async () => {
     const shop = await openShop(t.app, { timezone: 'Pacific/Chatham' });
     const ids = [];

@@ -6,6 +6,7 @@
 import type { Db } from '../../db/database.js';
 import { isCheckViolation } from '../../db/errors.js';
 import { inTransaction, type Executor } from '../../db/unit-of-work.js';
+import { jsonPage } from '../../http/json-text.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { DomainError, invalid, notFound } from '../../domain/errors.js';
@@ -23,7 +24,6 @@ import { type EventRow, type EventView, toEventView } from './events.schemas.js'
 import { eventsRepository } from './events.repository.js';
 import { experienceMustExist } from './events.rules.js';
 import { fillLocalTimes, newEventAt } from './new-event.js';
-import { jsonPage } from '../../http/json-text.js';
 
 /** A guide as `POST /api/events` may name it: an id, `{id}`, or `{guide: {id}}`. */
 export type GuideEntry = string | { id: string } | { guide: { id: string } };
@@ -114,12 +114,11 @@ export function eventsService({ db, domainEvents = noEvents }: EventsServiceDeps
         repo.jsonListSource(),
         (rows) => rows,
       );
-      const stale = page.data.filter((row) => row.json === '');
+      const stale = page.data.filter((row) => row.json === '').map((row) => row.id);
       if (stale.length > 0) {
-        await fillLocalTimes(
-          db,
-          stale.map((row) => row.id),
-        );
+        // Not the reader's failure: readers filling one page at once may wait on each
+        // other's row locks, or one be chosen as a deadlock's victim; the next read fills.
+        await fillLocalTimes(db, stale).catch(() => undefined);
         return undefined;
       }
       return jsonPage({ ...page, data: page.data.map((row) => row.json) });

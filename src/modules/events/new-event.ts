@@ -1,6 +1,7 @@
 /**
- * The row a new event of a departure gets, and its local start and end, kept on the row as its view shows them (ISO 8601 with
- * the experience's offset, `localIso`'s text), with the zone they were written in.
+ * The row a new event of a departure gets, and its local start and end, kept on the row as
+ * its view shows them (ISO 8601 with the experience's offset, `localIso`'s text), with the
+ * zone they were written in.
  *
  * Why they are stored: the list of events is built by PostgreSQL as JSON text (event-json.ts),
  * and an event's local time needs the zone rules Node reads (Intl), which PostgreSQL's own
