@@ -98,15 +98,29 @@ function walk(node: OperationNode, parts: string[], values: unknown[]): boolean 
   return true;
 }
 
+/**
+ * The text of trees without a bound value, by tree: a fragment made once and shared by
+ * every request (a list's `order by`: query/compile.ts) is walked once.
+ */
+const valueless = new WeakMap<OperationNode, string>();
+
 /** The shape of fragment trees written one after the other, or undefined when unknown. */
 export function shapeOf(nodes: readonly OperationNode[]): Shape | undefined {
-  const parts: string[] = [];
+  let key = '';
   const values: unknown[] = [];
   for (const node of nodes) {
-    if (!walk(node, parts, values)) return undefined;
-    parts.push(END);
+    let text = valueless.get(node);
+    if (text === undefined) {
+      const parts: string[] = [];
+      const before = values.length;
+      if (!walk(node, parts, values)) return undefined;
+      parts.push(END);
+      text = parts.join('');
+      if (values.length === before) valueless.set(node, text);
+    }
+    key += text;
   }
-  return { key: parts.join(''), values };
+  return { key, values };
 }
 
 /** The same values, compared as bound: arrays element by element. */

@@ -75,6 +75,26 @@ describe('shapeOf', () => {
     expect(new Set(compiled.map((c) => c.key)).size).toBeGreaterThan(10);
   });
 
+  it('walks a tree without values once, and takes the values of any other every time', () => {
+    const order = sql`${sql.ref('o.created_at')} desc`.toOperationNode();
+    const where = sql<SqlBool>`a = ${1}`.toOperationNode();
+    const first = shapeOf([where, order])!;
+    expect(first.values).toEqual([1]);
+    expect(shapeOf([where, order])).toEqual(first);
+    expect(shapeOf([order, where])).toEqual({ key: expect.any(String), values: [1] });
+    expect(shapeOf([sql<SqlBool>`a = ${2}`.toOperationNode(), order])).toEqual({
+      key: first.key,
+      values: [2],
+    });
+    // The compiler shares one `order by` between requests of one sort, and only then.
+    const orderOf = (query: Record<string, string>) =>
+      compile(orderList, plan(parse(query), orderList), 'all').orderBy;
+    expect(orderOf({ seller: A })).toBe(orderOf({ seller: B }));
+    expect(orderOf({ sort: 'amount' })).toBe(orderOf({ sort: 'amount', seller: A }));
+    expect(orderOf({ sort: 'amount' })).not.toBe(orderOf({ sort: '-amount' }));
+    expect(orderOf({ sort: 'amount' })).not.toBe(orderOf({}));
+  });
+
   it('never gives one key to names that compile to different texts', () => {
     const { db } = createQueryRecorder();
     const names = [
