@@ -38,7 +38,11 @@ export type OperatorName = (typeof OPERATOR_NAMES)[number];
 /** A coerced filter value: dates stay `YYYY-MM-DD`, datetimes become epoch milliseconds. */
 export type Value = string | number | boolean;
 
-/** How a field is reached in SQL: a column of the row's table, or an expression over it. */
+/**
+ * How a field is reached in SQL: a column of the row's table, or an expression over it. An
+ * expression depends on the alias only: it is made once per alias and shared by every
+ * request (query/compile.ts).
+ */
 export type SqlSource = string | ((alias: string) => RawBuilder<unknown>);
 
 export interface FieldSpec {
