@@ -120,13 +120,13 @@ export const ONE_ROW_AT_MOST = 21;
 
 /**
  * A list whose rows are an id and the object's JSON text (`page` is the page query, one
- * such row per object, binding no value of its own), each page fetched as one row: the page's ids and its texts, each joined by
- * SEPARATOR in the order the page query returns them, split again here. PostgreSQL writes
- * its answer in 8 KB flushes, so a page of 20 orders sent as 21 rows (about 33 KB) reached
- * Node in three or four reads, each a wake-up of the event loop and a partial message
- * for node-postgres to buffer; as one row it is written whole and read at once, as the
- * floor's page is (docs/performance.md, issue 27, eighth pass); larger pages come a row per
- * object (ONE_ROW_AT_MOST). Both aggregates read the same rows in one pass, so ids and
+ * such row per object, binding no value of its own), each page fetched as one row: the
+ * page's ids and its texts, each joined by SEPARATOR in the order the page query returns
+ * them, split again here. PostgreSQL writes its answer in 8 KB flushes, so a page of 20
+ * orders sent as 21 rows (about 33 KB) reached Node in three or four reads, each a wake-up
+ * of the event loop and a partial message for node-postgres to buffer; as one row it is
+ * written whole and read at once, as the floor's page is (docs/performance.md, issue 27,
+ * eighth pass); larger pages come a row per object (ONE_ROW_AT_MOST). Both aggregates read the same rows in one pass, so ids and
  * texts stay paired, in the page query's order (as PostgREST's aggregates over an ordered
  * subquery do).
  */
