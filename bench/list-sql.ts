@@ -7,7 +7,7 @@ import type { CompiledQuery, Kysely } from 'kysely';
 import type { Db } from '../src/db/database.js';
 import { createQueryRecorder } from '../src/db/query-recorder.js';
 import type { DB } from '../src/db/types.js';
-import { eventVisibility } from '../src/modules/events/events.service.js';
+import { eventVisibility } from '../src/modules/events/event-visibility.js';
 import { ordersScope } from '../src/modules/orders/orders.service.js';
 import { eventList } from '../src/modules/events/events.list.js';
 import { eventsRepository } from '../src/modules/events/events.repository.js';

@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { createQueryRecorder } from '../../src/db/query-recorder.js';
 import type { DB } from '../../src/db/types.js';
-import { eventVisibility } from '../../src/modules/events/events.service.js';
+import { eventVisibility } from '../../src/modules/events/event-visibility.js';
 import { experiencesScope } from '../../src/modules/experiences/experiences.service.js';
 import { ordersScope } from '../../src/modules/orders/orders.service.js';
 import { eventList } from '../../src/modules/events/events.list.js';

@@ -15,7 +15,7 @@ import { acknowledge, assignGuide, requireGuideOn } from './assignment.js';
 import { type EventRow, type EventView, toEventView } from './events.schemas.js';
 import { eventGuidesRepository } from './event-guides.repository.js';
 import { eventsRepository } from './events.repository.js';
-import { eventVisibility } from './events.service.js';
+import { eventVisibility } from './event-visibility.js';
 
 /** The three body shapes existing clients send. */
 export interface AssignmentBody {

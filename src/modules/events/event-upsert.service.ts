@@ -1,0 +1,115 @@
+/**
+ * Xola's event upsert (`POST /api/events`): creates the event of an experience at a start,
+ * or updates the one already there, with its guides; 201 both ways, audited as
+ * `event.update`.
+ */
+import { isCheckViolation } from '../../db/errors.js';
+import { inTransaction } from '../../db/unit-of-work.js';
+import { accessOf } from '../../domain/access.js';
+import type { Caller } from '../../domain/caller.js';
+import { DomainError, invalid } from '../../domain/errors.js';
+import { emitChange } from '../../outbox/index.js';
+import { experiencesFacade as experiences } from '../experiences/index.js';
+import { guidesFacade as guides } from '../guides/index.js';
+import type { Recorder } from '../idempotency/index.js';
+import { parseStart } from '../schedules/index.js';
+import { setGuides } from './assignment.js';
+import { eventsRepository } from './events.repository.js';
+import { experienceMustExist } from './events.rules.js';
+import { type EventView, toEventView } from './events.schemas.js';
+import type { EventsServiceDeps } from './events.service.js';
+import { newEventAt } from './new-event.js';
+import { staffNewEvent } from './seats.js';
+
+/** A guide as `POST /api/events` may name it: an id, `{id}`, or `{guide: {id}}`. */
+export type GuideEntry = string | { id: string } | { guide: { id: string } };
+
+export const guideIdOf = (entry: GuideEntry): string =>
+  typeof entry === 'string' ? entry : 'guide' in entry ? entry.guide.id : entry.id;
+
+export interface EventInput {
+  experience: { id: string };
+  start: string;
+  max?: number | null;
+  guides?: GuideEntry[];
+}
+
+/** Creates the event, or updates the one at the same start (201 both ways). */
+export const eventUpsert =
+  ({ db, domainEvents }: Required<EventsServiceDeps>) =>
+  async (
+    caller: Caller,
+    input: EventInput,
+    record: Recorder,
+    checkSchedule = true,
+  ): Promise<EventView> => {
+    const access = accessOf(caller);
+    const experience = await experiences.findVisible(db, caller, input.experience.id);
+    access.require('events', experience.sellerId, `the events of experience ${experience.id}`);
+    const start = parseStart(input.start, experience.timezone);
+    if (!start) {
+      throw invalid(
+        'body',
+        'start',
+        `must be an ISO 8601 date-time (with an offset, or local to ${experience.timezone}) that exists`,
+      );
+    }
+    const guideIds = input.guides && [...new Set(input.guides.map(guideIdOf))];
+    if (guideIds !== undefined) {
+      access.require('guides', experience.sellerId, `the guides of experience ${experience.id}`);
+    }
+    return inTransaction(db, async (tx) => {
+      const events = eventsRepository(tx);
+      // Guides before the event, as assignment and deletion lock them: one lock order
+      // everywhere, so these paths cannot deadlock each other.
+      for (const guideId of [...(guideIds ?? [])].sort()) await guides.lock(tx, guideId);
+      // What the event was, if there was one at this start (for the audit).
+      const existing = await events.findAt(experience.id, start);
+      let written: { id: string; created: boolean };
+      try {
+        written = await experienceMustExist(
+          experience.id,
+          events.upsert(
+            newEventAt(
+              experience.sellerId,
+              experience,
+              start,
+              input.max === undefined ? experience.outingMax : input.max,
+            ),
+            input.max !== undefined,
+          ),
+        );
+      } catch (error) {
+        if (isCheckViolation(error, 'events_no_oversell')) {
+          throw new DomainError(
+            'capacity_below_reserved',
+            'max is below the seats already reserved on this event.',
+            {
+              errors: [{ in: 'body', name: 'max', detail: 'is below the seats already reserved' }],
+            },
+          );
+        }
+        throw error;
+      }
+      const { id, created } = written;
+      if (guideIds !== undefined) {
+        // Guides obey the same rule as POST /api/events/{id}/guides (no forceConfirm here).
+        await setGuides(tx, guides, (await events.findById(id))!, guideIds, {
+          forceConfirm: false,
+          checkSchedule,
+        });
+      } else if (created) {
+        await staffNewEvent(tx, id, experience.guide);
+      }
+      const view = toEventView((await events.findById(id))!);
+      await emitChange(domainEvents, tx, {
+        name: 'event.update',
+        sellerId: experience.sellerId,
+        actorId: caller.id,
+        after: view,
+        before: existing && toEventView(existing),
+      });
+      await record(tx, { status: 201, body: view });
+      return view;
+    });
+  };
