@@ -163,9 +163,20 @@ describe('the event view PostgreSQL builds', () => {
     await sql`create trigger refuse_local_times before update of local_zone on events
       for each row execute function refuse_local_times()`.execute(db);
     try {
+      const logged = t.logs.length;
       const page = await listed(shop);
       expect(page.data).toEqual([await nodeView(event.id)]);
       expect(await stored(event.id)).toEqual({ zone: null, current: false });
+      // Logged as a warning with the database's message, not swallowed.
+      const warnings = t.logs
+        .slice(logged)
+        .map(
+          (line) => JSON.parse(line) as { level: number; msg: string; err?: { message: string } },
+        )
+        .filter((line) => line.msg.startsWith('events: local times not stored'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]!.level).toBe(40);
+      expect(warnings[0]!.err?.message).toContain('refused');
     } finally {
       await sql`drop trigger refuse_local_times on events`.execute(db);
       await sql`drop function refuse_local_times()`.execute(db);

@@ -40,14 +40,19 @@ export function eventReads(db: Db) {
      * The same page as `list`, as the bytes of the latest version's JSON that PostgreSQL
      * built (event-json.ts); undefined when an event on it has no stored local times of its
      * experience's zone: those are written now (new-event.ts), and this page is `list`'s.
+     * A failure to write them is not the reader's: readers filling one page at once may wait
+     * on each other's row locks, or one be chosen as a deadlock's victim; it is handed to
+     * `fillFailed` (the route logs it) and the next read fills.
      */
-    async listJson(caller: Caller, query: Record<string, unknown>): Promise<Buffer | undefined> {
+    async listJson(
+      caller: Caller,
+      query: Record<string, unknown>,
+      fillFailed: (error: unknown) => void,
+    ): Promise<Buffer | undefined> {
       const texts = await page(caller, query, repo.jsonListSource(), (rows) => rows);
       const stale = texts.data.filter((row) => row.json === '').map((row) => row.id);
       if (stale.length > 0) {
-        // Not the reader's failure: readers filling one page at once may wait on each
-        // other's row locks, or one be chosen as a deadlock's victim; the next read fills.
-        await fillLocalTimes(db, stale).catch(() => undefined);
+        await fillLocalTimes(db, stale).catch(fillFailed);
         return undefined;
       }
       return jsonPage({ ...texts, data: texts.data.map((row) => row.json) });

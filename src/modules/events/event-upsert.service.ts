@@ -7,8 +7,7 @@ import { isCheckViolation } from '../../db/errors.js';
 import { inTransaction } from '../../db/unit-of-work.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
-import { DomainError, invalid } from '../../domain/errors.js';
-import { emitChange } from '../../outbox/index.js';
+import { invalid } from '../../domain/errors.js';
 import { experiencesFacade as experiences } from '../experiences/index.js';
 import { guidesFacade as guides } from '../guides/index.js';
 import type { Recorder } from '../idempotency/index.js';
@@ -16,7 +15,8 @@ import { parseStart } from '../schedules/index.js';
 import { setGuides } from './assignment.js';
 import { eventsRepository } from './events.repository.js';
 import { experienceMustExist } from './events.rules.js';
-import { type EventView, toEventView } from './events.schemas.js';
+import { announceEventUpdate, capacityBelowReserved } from './event-changes.js';
+import type { EventView } from './events.schemas.js';
 import type { EventsServiceDeps } from './events.service.js';
 import { newEventAt } from './new-event.js';
 import { staffNewEvent } from './seats.js';
@@ -81,13 +81,7 @@ export const eventUpsert =
         );
       } catch (error) {
         if (isCheckViolation(error, 'events_no_oversell')) {
-          throw new DomainError(
-            'capacity_below_reserved',
-            'max is below the seats already reserved on this event.',
-            {
-              errors: [{ in: 'body', name: 'max', detail: 'is below the seats already reserved' }],
-            },
-          );
+          throw capacityBelowReserved();
         }
         throw error;
       }
@@ -101,13 +95,11 @@ export const eventUpsert =
       } else if (created) {
         await staffNewEvent(tx, id, experience.guide);
       }
-      const view = toEventView((await events.findById(id))!);
-      await emitChange(domainEvents, tx, {
-        name: 'event.update',
+      const view = await announceEventUpdate(domainEvents, tx, {
+        id,
         sellerId: experience.sellerId,
         actorId: caller.id,
-        after: view,
-        before: existing && toEventView(existing),
+        before: existing,
       });
       await record(tx, { status: 201, body: view });
       return view;

@@ -10,8 +10,9 @@ import { inTransaction } from '../../db/unit-of-work.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { DomainError, notFound } from '../../domain/errors.js';
-import { emitChange, noEvents, type EventSink } from '../../outbox/index.js';
-import { type EventView, toEventView } from './events.schemas.js';
+import { noEvents, type EventSink } from '../../outbox/index.js';
+import { announceEventUpdate, capacityBelowReserved } from './event-changes.js';
+import type { EventView } from './events.schemas.js';
 import { eventsRepository } from './events.repository.js';
 import { eventReads } from './event-reads.service.js';
 import { eventUpsert } from './event-upsert.service.js';
@@ -46,24 +47,15 @@ export function eventsService({ db, domainEvents = noEvents }: EventsServiceDeps
         if (!(await visibility.maySee(tx, caller, before))) throw notFound(`Event ${id}`);
         accessOf(caller).require('events', before.seller_id, `event ${id}`);
         if (input.max !== undefined && input.max !== null && input.max < locked.reserved) {
-          throw new DomainError(
-            'capacity_below_reserved',
-            `max is below the ${locked.reserved} seats already reserved on this event.`,
-            {
-              errors: [{ in: 'body', name: 'max', detail: 'is below the seats already reserved' }],
-            },
-          );
+          throw capacityBelowReserved(locked.reserved);
         }
         await events.change(id, input);
-        const view = toEventView((await events.findById(id))!);
-        await emitChange(domainEvents, tx, {
-          name: 'event.update',
+        return announceEventUpdate(domainEvents, tx, {
+          id,
           sellerId: before.seller_id,
           actorId: caller.id,
-          after: view,
-          before: toEventView(before),
+          before,
         });
-        return view;
       });
     },
 
