@@ -126,9 +126,9 @@ export const ONE_ROW_AT_MOST = 21;
  * orders sent as 21 rows (about 33 KB) reached Node in three or four reads, each a wake-up
  * of the event loop and a partial message for node-postgres to buffer; as one row it is
  * written whole and read at once, as the floor's page is (docs/performance.md, issue 27,
- * eighth pass); larger pages come a row per object (ONE_ROW_AT_MOST). Both aggregates read the same rows in one pass, so ids and
- * texts stay paired, in the page query's order (as PostgREST's aggregates over an ordered
- * subquery do).
+ * eighth pass); larger pages come a row per object (ONE_ROW_AT_MOST). Both aggregates
+ * read the same rows in one pass, so ids and texts stay paired, in the page query's order
+ * (as PostgREST's aggregates over an ordered subquery do).
  */
 export function textListSource<DB>(
   db: Kysely<DB>,

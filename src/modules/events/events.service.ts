@@ -6,7 +6,7 @@
  * event-visibility.ts.
  */
 import type { Db } from '../../db/database.js';
-import { inTransaction } from '../../db/unit-of-work.js';
+import { inTransaction, type Tx } from '../../db/unit-of-work.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { DomainError, notFound } from '../../domain/errors.js';
@@ -26,6 +26,20 @@ export interface EventsServiceDeps {
 export function eventsService({ db, domainEvents = noEvents }: EventsServiceDeps) {
   const visibility = eventVisibility();
 
+  /**
+   * The event locked for a write by the seller's event staff: 404 when it does not exist or
+   * the caller may not see it, 403 when it may see it but not change it.
+   */
+  async function lockForStaff(tx: Tx, caller: Caller, id: string) {
+    const events = eventsRepository(tx);
+    const locked = await events.lock(id);
+    if (!locked) throw notFound(`Event ${id}`);
+    const row = (await events.findById(id))!;
+    if (!(await visibility.maySee(tx, caller, row))) throw notFound(`Event ${id}`);
+    accessOf(caller).require('events', row.seller_id, `event ${id}`);
+    return { locked, row };
+  }
+
   return {
     ...eventReads(db),
 
@@ -41,11 +55,7 @@ export function eventsService({ db, domainEvents = noEvents }: EventsServiceDeps
     ): Promise<EventView> {
       return inTransaction(db, async (tx) => {
         const events = eventsRepository(tx);
-        const locked = await events.lock(id);
-        if (!locked) throw notFound(`Event ${id}`);
-        const before = (await events.findById(id))!;
-        if (!(await visibility.maySee(tx, caller, before))) throw notFound(`Event ${id}`);
-        accessOf(caller).require('events', before.seller_id, `event ${id}`);
+        const { locked, row: before } = await lockForStaff(tx, caller, id);
         if (input.max !== undefined && input.max !== null && input.max < locked.reserved) {
           throw capacityBelowReserved(locked.reserved);
         }
@@ -63,11 +73,7 @@ export function eventsService({ db, domainEvents = noEvents }: EventsServiceDeps
     async remove(caller: Caller, id: string): Promise<void> {
       await inTransaction(db, async (tx) => {
         const events = eventsRepository(tx);
-        const locked = await events.lock(id);
-        if (!locked) throw notFound(`Event ${id}`);
-        const row = (await events.findById(id))!;
-        if (!(await visibility.maySee(tx, caller, row))) throw notFound(`Event ${id}`);
-        accessOf(caller).require('events', row.seller_id, `event ${id}`);
+        const { locked } = await lockForStaff(tx, caller, id);
         if (locked.reserved > 0 || (await events.hasBookings(id))) {
           throw new DomainError(
             'event_has_bookings',
