@@ -43,12 +43,41 @@ export interface ShapeCaching<DB> {
   prepare?: false;
 }
 
-/** A list query narrowed to the compiled query's page: its where, order, limit, offset. */
-export const pageOf = <DB, TB extends keyof DB, O>(
+/**
+ * A list query narrowed to the compiled query's page: its where, order, limit and offset.
+ * The limit is written into the SQL, not bound, and the offset only when there is one:
+ * PostgreSQL costs a LIMIT or OFFSET it cannot see as 10 % of the rows, so a prepared
+ * page's generic plan looked dearer than its custom plans and was never chosen, and every
+ * page paid a fresh plan of its whole projection (0.8 ms of an order page's; a seller's
+ * window page took 35 % less of PostgreSQL's CPU with the limit written: docs/performance.md,
+ * issue 27, sixteenth pass). The limit is an integer the query parser bounds (the largest
+ * page plus the look-ahead row), so one shape has at most that many texts, and past
+ * MAX_PREPARED (db/prepared.ts) a text runs unnamed, as it did before. The offset has no
+ * bound and stays a parameter.
+ */
+export function pageOf<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   q: CompiledList,
-): SelectQueryBuilder<DB, TB, O> =>
-  query.where(q.where).orderBy(q.orderBy).limit(q.limit).offset(q.offset);
+): SelectQueryBuilder<DB, TB, O> {
+  const page = query
+    .where(q.where)
+    .orderBy(q.orderBy)
+    .limit(sql.lit(pageLimit(q)));
+  return q.offset > 0 ? page.offset(q.offset) : page;
+}
+
+/** The page's LIMIT as written into its SQL: checked, since it is not bound. */
+function pageLimit(q: CompiledList): number {
+  if (!Number.isSafeInteger(q.limit) || q.limit < 1)
+    throw new Error(`a page's limit must be a positive integer, not ${q.limit}`);
+  return q.limit;
+}
+
+/** What a page query binds after its where's values: the offset, when it has one. */
+const pageValues = (q: CompiledList): unknown[] => (q.offset > 0 ? [q.offset] : []);
+
+/** What tells one page query's text from another's beside its fragments' shape. */
+const pageKey = (q: CompiledList): string => `${q.limit}\u0000${q.offset > 0 ? 'offset' : ''}`;
 
 /** How many rows of `base` match a where (a list's total). */
 export const countOf =
@@ -75,7 +104,7 @@ export function listSource<DB, TB extends keyof DB, Row>(
 
 /**
  * One page of rows through the shape cache: `page(q)` is the page query (any query that
- * binds the list's where, then its limit and offset, and no value of its own), built and
+ * binds the list's where, then its offset if any, and no value of its own; pageOf), built and
  * compiled only for a shape not seen yet.
  */
 export async function shapedRows<DB, Row>(
@@ -88,8 +117,8 @@ export async function shapedRows<DB, Row>(
   const { db } = caching;
   let shapes = cached.get(db);
   if (!shapes) cached.set(db, (shapes = new BoundedCache(SHAPES_PER_HANDLE)));
-  const key = `${caching.shape}\u0000${shape.key}`;
-  const values = [...shape.values, q.limit, q.offset];
+  const key = `${caching.shape}\u0000${pageKey(q)}\u0000${shape.key}`;
+  const values = [...shape.values, ...pageValues(q)];
   const known = shapes.get(key);
   if (known === null) return page(q).execute();
   if (known) {

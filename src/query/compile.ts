@@ -1,6 +1,7 @@
 /**
  * Stage 3, compile: a plan to SQL fragments for Kysely (`where`, `order by`, limit and
- * offset). Identifiers come only from the resource spec; every value is a bound parameter.
+ * offset). Identifiers come only from the resource spec; every filter value is a bound
+ * parameter (the page's limit, a bounded integer, is written into the SQL: db/list-source.ts).
  * Item filters become one EXISTS over the item table, so an order matches when one item
  * satisfies all of them, and appears once.
  */

@@ -5,6 +5,7 @@
  * each source that caches: orders as rows, orders as JSON text, and events.
  */
 import { describe, expect, it } from 'vitest';
+import { pageOf } from '../../src/db/list-source.js';
 import { createQueryRecorder } from '../../src/db/query-recorder.js';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../src/db/types.js';
@@ -82,5 +83,37 @@ describe.each(sources)('%s: compiled once per shape', (_name, spec, source, requ
         else expect(sent!.query).toBe(firstSent[i]);
       }
     }
+  });
+});
+
+describe('a page query: its limit written into the SQL, its offset bound when there is one', () => {
+  const pageSql = async (query: Record<string, string>) => {
+    const compiled = compile(orderList, plan(parse(query), orderList), seller);
+    const [sent] = await createQueryRecorder().record((db) =>
+      ordersRepository(db).jsonListSource().rows(compiled),
+    );
+    return { sql: sent!.sql, values: sent!.parameters };
+  };
+
+  it('writes the page size and its look-ahead row, and no offset on a first page', async () => {
+    const { sql, values } = await pageSql({ seller: A, limit: '7' });
+    expect(sql).toMatch(/ limit 8\) as "p"$/);
+    expect(sql).not.toMatch(/offset/);
+    expect(values).toEqual([A]);
+  });
+
+  it('binds a skip as the offset', async () => {
+    const { sql, values } = await pageSql({ seller: A, skip: '40' });
+    expect(sql).toMatch(/ limit 21 offset \$2\) as "p"$/);
+    expect(values).toEqual([A, 40]);
+  });
+
+  it('refuses a limit that is not a positive integer (the parser never makes one)', () => {
+    const compiled = compile(orderList, plan(parse({ seller: A }), orderList), seller);
+    const { db } = createQueryRecorder();
+    for (const limit of [0, -1, 1.5, Number.NaN, Infinity])
+      expect(() =>
+        pageOf(db.selectFrom('orders as o').select('o.id'), { ...compiled, limit }),
+      ).toThrow(/limit must be a positive integer/);
   });
 });
