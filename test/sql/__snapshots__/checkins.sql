@@ -11,7 +11,7 @@ select * from "checkins" where "guest_id" in ($1, $2) and "undone_at" is null;
 update "checkins" set "undone_at" = $1, "undone_by" = $2 where "id" in ($3) and "undone_at" is null;
 
 -- listSource.rows
-select "c".*, "g"."ticket_code", "g"."demographic_id", "g"."item_id", "o"."short_code", "o"."customer_name", "i"."arrival", "i"."arrival_time", "i"."demographics" as "item_demographics" from "checkins" as "c" inner join "order_guests" as "g" on "g"."id" = "c"."guest_id" inner join "order_items" as "i" on "i"."id" = "g"."item_id" inner join "orders" as "o" on "o"."id" = "c"."order_id" where ("c"."undone_at" is null and ("c"."seller_id" in ($1))) order by "c"."created_at" desc, "c"."id" desc limit $2 offset $3;
+select "c".*, "g"."ticket_code", "g"."demographic_id", "g"."item_id", "o"."short_code", "o"."customer_name", "i"."arrival", "i"."arrival_time", "i"."demographics" as "item_demographics" from "checkins" as "c" inner join "order_guests" as "g" on "g"."id" = "c"."guest_id" inner join "order_items" as "i" on "i"."id" = "g"."item_id" inner join "orders" as "o" on "o"."id" = "c"."order_id" where ("c"."undone_at" is null and ("c"."seller_id" in ($1))) order by "c"."created_at" desc, "c"."id" desc limit 21;
 
 -- listSource.count
 select count(*) as "n" from "checkins" as "c" inner join "order_guests" as "g" on "g"."id" = "c"."guest_id" inner join "order_items" as "i" on "i"."id" = "g"."item_id" inner join "orders" as "o" on "o"."id" = "c"."order_id" where ("c"."undone_at" is null and ("c"."seller_id" in ($1)));

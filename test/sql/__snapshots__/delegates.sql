@@ -23,7 +23,7 @@ select "d".*, "u"."name" as "user_name", "u"."email" as "user_email" from "deleg
 delete from "delegates" where "seller_id" = $1 and "id" = $2 returning "user_id";
 
 -- listSource.rows
-select "d".*, "u"."name" as "user_name", "u"."email" as "user_email" from "delegates" as "d" left join "users" as "u" on "u"."id" = "d"."user_id" where (("d"."seller_id" in ($1))) order by "d"."created_at" desc, "d"."id" desc limit $2 offset $3;
+select "d".*, "u"."name" as "user_name", "u"."email" as "user_email" from "delegates" as "d" left join "users" as "u" on "u"."id" = "d"."user_id" where (("d"."seller_id" in ($1))) order by "d"."created_at" desc, "d"."id" desc limit 6;
 
 -- listSource.count
 select count(*) as "n" from "delegates" as "d" left join "users" as "u" on "u"."id" = "d"."user_id" where (("d"."seller_id" in ($1)));

@@ -29,7 +29,7 @@ delete from "experiences" where "id" = $1;
 select "id" from "experiences" where resources @> $1::jsonb limit $2;
 
 -- listSource.rows
-select "x".* from "experiences" as "x" where (lower("x"."name" collate "und-x-icu") like $1 and ("x"."seller_id" in ($2))) order by "x"."created_at" desc, "x"."id" desc limit $3 offset $4;
+select "x".* from "experiences" as "x" where (lower("x"."name" collate "und-x-icu") like $1 and ("x"."seller_id" in ($2))) order by "x"."created_at" desc, "x"."id" desc limit 21;
 
 -- listSource.count
 select count(*) as "n" from "experiences" as "x" where (lower("x"."name" collate "und-x-icu") like $1 and ("x"."seller_id" in ($2)));

@@ -29,7 +29,7 @@ update "guides" set "name" = $1, "updated_at" = greatest($2::timestamptz, "guide
 update "guides" set "deleted_at" = $1, "updated_at" = greatest($2::timestamptz, "guides"."updated_at" + interval '1 millisecond') where "id" = $3;
 
 -- listSource.rows
-select "g".* from "guides" as "g" where "g"."deleted_at" is null and (lower("g"."name" collate "und-x-icu") like $1 and ("g"."seller_id" in ($2))) order by "g"."created_at" desc, "g"."id" desc limit $3 offset $4;
+select "g".* from "guides" as "g" where "g"."deleted_at" is null and (lower("g"."name" collate "und-x-icu") like $1 and ("g"."seller_id" in ($2))) order by "g"."created_at" desc, "g"."id" desc limit 21;
 
 -- listSource.count
 select count(*) as "n" from "guides" as "g" where "g"."deleted_at" is null and (lower("g"."name" collate "und-x-icu") like $1 and ("g"."seller_id" in ($2)));

@@ -35,7 +35,7 @@ select * from "webhook_attempts" where "delivery_id" in ($1, $2) order by "deliv
 update "webhook_deliveries" set "status" = $1, "round_start" = "attempts", "next_attempt_at" = now(), "locked_until" = $2, "updated_at" = now() where "hook_id" = $3 and "id" = $4 returning *;
 
 -- listSource.rows
-select "h".* from "hooks" as "h" where "h"."reseller_id" is null and (("h"."owner_id" in ($1))) order by "h"."created_at" desc, "h"."id" desc limit $2 offset $3;
+select "h".* from "hooks" as "h" where "h"."reseller_id" is null and (("h"."owner_id" in ($1))) order by "h"."created_at" desc, "h"."id" desc limit 6;
 
 -- listSource.count
 select count(*) as "n" from "hooks" as "h" where "h"."reseller_id" is null and (("h"."owner_id" in ($1)));

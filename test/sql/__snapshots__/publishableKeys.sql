@@ -8,7 +8,7 @@ select * from "publishable_keys" where "key" = $1 and "revoked_at" is null;
 update "publishable_keys" set "revoked_at" = $1 where "seller_id" = $2 and "id" = $3 and "revoked_at" is null returning *;
 
 -- listSource.rows
-select "k".* from "publishable_keys" as "k" where (("k"."seller_id" in ($1))) order by "k"."created_at" desc, "k"."id" desc limit $2 offset $3;
+select "k".* from "publishable_keys" as "k" where (("k"."seller_id" in ($1))) order by "k"."created_at" desc, "k"."id" desc limit 6;
 
 -- listSource.count
 select count(*) as "n" from "publishable_keys" as "k" where (("k"."seller_id" in ($1)));

@@ -17,7 +17,7 @@ select "id", "key_ciphertext" from "reseller_credentials" where "id" > $1 order 
 update "reseller_credentials" set "key_ciphertext" = $1 where "id" = $2;
 
 -- listSource.rows
-select "r".* from "reseller_credentials" as "r" where (("r"."seller_id" in ($1))) order by "r"."created_at" desc, "r"."id" desc limit $2 offset $3;
+select "r".* from "reseller_credentials" as "r" where (("r"."seller_id" in ($1))) order by "r"."created_at" desc, "r"."id" desc limit 6;
 
 -- listSource.count
 select count(*) as "n" from "reseller_credentials" as "r" where (("r"."seller_id" in ($1)));

@@ -17,7 +17,7 @@ update "resources" set "capacity" = $1, "updated_at" = greatest($2::timestamptz,
 delete from "resources" where "id" = $1;
 
 -- listSource.rows
-select "r".* from "resources" as "r" where (("r"."seller_id" in ($1))) order by "r"."created_at" desc, "r"."id" desc limit $2 offset $3;
+select "r".* from "resources" as "r" where (("r"."seller_id" in ($1))) order by "r"."created_at" desc, "r"."id" desc limit 6;
 
 -- listSource.count
 select count(*) as "n" from "resources" as "r" where (("r"."seller_id" in ($1)));

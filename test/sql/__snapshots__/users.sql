@@ -26,7 +26,7 @@ update "users" set "password_hash" = $1, "updated_at" = greatest($2::timestamptz
 select "id", "name", "email" from "users" where "id" in ($1, $2) and 'ROLE_SELLER' = any(roles);
 
 -- listSource.rows
-select "u"."id", "u"."name", "u"."email" from "users" as "u" where 'ROLE_SELLER' = any(u.roles) and (lower("u"."name" collate "und-x-icu") like $1 and ("u"."id" in ($2))) order by "u"."id" desc limit $3 offset $4;
+select "u"."id", "u"."name", "u"."email" from "users" as "u" where 'ROLE_SELLER' = any(u.roles) and (lower("u"."name" collate "und-x-icu") like $1 and ("u"."id" in ($2))) order by "u"."id" desc limit 21;
 
 -- listSource.count
 select count(*) as "n" from "users" as "u" where 'ROLE_SELLER' = any(u.roles) and (lower("u"."name" collate "und-x-icu") like $1 and ("u"."id" in ($2)));

@@ -11,7 +11,7 @@ update "webhook_deliveries" set "attempts" = "attempts" - $1, "locked_until" = $
 update "webhook_deliveries" set "status" = $1, "last_status" = $2, "locked_until" = $3, "updated_at" = now(), "next_attempt_at" = now() + cast($4 as double precision) * interval '1 millisecond' where "id" = $5 and "attempts" = $6 and "status" = $7;
 
 -- listSource.rows
-select "w".* from "webhook_deliveries" as "w" where (("w"."hook_id" in ($1))) order by "w"."created_at" desc, "w"."id" desc limit $2 offset $3;
+select "w".* from "webhook_deliveries" as "w" where (("w"."hook_id" in ($1))) order by "w"."created_at" desc, "w"."id" desc limit 6;
 
 -- listSource.count
 select count(*) as "n" from "webhook_deliveries" as "w" where (("w"."hook_id" in ($1)));
