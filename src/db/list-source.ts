@@ -48,9 +48,9 @@ export interface ShapeCaching<DB> {
  * The limit is written into the SQL, not bound, and the offset only when there is one:
  * PostgreSQL costs a LIMIT or OFFSET it cannot see as 10 % of the rows, so a prepared
  * page's generic plan looked dearer than its custom plans and was never chosen, and every
- * page paid a fresh plan of its whole projection (0.8 ms of an order page's; a seller's
- * window page took 35 % less of PostgreSQL's CPU with the limit written: docs/performance.md,
- * issue 27, sixteenth pass). The limit is an integer the query parser bounds (the largest
+ * page paid a fresh plan of its whole projection (0.85 ms for an order page; a seller's
+ * window page took a third less of PostgreSQL's CPU with the limit written:
+ * docs/performance.md, issue 27, sixteenth pass). The limit is an integer the query parser bounds (the largest
  * page plus the look-ahead row), so one shape has at most that many texts, and past
  * MAX_PREPARED (db/prepared.ts) a text runs unnamed, as it did before. The offset has no
  * bound and stays a parameter.
@@ -63,8 +63,11 @@ export function pageOf<DB, TB extends keyof DB, O>(
     .where(q.where)
     .orderBy(q.orderBy)
     .limit(sql.lit(pageLimit(q)));
-  return q.offset > 0 ? page.offset(q.offset) : page;
+  return hasOffset(q) ? page.offset(q.offset) : page;
 }
+
+/** Whether the page skips rows: a first page's SQL has no OFFSET at all. */
+const hasOffset = (q: CompiledList): boolean => q.offset > 0;
 
 /** The page's LIMIT as written into its SQL: checked, since it is not bound. */
 function pageLimit(q: CompiledList): number {
@@ -74,10 +77,10 @@ function pageLimit(q: CompiledList): number {
 }
 
 /** What a page query binds after its where's values: the offset, when it has one. */
-const pageValues = (q: CompiledList): unknown[] => (q.offset > 0 ? [q.offset] : []);
+const pageValues = (q: CompiledList): unknown[] => (hasOffset(q) ? [q.offset] : []);
 
 /** What tells one page query's text from another's beside its fragments' shape. */
-const pageKey = (q: CompiledList): string => `${q.limit}\u0000${q.offset > 0 ? 'offset' : ''}`;
+const pageKey = (q: CompiledList): string => `${q.limit}\u0000${hasOffset(q) ? 'offset' : ''}`;
 
 /** How many rows of `base` match a where (a list's total). */
 export const countOf =
