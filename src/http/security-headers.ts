@@ -1,15 +1,23 @@
 /**
- * Security headers on every response (@fastify/helmet's set): `X-Content-Type-Options: nosniff`,
- * a strict Content-Security-Policy for the API (it serves data, never pages: nothing may be
- * loaded or framed), no `X-Powered-By`; /docs gets Swagger UI's own policy, with
- * `frame-ancestors 'none'` (src/http/openapi.ts). And `Cache-Control: no-store` on every
- * response that may carry a key or personal data: those to a request with credentials, and
- * every /api/users response (sign-up answers with a key to an anonymous caller).
+ * Security headers on every response. Every answer gets the headers that act on any
+ * response (OWASP's REST Security Cheat Sheet's set): `X-Content-Type-Options: nosniff`, a
+ * strict Content-Security-Policy for the API (it serves data, never pages: nothing may be
+ * loaded or framed), `X-Frame-Options`, `Strict-Transport-Security` and
+ * `Cross-Origin-Resource-Policy`; no `X-Powered-By`. An HTML page (/docs, the checkout
+ * page, a departure's printable manifest) also gets the rest of @fastify/helmet's set,
+ * which only a browser's document reads (its opener, referrer, DNS prefetching, agent
+ * cluster, the old XSS filter, IE's download prompt, Flash's and Acrobat's policy files):
+ * sent with JSON they did nothing, and were 7 % of one order's instructions and a third of
+ * its header bytes (docs/performance.md, issue 27, seventeenth pass). /docs keeps Swagger
+ * UI's own policy, with `frame-ancestors 'none'` (src/http/openapi.ts). And `Cache-Control:
+ * no-store` on every response that may carry a key or personal data: those to a request
+ * with credentials, and every /api/users response (sign-up answers with a key to an
+ * anonymous caller).
  *
  * The headers are written out once here rather than by @fastify/helmet at run time: it
  * built helmet's middleware, CSP text included, again on every request (issue 27's
- * profile). A test compares them with what @fastify/helmet sets for `API_CSP`, so an upgrade
- * that changes helmet's set shows there.
+ * profile). A test compares the two sets together with what @fastify/helmet sets for
+ * `API_CSP`, so an upgrade that changes helmet's set shows there.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { queryCarriesApiKey } from './logging.js';
@@ -22,21 +30,32 @@ export const API_CSP = {
   baseUri: ["'none'"],
 };
 
-/** What @fastify/helmet 13 (helmet 8) sets with `API_CSP` and its other defaults. */
+/** The headers every response carries: those that act on any response, not only a page. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': "default-src 'none';frame-ancestors 'none';base-uri 'none'",
-  'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
-  'origin-agent-cluster': '?1',
-  'referrer-policy': 'no-referrer',
   'strict-transport-security': 'max-age=31536000; includeSubDomains',
   'x-content-type-options': 'nosniff',
+  'x-frame-options': 'SAMEORIGIN',
+};
+
+/**
+ * The rest of @fastify/helmet 13's (helmet 8's) set, added to an HTML page: headers only a
+ * browser's document reads.
+ */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'cross-origin-opener-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'no-referrer',
   'x-dns-prefetch-control': 'off',
   'x-download-options': 'noopen',
-  'x-frame-options': 'SAMEORIGIN',
   'x-permitted-cross-domain-policies': 'none',
   'x-xss-protection': '0',
 };
+
+/** Whether the answer is a document a browser renders. */
+const isPage = (contentType: unknown): boolean =>
+  typeof contentType === 'string' && contentType.startsWith('text/html');
 
 const hasCredentials = (request: FastifyRequest): boolean =>
   request.caller !== null ||
@@ -55,6 +74,11 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
     atOnceOnSend((request, reply, payload) => {
       if (hasCredentials(request) || request.url.startsWith('/api/users')) {
         void reply.header('cache-control', 'no-store');
+      }
+      if (isPage(reply.getHeader('content-type'))) {
+        // A route's own choice of one of these (none makes one today) is kept.
+        for (const [name, value] of Object.entries(PAGE_HEADERS))
+          if (!reply.hasHeader(name)) void reply.header(name, value);
       }
       return payload;
     }),

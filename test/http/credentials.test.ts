@@ -354,6 +354,23 @@ describe('security headers', () => {
     expect(api.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
   });
 
+  it("gives an HTML page helmet's whole set, and JSON only the headers that act on it", async () => {
+    const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
+    expect(docs.headers['content-type']).toMatch(/^text\/html/);
+    expect(docs.headers['referrer-policy']).toBe('no-referrer');
+    expect(docs.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(docs.headers['x-frame-options']).toBe('SAMEORIGIN');
+    for (const url of ['/api/experiences', '/api/nope', '/openapi.json']) {
+      const response = await as(t.app, erin, { method: 'GET', url });
+      expect(response.headers['content-type'], url).toMatch(/json/);
+      expect(response.headers['strict-transport-security'], url).toMatch(/max-age=/);
+      expect(response.headers['cross-origin-resource-policy'], url).toBe('same-origin');
+      expect(response.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+      expect(response.headers['referrer-policy'], url).toBeUndefined();
+      expect(response.headers['x-xss-protection'], url).toBeUndefined();
+    }
+  });
+
   it('forbids caching responses that carry a key or personal data', async () => {
     const signup = await t.app.inject({
       method: 'POST',

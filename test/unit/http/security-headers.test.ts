@@ -1,13 +1,15 @@
 /**
- * The security headers written out once (http/security-headers.ts) are exactly the set
- * @fastify/helmet puts on a response for the API's policy, and a route may still replace
- * one (the /docs page's own CSP).
+ * The security headers written out once (http/security-headers.ts): together, the two sets
+ * are exactly what @fastify/helmet puts on a response for the API's policy; an HTML page
+ * gets both, any other answer (JSON, a 404, a script) the first only; and a route may still
+ * replace one (the /docs page's own CSP).
  */
 import helmet from '@fastify/helmet';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import {
   API_CSP,
+  PAGE_HEADERS,
   SECURITY_HEADERS,
   registerSecurityHeaders,
 } from '../../../src/http/security-headers.js';
@@ -25,7 +27,28 @@ describe('security headers', () => {
     });
     app.get('/', async () => ({}));
     const response = await app.inject('/');
-    expect(securityHeaders(response.headers)).toEqual(SECURITY_HEADERS);
+    expect(securityHeaders(response.headers)).toEqual({ ...SECURITY_HEADERS, ...PAGE_HEADERS });
+    await app.close();
+  });
+
+  it('are all on an HTML page, and the page-only ones on nothing else', async () => {
+    const app = Fastify();
+    app.decorateRequest('caller', null);
+    await registerSecurityHeaders(app);
+    app.get('/page', async (_request, reply) =>
+      reply.type('text/html; charset=utf-8').send('<!doctype html><title>x</title>'),
+    );
+    app.get('/data', async () => ({ a: 1 }));
+    app.get('/script', async (_request, reply) =>
+      reply.type('application/javascript').send('void 0'),
+    );
+    const page = await app.inject('/page');
+    expect(securityHeaders(page.headers)).toEqual({ ...SECURITY_HEADERS, ...PAGE_HEADERS });
+    for (const url of ['/data', '/script']) {
+      const answer = await app.inject(url);
+      expect(securityHeaders(answer.headers)).toEqual(SECURITY_HEADERS);
+      for (const name of Object.keys(PAGE_HEADERS)) expect(answer.headers[name]).toBeUndefined();
+    }
     await app.close();
   });
 
