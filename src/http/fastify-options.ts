@@ -1,7 +1,7 @@
 /**
- * The Fastify instance's options from the configuration: logging, validation and
- * serialization compilers, the body limit, the timeouts for slow and idle clients, and
- * problem+json for the framework's own errors.
+ * The Fastify instance's options from the configuration: logging (each request's logger
+ * made on first use), validation and serialization compilers, the body limit, the timeouts
+ * for slow and idle clients, and problem+json for the framework's own errors.
  */
 import { LogController, type FastifyHttpOptions } from 'fastify';
 import type { Server } from 'node:http';
@@ -9,6 +9,7 @@ import type { Config } from '../config.js';
 import { clientErrorHandler, sendScopedProblem, toProblem } from './error-handler.js';
 import { loggerOptions } from './logging.js';
 import { genReqId } from './request-id.js';
+import { requestLoggerFactory } from './request-logger.js';
 import { buildSerializer } from './serialization.js';
 import { buildValidator } from './validation.js';
 
@@ -21,6 +22,7 @@ export function fastifyOptions(
     genReqId,
     requestIdHeader: false,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    childLoggerFactory: requestLoggerFactory,
     schemaController: {
       compilersFactory: {
         buildValidator: buildValidator as never,
