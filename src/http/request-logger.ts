@@ -6,7 +6,8 @@
  * The logger here stands in for that child: the first line written at an enabled level (or
  * the first question about its level, or a child of it) makes pino's own child with the
  * same bindings and options, and everything goes to it from then on; a line at a level
- * that is off costs a comparison. A route with a level of its own gets its child at once.
+ * that is off costs a comparison. A route with a level of its own, or a server logger that
+ * is not pino's, gets its child at once.
  */
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 
@@ -71,6 +72,9 @@ RequestLogger.prototype.silent = () => undefined;
 export const requestLoggerFactory: NonNullable<FastifyServerOptions['childLoggerFactory']> =
   function (logger, bindings, options) {
     const parent = logger as Logger;
-    if (options.level !== undefined) return parent.child(bindings, options);
+    // A logger that cannot say which levels are on (not pino) gets its child as Fastify
+    // makes it; so does a route with a level of its own.
+    if (options.level !== undefined || typeof parent.isLevelEnabled !== 'function')
+      return parent.child(bindings, options);
     return new RequestLogger(parent, bindings, options);
   };

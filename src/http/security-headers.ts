@@ -53,6 +53,8 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'x-xss-protection': '0',
 };
 
+const PAGE_ONLY = Object.entries(PAGE_HEADERS);
+
 /** Whether the answer is a document a browser renders. */
 const isPage = (contentType: unknown): boolean =>
   typeof contentType === 'string' && contentType.startsWith('text/html');
@@ -77,7 +79,7 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
       }
       if (isPage(reply.getHeader('content-type'))) {
         // A route's own choice of one of these (none makes one today) is kept.
-        for (const [name, value] of Object.entries(PAGE_HEADERS))
+        for (const [name, value] of PAGE_ONLY)
           if (!reply.hasHeader(name)) void reply.header(name, value);
       }
       return payload;

@@ -59,6 +59,19 @@ describe('a request logger made on first use', () => {
     expect(lines).toMatchObject([{ level: 30, requestId: 'r-1', msg: 'now on' }]);
   });
 
+  it("gives a logger that is not pino's (no isLevelEnabled) its child at once", () => {
+    const made: unknown[] = [];
+    const other = {
+      level: 'info',
+      child: (bindings: unknown) => (made.push(bindings), other),
+      ...Object.fromEntries(
+        ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((m) => [m, () => {}]),
+      ),
+    } as unknown as FastifyBaseLogger;
+    expect(make(other)).toBe(other);
+    expect(made).toEqual([{ requestId: 'r-1' }]);
+  });
+
   it("makes a route's own level's child at once", () => {
     const { logger } = logged('warn');
     const child = vi.spyOn(logger, 'child');
