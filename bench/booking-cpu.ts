@@ -186,11 +186,14 @@ const tpcb = await backendsSpent(tpcbName, () =>
 );
 const tpcbPg = tpcb.spent / (tpcb.result.tps * options.durationSec);
 
-/** The middle value, or the mean of the two middle ones. */
+/** The middle value, or the mean of the two middle ones, to the rounds' own precision. */
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length / 2;
-  return Number.isInteger(mid) ? (sorted[mid - 1]! + sorted[mid]!) / 2 : sorted[Math.floor(mid)]!;
+  const middle = Number.isInteger(mid)
+    ? (sorted[mid - 1]! + sorted[mid]!) / 2
+    : sorted[Math.floor(mid)]!;
+  return Math.round(middle * 10_000) / 10_000;
 };
 const lines = [
   `Run ${new Date().toISOString()}: ${record.orders.toLocaleString('en')} orders, ${connections} connections, ` +
