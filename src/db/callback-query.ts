@@ -8,7 +8,8 @@
  * a list request's instructions). The same statement through the callback form promotes
  * nothing. Both forms run the same Query; only how its result is handed back differs.
  */
-import pg from 'pg';
+import type pg from 'pg';
+import { DescribedQuery, mayReuseShape, type RowShapes } from './described-query.js';
 import { PipelinedQuery } from './pipelined-transaction.js';
 
 type QueryFn = (...args: unknown[]) => unknown;
@@ -25,7 +26,8 @@ export const protoQuery =
  * from it: a config object is copied by node-postgres property by property (its
  * `cloneQueryConfig`, 1.6 % of a one-order request's CPU profile), a Query is run as given.
  * With `ends`, SQL text goes out with its transaction's BEGIN ahead of it and/or COMMIT after
- * it (pipelined-transaction.ts).
+ * it (pipelined-transaction.ts). A named statement is described once on the client's
+ * connection (described-query.ts): one `callbackQuery` per client.
  */
 export function callbackQuery(
   client: pg.ClientBase,
@@ -36,6 +38,7 @@ export function callbackQuery(
   ends?: { begins: boolean; commits: boolean },
 ) => Promise<pg.QueryResult> {
   const query = protoQuery(client);
+  const shapes: RowShapes = new Map();
   return (config, values, name, ends) =>
     new Promise((resolve, reject) => {
       const callback = (error: Error | null | undefined, result: unknown) =>
@@ -48,9 +51,14 @@ export function callbackQuery(
       }
       const submittable = ends
         ? new PipelinedQuery(config, values, callback, ends)
-        : new pg.Query(config, values, callback);
-      // The name a config object would carry (QueryConfig.name), read by Query when it runs.
-      if (name !== undefined) (submittable as { name?: string }).name = name;
+        : new DescribedQuery(config, values, callback);
+      if (name !== undefined) {
+        // The name a config object would carry (QueryConfig.name), read by Query when it runs.
+        (submittable as { name?: string }).name = name;
+        const inTransaction = ends?.begins === true || client.getTransactionStatus() !== 'I';
+        if (mayReuseShape(config, inTransaction, ends?.commits === true))
+          submittable.shapes = shapes;
+      }
       query(submittable);
     });
 }

@@ -22,19 +22,20 @@
  * message, which would be BEGIN's), and anything that is not a plain query (a cursor, a call
  * with its own callback).
  *
- * PipelinedQuery extends node-postgres's Query through members its typings leave out
- * (`prepare`, `_getRows`, `handleCommandComplete`: node-postgres 8.23);
+ * PipelinedQuery extends node-postgres's Query (through DescribedQuery: a named statement is
+ * described once per connection) through members its typings leave out (`prepare`,
+ * `_getRows`, `handleCommandComplete`: node-postgres 8.23);
  * test/postgres/pipelined-transaction.test.ts fails on a real server if an upgrade changes
  * them (round trips, rollbacks, failed commits).
  */
 import pg from 'pg';
+import { DescribedQuery } from './described-query.js';
 
 /** Ends the text of a statement that is its transaction's last: COMMIT goes out with it. */
 export const COMMITS = '\n-- and commit';
 
 /** What node-postgres's Query and Connection do and their typings leave out or misstate. */
 interface QueryInternals {
-  prepare(connection: pg.Connection): void;
   handleCommandComplete(message: unknown, connection: pg.Connection): void;
 }
 interface Messages {
@@ -57,7 +58,7 @@ function unnamed(connection: pg.Connection, text: string): void {
  * A statement with BEGIN ahead of it and/or COMMIT after it in its message; answers as the
  * statement alone would (or with COMMIT's error).
  */
-export class PipelinedQuery extends pg.Query {
+export class PipelinedQuery extends DescribedQuery {
   readonly begins: boolean;
   readonly commits: boolean;
   /** CommandCompletes still to skip before the statement's own: BEGIN's. */
@@ -80,10 +81,10 @@ export class PipelinedQuery extends pg.Query {
     return true;
   }
 
-  prepare(connection: pg.Connection): void {
+  override prepare(connection: pg.Connection): void {
     // Buffered with the statement's messages: node-postgres corks the socket around prepare.
     if (this.begins) unnamed(connection, 'begin');
-    base.prepare.call(this, connection);
+    super.prepare(connection);
   }
 
   /** node-postgres's own, with COMMIT's messages before the Sync. */
