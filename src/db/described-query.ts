@@ -23,8 +23,10 @@
  * forgotten, and the pool clients prepare the statement again under a new name, or the
  * transaction runs again, as they do for PostgreSQL's own refusal. Unlike PostgreSQL's, this
  * refusal comes after the statement ran, so only a statement whose running again cannot
- * write twice reads with a kept description (`mayReuseShape`). DescribedQuery extends node-postgres's
- * Query through members its typings leave out (`prepare`, `_result`; node-postgres 8.23);
+ * write twice reads with a kept description (`mayReuseShape`).
+ *
+ * DescribedQuery extends node-postgres's Query through members its typings leave out
+ * (`prepare`, `handleDataRow`, `_result`; node-postgres 8.23);
  * test/postgres/described-query.test.ts fails on a real server if an upgrade changes them.
  */
 import pg from 'pg';
