@@ -18,6 +18,14 @@ const GENERAL = new Set(['content-type', 'content-length', 'date', 'connection']
 const securityHeaders = (headers: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(headers).filter(([name]) => !GENERAL.has(name)));
 
+/** A bare server with the headers registered as the app registers them. */
+async function withHeaders() {
+  const app = Fastify();
+  app.decorateRequest('caller', null);
+  await registerSecurityHeaders(app);
+  return app;
+}
+
 describe('security headers', () => {
   it("are @fastify/helmet's for the API's policy", async () => {
     const app = Fastify();
@@ -32,9 +40,7 @@ describe('security headers', () => {
   });
 
   it('are all on an HTML page, and the page-only ones on nothing else', async () => {
-    const app = Fastify();
-    app.decorateRequest('caller', null);
-    await registerSecurityHeaders(app);
+    const app = await withHeaders();
     app.get('/page', async (_request, reply) =>
       reply.type('text/html; charset=utf-8').send('<!doctype html><title>x</title>'),
     );
@@ -53,9 +59,7 @@ describe('security headers', () => {
   });
 
   it('go on every answer, a 404 too, and a route may replace one', async () => {
-    const app = Fastify();
-    app.decorateRequest('caller', null);
-    await registerSecurityHeaders(app);
+    const app = await withHeaders();
     app.get('/page', async (_request, reply) =>
       reply.header('content-security-policy', "default-src 'self'").send({}),
     );
