@@ -9,6 +9,9 @@
  * migration added a column) are refused as PostgreSQL refuses an outdated statement, and the
  * description is forgotten. What happens when a migration changes a prepared statement's
  * result under it on the same connection is prepared-statements.test.ts's.
+ *
+ * @isolated The statements below must be named: the prepared statements' budget is the
+ * process's (db/prepared.ts), and files run earlier in a shared worker may have spent it.
  */
 import { sql } from 'kysely';
 import pg from 'pg';

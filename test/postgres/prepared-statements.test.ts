@@ -6,6 +6,10 @@
  * must not change result type") and the query is sent again unnamed, on every connection,
  * without the client seeing anything. Both renderings are exercised: the latest version's
  * JSON text, and an older version's rows read with every column (`select o.*`).
+ *
+ * @isolated The last test's statement must be named: the prepared statements' budget is the
+ * process's (db/prepared.ts), and files run earlier in a shared worker may have spent it,
+ * which left the statement unnamed and pg_prepared_statements empty.
  */
 import { sql } from 'kysely';
 import pg from 'pg';

@@ -1,6 +1,9 @@
 /**
  * Prepared statements chosen per query (db/prepared.ts): a marked query's SQL goes out as
  * a named statement (one name per text), anything else exactly as it was sent.
+ *
+ * @isolated The marked queries below must be named: the prepared statements' budget is the
+ * process's (db/prepared.ts), and files run earlier in a shared worker may have spent it.
  */
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
