@@ -1,3 +1,9 @@
+/**
+ * Which named statements may read their rows with a description kept from an earlier
+ * execution (db/described-query.ts, `mayReuseShape`): only those that can run again without
+ * writing twice when a row is refused, a SELECT or a statement inside a transaction that
+ * does not carry its COMMIT.
+ */
 import { describe, expect, it } from 'vitest';
 import { mayReuseShape } from '../../src/db/described-query.js';
 
