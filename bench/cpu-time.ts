@@ -8,25 +8,35 @@ import fs from 'node:fs';
 
 const TICK_MS = 1000 / 100; // USER_HZ: /proc counts CPU time in 1/100 s on Linux
 
-/** utime + stime of one process, ms (0 once it is gone). */
-export function processCpuMs(pid: number): number {
+/**
+ * utime + stime of one process, ms (0 once it is gone); with `reapedChildren`, also the
+ * CPU time of its children that ended and were waited for (cutime + cstime).
+ */
+export function processCpuMs(pid: number, options: { reapedChildren?: boolean } = {}): number {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    const own = Number(fields[11]) + Number(fields[12]);
+    const reaped = options.reapedChildren ? Number(fields[13]) + Number(fields[14]) : 0;
+    return (own + reaped) * TICK_MS;
   } catch {
     return 0;
   }
 }
 
-/** CPU ms of all PostgreSQL server processes on this machine. */
+/**
+ * CPU ms of all PostgreSQL server processes on this machine, those that ended included: a
+ * backend that exits (a pool closing an idle connection) is reaped by the postmaster, whose
+ * cutime + cstime then hold its CPU time, so a sum over live processes alone would drop it
+ * and could even go down over a run.
+ */
 export function postgresCpuMs(): number {
   let total = 0;
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
-        total += processCpuMs(Number(entry));
+        total += processCpuMs(Number(entry), { reapedChildren: true });
     } catch {
       // the process ended while we read
     }

@@ -6,12 +6,14 @@
  * nothing but itself); then the three are measured interleaved in the same session (ours,
  * floor, floor prepared, repeated `rounds` times) at 8 connections, keeping the median
  * req/s of each, and the server's own CPU time per request (its /proc utime + stime over
- * the run, divided by its answers: robust on a shared machine, where req/s is not).
+ * the run, divided by its answers: robust on a shared machine, where req/s is not), and
+ * PostgreSQL's processes' CPU time per request the same way (the same SQL can cost the
+ * database more through one server than through another: a plan or a statement apart).
  * PostgreSQL only: the floor speaks to a PostgreSQL server through pg.
  */
 import { describeDifference, firstDifference } from './json-diff.js';
 import { runLoad } from './load.js';
-import { processCpuMs } from './cpu-time.js';
+import { postgresCpuMs, processCpuMs } from './cpu-time.js';
 import { bestFloor, type FloorResult, type FloorSide, type Report } from './report.js';
 import { startFloorServer, type Running } from './processes.js';
 
@@ -71,6 +73,7 @@ async function run(
   seconds: number,
 ) {
   const cpuBefore = processCpuMs(target.pid);
+  const postgresBefore = postgresCpuMs();
   const load = await runLoad({
     url: target.baseUrl,
     connections: FLOOR_CONNECTIONS,
@@ -80,14 +83,19 @@ async function run(
     paths: question.paths,
   });
   const cpuMs = processCpuMs(target.pid) - cpuBefore;
+  const postgresMs = postgresCpuMs() - postgresBefore;
   const ok = load.statuses['200'] ?? 0;
   return {
     rps: load.requests / load.durationSec,
     cpuMsPerRequest: ok > 0 ? cpuMs / ok : Number.NaN,
+    postgresMsPerRequest: ok > 0 ? postgresMs / ok : Number.NaN,
     p99Ms: load.p99Ms,
     errors: load.socketErrors + load.timeouts + (load.requests - ok),
   };
 }
+
+const cpuText = (side: FloorSide) =>
+  `${side.cpuMsPerRequest.toFixed(2)} ms CPU, PostgreSQL ${side.postgresMsPerRequest.toFixed(2)}`;
 
 /** The question measured: a warm-up of each, then `rounds` interleaved runs of the three. */
 export async function measureFloor(
@@ -113,6 +121,7 @@ export async function measureFloor(
   const summary = (side: string): FloorSide => ({
     rps: median(runs[side]!.map((r) => r.rps)),
     cpuMsPerRequest: median(runs[side]!.map((r) => r.cpuMsPerRequest)),
+    postgresMsPerRequest: median(runs[side]!.map((r) => r.postgresMsPerRequest)),
     p99Ms: median(runs[side]!.map((r) => r.p99Ms)),
     errors: runs[side]!.reduce((n, r) => n + r.errors, 0),
     runsRps: runs[side]!.map((r) => Math.round(r.rps)),
@@ -126,9 +135,9 @@ export async function measureFloor(
   };
   const best = bestFloor(result);
   log(
-    `floor ${question.name}: ours ${result.ours.rps.toFixed(0)} req/s (${result.ours.cpuMsPerRequest.toFixed(2)} ms CPU), ` +
+    `floor ${question.name}: ours ${result.ours.rps.toFixed(0)} req/s (${cpuText(result.ours)}), ` +
       `floor ${result.plain.rps.toFixed(0)}, prepared ${result.prepared.rps.toFixed(0)} req/s ` +
-      `(best ${best.cpuMsPerRequest.toFixed(2)} ms CPU); ours / best ${(result.ours.rps / best.rps).toFixed(2)}`,
+      `(best ${cpuText(best)}); ours / best ${(result.ours.rps / best.rps).toFixed(2)}`,
   );
   return result;
 }
