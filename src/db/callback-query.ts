@@ -10,7 +10,7 @@
  */
 import type pg from 'pg';
 import { DescribedQuery, mayReuseShape, type RowShapes } from './described-query.js';
-import { PipelinedQuery } from './pipelined-transaction.js';
+import { PipelinedQuery, type Carried } from './pipelined-transaction.js';
 
 type QueryFn = (...args: unknown[]) => unknown;
 
@@ -25,8 +25,8 @@ export const protoQuery =
  * text under `name` as a named statement. Text is given to node-postgres as a `Query` built
  * from it: a config object is copied by node-postgres property by property (its
  * `cloneQueryConfig`, 1.6 % of a one-order request's CPU profile), a Query is run as given.
- * With `ends`, SQL text goes out with its transaction's BEGIN ahead of it and/or COMMIT after
- * it (pipelined-transaction.ts). A named statement is described once on the client's
+ * With `carried`, SQL text goes out with its transaction's BEGIN ahead of it and/or COMMIT
+ * after it, and/or between the generic plan's setting and its reset (pipelined-transaction.ts). A named statement is described once on the client's
  * connection (described-query.ts): one `callbackQuery` per client.
  */
 export function callbackQuery(
@@ -35,11 +35,11 @@ export function callbackQuery(
   config: string | pg.QueryConfig,
   values?: unknown[],
   name?: string,
-  ends?: { begins: boolean; commits: boolean },
+  carried?: Carried,
 ) => Promise<pg.QueryResult> {
   const query = protoQuery(client);
   const shapes: RowShapes = new Map();
-  return (config, values, name, ends) =>
+  return (config, values, name, carried) =>
     new Promise((resolve, reject) => {
       const callback = (error: Error | null | undefined, result: unknown) =>
         error ? reject(error) : resolve(result as pg.QueryResult);
@@ -49,14 +49,14 @@ export function callbackQuery(
         query({ ...config }, values, callback);
         return;
       }
-      const submittable = ends
-        ? new PipelinedQuery(config, values, callback, ends)
+      const submittable = carried
+        ? new PipelinedQuery(config, values, callback, carried)
         : new DescribedQuery(config, values, callback);
       if (name !== undefined) {
         // The name a config object would carry (QueryConfig.name), read by Query when it runs.
         (submittable as { name?: string }).name = name;
-        const inTransaction = ends?.begins === true || client.getTransactionStatus() !== 'I';
-        if (mayReuseShape(config, inTransaction, ends?.commits === true))
+        const inTransaction = carried?.begins === true || client.getTransactionStatus() !== 'I';
+        if (mayReuseShape(config, inTransaction, carried?.commits === true))
           submittable.shapes = shapes;
       }
       query(submittable);

@@ -12,7 +12,8 @@
  * A cached shape whose plan does not depend on its values (`CompiledList.prepare`) is also
  * sent as a prepared statement (db/prepared.ts): on PostgreSQL, parsing and planning were
  * half of such a page's database time (a seller's orders in a date window: 0.3 ms parse,
- * 0.8 ms plan, 1.2 ms run), and a generic plan skips both.
+ * 0.8 ms plan, 1.2 ms run), and a generic plan skips both. The generic plan is forced
+ * (db/prepared.ts says why).
  */
 import {
   sql,
@@ -127,7 +128,7 @@ export async function shapedRows<DB, Row>(
   if (known) {
     const query = { ...known, parameters: values };
     const prepare = q.prepare && caching.prepare !== false;
-    return readRows<Row>(db, prepare ? prepared(query) : query);
+    return readRows<Row>(db, prepare ? prepared(query, 'reads', { plan: 'generic' }) : query);
   }
   const compiled = page(q).compile();
   shapes.set(key, sameValues(compiled.parameters, values) ? compiled : null);

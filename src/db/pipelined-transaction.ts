@@ -15,6 +15,16 @@
  *   skips to the Sync) and the transaction is rolled back as before; when COMMIT fails, the
  *   statement's caller gets its error.
  *
+ * A list page marked to run with the generic plan (db/prepared.ts) goes out between
+ * `SET plan_cache_mode = force_generic_plan` and `RESET plan_cache_mode` in the same way:
+ * PostgreSQL reads the setting when it binds the statement, and the three run in one
+ * transaction (the extended protocol's until the Sync, or the caller's), so the session's
+ * setting is back as it was whatever happens: reset after the statement, or rolled back with
+ * the transaction when the statement fails (PostgreSQL then skips the RESET). Behind a
+ * transaction-mode pooler the three stay on one server connection for the same reason.
+ * Only a statement already parsed on the connection carries them (as for BEGIN, below); its
+ * first execution is planned for its values, as PostgreSQL's first five are anyway.
+ *
  * The held begin is sent on its own first, as before, ahead of what cannot carry it: a
  * statement without parameters (node-postgres sends it in the simple protocol, whose text may
  * hold several statements, as a migration's does), a named statement not yet parsed on the
@@ -34,6 +44,19 @@ import { DescribedQuery } from './described-query.js';
 /** Ends the text of a statement that is its transaction's last: COMMIT goes out with it. */
 export const COMMITS = '\n-- and commit';
 
+/** What a statement carries in its message beside itself. */
+export interface Carried {
+  /** The transaction's BEGIN, ahead of it. */
+  begins: boolean;
+  /** The transaction's COMMIT, after it. */
+  commits: boolean;
+  /** The generic plan: the setting that forces it ahead, its reset after. */
+  generic: boolean;
+}
+
+const FORCE_GENERIC = 'set plan_cache_mode = force_generic_plan';
+const RESET_PLAN_MODE = 'reset plan_cache_mode';
+
 /** What node-postgres's Query and Connection do and their typings leave out or misstate. */
 interface QueryInternals {
   handleCommandComplete(message: unknown, connection: pg.Connection): void;
@@ -46,7 +69,7 @@ interface Messages {
 }
 const base = pg.Query.prototype as unknown as QueryInternals;
 
-/** BEGIN's or COMMIT's Parse, Bind and Execute, without a Sync. */
+/** An unnamed statement's Parse, Bind and Execute (BEGIN, COMMIT, SET), without a Sync. */
 function unnamed(connection: pg.Connection, text: string): void {
   const messages = connection as unknown as Messages;
   messages.parse({ text });
@@ -55,13 +78,15 @@ function unnamed(connection: pg.Connection, text: string): void {
 }
 
 /**
- * A statement with BEGIN ahead of it and/or COMMIT after it in its message; answers as the
- * statement alone would (or with COMMIT's error).
+ * A statement with BEGIN and/or the generic plan's setting ahead of it, and the setting's
+ * reset and/or COMMIT after it, in its message; answers as the statement alone would (or
+ * with the error of what came after it).
  */
 export class PipelinedQuery extends DescribedQuery {
   readonly begins: boolean;
   readonly commits: boolean;
-  /** CommandCompletes still to skip before the statement's own: BEGIN's. */
+  readonly generic: boolean;
+  /** CommandCompletes still to skip before the statement's own: BEGIN's, SET's. */
   private before: number;
   private done = false;
 
@@ -69,12 +94,13 @@ export class PipelinedQuery extends DescribedQuery {
     text: string,
     values: unknown[] | undefined,
     callback: (error: Error | null | undefined, result: unknown) => void,
-    ends: { begins: boolean; commits: boolean },
+    carried: Carried,
   ) {
     super(text, values, callback);
-    this.begins = ends.begins;
-    this.commits = ends.commits;
-    this.before = ends.begins ? 1 : 0;
+    this.begins = carried.begins;
+    this.commits = carried.commits;
+    this.generic = carried.generic;
+    this.before = (carried.begins ? 1 : 0) + (carried.generic ? 1 : 0);
   }
 
   requiresPreparation(): boolean {
@@ -84,13 +110,15 @@ export class PipelinedQuery extends DescribedQuery {
   override prepare(connection: pg.Connection): void {
     // Buffered with the statement's messages: node-postgres corks the socket around prepare.
     if (this.begins) unnamed(connection, 'begin');
+    if (this.generic) unnamed(connection, FORCE_GENERIC);
     super.prepare(connection);
   }
 
-  /** node-postgres's own, with COMMIT's messages before the Sync. */
+  /** node-postgres's own, with the reset's and COMMIT's messages before the Sync. */
   _getRows(connection: pg.Connection): void {
     const messages = connection as unknown as Messages;
     messages.execute({});
+    if (this.generic) unnamed(connection, RESET_PLAN_MODE);
     if (this.commits) unnamed(connection, 'commit');
     messages.sync();
   }
@@ -100,7 +128,7 @@ export class PipelinedQuery extends DescribedQuery {
       this.before--;
       return;
     }
-    // COMMIT's comes after the statement's.
+    // The reset's and COMMIT's come after the statement's.
     if (this.done) return;
     this.done = true;
     base.handleCommandComplete.call(this, message, connection);

@@ -2,14 +2,14 @@
  * What the service's pool clients send, in one wrapper of node-postgres's `client.query`
  * installed on each new connection: marked SQL as named statements (db/prepared.ts), every
  * plain query through node-postgres's callback form (db/callback-query.ts), and a
- * transaction's BEGIN and COMMIT in the messages of its statements
- * (db/pipelined-transaction.ts). PostgreSQL only: the embedded database has no socket to
+ * transaction's BEGIN and COMMIT, and a list page's generic plan setting, in the messages of
+ * its statements (db/pipelined-transaction.ts). PostgreSQL only: the embedded database has no socket to
  * save round trips on.
  */
 import type pg from 'pg';
 import { callbackQuery, isPlainQuery, protoQuery } from './callback-query.js';
 import { commits, TransactionEnds } from './pipelined-transaction.js';
-import { nameOf, renamed } from './prepared.js';
+import { nameOf, renamed, wantsGenericPlan } from './prepared.js';
 import { isOutdatedPlan } from './retry.js';
 
 /**
@@ -33,15 +33,17 @@ export function wrapPoolClients(pool: Pick<pg.Pool, 'on'>): void {
     /** A statement with parameters: with the held begin when it can carry it, and its COMMIT. */
     const send = (text: string, values: unknown[], name: string | undefined) => {
       const commit = commits(text);
-      const begins = ends.carry(name === undefined || parsed.has(name));
+      const isParsed = name === undefined || parsed.has(name);
+      const begins = ends.carry(isParsed);
+      const generic = name !== undefined && isParsed && wantsGenericPlan(text);
+      const carried =
+        begins || commit || generic ? { begins, commits: commit, generic } : undefined;
       const run = () =>
-        query(text, values, name, begins || commit ? { begins, commits: commit } : undefined).then(
-          (result) => {
-            if (name !== undefined) parsed.add(name);
-            if (commit) ends.committed = true;
-            return result;
-          },
-        );
+        query(text, values, name, carried).then((result) => {
+          if (name !== undefined) parsed.add(name);
+          if (commit) ends.committed = true;
+          return result;
+        });
       return begins ? run() : afterBegin(run);
     };
     const named = (

@@ -13,6 +13,14 @@
  * again at once; inside one, the transaction is aborted, and the error is one withRetry
  * (db/retry.ts) runs the transaction again for. The names are handed to node-postgres by
  * the pool's client hook (db/pool-clients.ts).
+ *
+ * A list page is also marked to run with PostgreSQL's generic plan (`plan: 'generic'`): its
+ * plan does not depend on its values, which is why it is named, but PostgreSQL decides per
+ * execution by comparing estimated costs, and for a value whose statistics differ from the
+ * average (the largest seller's substring search: a custom plan estimated 3 % cheaper) it
+ * kept planning every execution afresh, 0.6 ms of its 3-4 ms (docs/performance.md, issue 27,
+ * twentieth pass). The pool clients send such a statement between `SET plan_cache_mode =
+ * force_generic_plan` and its `RESET`, in one message (db/pipelined-transaction.ts).
  */
 import type { CompiledQuery } from 'kysely';
 
@@ -26,20 +34,31 @@ export const MAX_PREPARED = { reads: 64, writes: 32 } as const;
 export type Budget = keyof typeof MAX_PREPARED;
 
 const names = new Map<string, string>();
+/** Marked SQL texts to run with the generic plan. */
+const generic = new Set<string>();
 const marked = { reads: 0, writes: 0 };
 let lastName = 0;
 
 /**
  * Marks a compiled query's SQL as one to prepare, within `budget`'s count; returns it, to run
  * with `executeQuery` (compiled once: this is on the hot path of the requests it serves).
+ * `plan: 'generic'`: run with PostgreSQL's generic plan, never planned for its values.
  */
-export function prepared<T extends CompiledQuery>(query: T, budget: Budget = 'reads'): T {
+export function prepared<T extends CompiledQuery>(
+  query: T,
+  budget: Budget = 'reads',
+  options: { plan?: 'generic' } = {},
+): T {
   if (!names.has(query.sql) && marked[budget] < MAX_PREPARED[budget]) {
     marked[budget]++;
     names.set(query.sql, `booking_${++lastName}`);
+    if (options.plan === 'generic') generic.add(query.sql);
   }
   return query;
 }
+
+/** Whether marked SQL text runs with the generic plan. */
+export const wantsGenericPlan = (text: string): boolean => generic.has(text);
 
 /** The statement name of marked SQL text (undefined: not marked, sent unnamed). */
 export const nameOf = (text: string): string | undefined => names.get(text);
