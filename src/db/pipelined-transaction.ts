@@ -15,15 +15,16 @@
  *   skips to the Sync) and the transaction is rolled back as before; when COMMIT fails, the
  *   statement's caller gets its error.
  *
- * A list page marked to run with the generic plan (db/prepared.ts) goes out between
- * `SET plan_cache_mode = force_generic_plan` and `RESET plan_cache_mode` in the same way:
- * PostgreSQL reads the setting when it binds the statement, and the three run in one
- * transaction (the extended protocol's until the Sync, or the caller's), so the session's
- * setting is back as it was whatever happens: reset after the statement, or rolled back with
- * the transaction when the statement fails (PostgreSQL then skips the RESET). Behind a
- * transaction-mode pooler the three stay on one server connection for the same reason.
- * Only a statement already parsed on the connection carries them (as for BEGIN, below); its
- * first execution is planned for its values, as PostgreSQL's first five are anyway.
+ * A list page marked to run with the generic plan (db/prepared.ts) outside a transaction goes
+ * out after `select set_config('plan_cache_mode', 'force_generic_plan', true)` in the same
+ * way: PostgreSQL reads the setting when it binds the statement, and a setting made local
+ * lasts until the end of the transaction, which here is the extended protocol's own, ended
+ * by the Sync: the session's setting is back as it was whatever happens, with nothing sent
+ * to reset it, and behind a transaction-mode pooler both stay on one server connection.
+ * Inside a caller's transaction the setting would last until that transaction's end, so a
+ * page read there is left to PostgreSQL. Only a statement already parsed on the connection
+ * carries it (as for BEGIN, below); its first execution is planned for its values, as
+ * PostgreSQL's first five are anyway.
  *
  * The held begin is sent on its own first, as before, ahead of what cannot carry it: a
  * statement without parameters (node-postgres sends it in the simple protocol, whose text may
@@ -50,12 +51,11 @@ export interface Carried {
   begins: boolean;
   /** The transaction's COMMIT, after it. */
   commits: boolean;
-  /** The generic plan: the setting that forces it ahead, its reset after. */
+  /** The generic plan: the setting that forces it, until the Sync, ahead (never in a transaction). */
   generic: boolean;
 }
 
-const FORCE_GENERIC = 'set plan_cache_mode = force_generic_plan';
-const RESET_PLAN_MODE = 'reset plan_cache_mode';
+const FORCE_GENERIC = "select set_config('plan_cache_mode', 'force_generic_plan', true)";
 
 /** What node-postgres's Query and Connection do and their typings leave out or misstate. */
 interface QueryInternals {
@@ -78,15 +78,14 @@ function unnamed(connection: pg.Connection, text: string): void {
 }
 
 /**
- * A statement with BEGIN and/or the generic plan's setting ahead of it, and the setting's
- * reset and/or COMMIT after it, in its message; answers as the statement alone would (or
- * with the error of what came after it).
+ * A statement with BEGIN or the generic plan's setting ahead of it and/or COMMIT after it in
+ * its message; answers as the statement alone would (or with COMMIT's error).
  */
 export class PipelinedQuery extends DescribedQuery {
   readonly begins: boolean;
   readonly commits: boolean;
   readonly generic: boolean;
-  /** CommandCompletes still to skip before the statement's own: BEGIN's, SET's. */
+  /** Answers still to skip before the statement's own: BEGIN's, the setting's (its row too). */
   private before: number;
   private done = false;
 
@@ -114,13 +113,18 @@ export class PipelinedQuery extends DescribedQuery {
     super.prepare(connection);
   }
 
-  /** node-postgres's own, with the reset's and COMMIT's messages before the Sync. */
+  /** node-postgres's own, with COMMIT's messages before the Sync. */
   _getRows(connection: pg.Connection): void {
     const messages = connection as unknown as Messages;
     messages.execute({});
-    if (this.generic) unnamed(connection, RESET_PLAN_MODE);
     if (this.commits) unnamed(connection, 'commit');
     messages.sync();
+  }
+
+  /** The setting's row is not the statement's. */
+  override handleDataRow(message: { fields: unknown[] }): void {
+    if (this.before > 0) return;
+    super.handleDataRow(message);
   }
 
   handleCommandComplete(message: unknown, connection: pg.Connection): void {
@@ -128,7 +132,7 @@ export class PipelinedQuery extends DescribedQuery {
       this.before--;
       return;
     }
-    // The reset's and COMMIT's come after the statement's.
+    // COMMIT's comes after the statement's.
     if (this.done) return;
     this.done = true;
     base.handleCommandComplete.call(this, message, connection);

@@ -34,8 +34,10 @@ export function wrapPoolClients(pool: Pick<pg.Pool, 'on'>): void {
     const send = (text: string, values: unknown[], name: string | undefined) => {
       const commit = commits(text);
       const isParsed = name === undefined || parsed.has(name);
+      const outsideTransaction = !ends.held && client.getTransactionStatus() === 'I';
       const begins = ends.carry(isParsed);
-      const generic = name !== undefined && isParsed && wantsGenericPlan(text);
+      const generic =
+        name !== undefined && isParsed && outsideTransaction && wantsGenericPlan(text);
       const carried =
         begins || commit || generic ? { begins, commits: commit, generic } : undefined;
       const run = () =>

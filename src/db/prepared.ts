@@ -19,8 +19,8 @@
  * execution by comparing estimated costs, and for a value whose statistics differ from the
  * average (the largest seller's substring search: a custom plan estimated 3 % cheaper) it
  * kept planning every execution afresh, 0.6 ms of its 3-4 ms (docs/performance.md, issue 27,
- * twentieth pass). The pool clients send such a statement between `SET plan_cache_mode =
- * force_generic_plan` and its `RESET`, in one message (db/pipelined-transaction.ts).
+ * twentieth pass). The pool clients send such a statement after a setting that forces the
+ * generic plan until the end of its message (db/pipelined-transaction.ts).
  */
 import type { CompiledQuery } from 'kysely';
 

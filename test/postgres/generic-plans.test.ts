@@ -1,11 +1,12 @@
 /**
  * List pages run with PostgreSQL's generic plan (db/prepared.ts, db/pipelined-transaction.ts):
- * a statement marked `plan: 'generic'` goes out between `SET plan_cache_mode =
- * force_generic_plan` and its `RESET` once it is parsed on the connection, so PostgreSQL
- * never plans it for its values again, while the session's setting is left as it was:
- * after the statement, after a statement that fails, inside a transaction and after its
- * rollback, and a connection's own default (a database's or role's setting) kept. What PostgreSQL did is read off `pg_prepared_statements` (its generic and
- * custom plan counts) on the same connection.
+ * a statement marked `plan: 'generic'` goes out after a transaction-local setting of
+ * `plan_cache_mode` to `force_generic_plan` once it is parsed on the connection, so
+ * PostgreSQL never plans it for its values again, while the session's setting is left as it
+ * was: after the statement, after a statement that fails, and a connection's own default (a
+ * database's or role's setting) kept. Inside a caller's transaction, where the setting would
+ * outlive the statement, the page is left to PostgreSQL. What PostgreSQL did is read off
+ * `pg_prepared_statements` (its generic and custom plan counts) on the same connection.
  *
  * @isolated The statements must be named: the prepared statements' budget is the
  * process's (db/prepared.ts), and files run earlier in a shared worker may have spent it.
@@ -92,21 +93,26 @@ describe('a list page marked for the generic plan', () => {
     });
   });
 
-  it('keeps a transaction whole, and the setting as it was after it ends', async () => {
+  it("is left to PostgreSQL inside a caller's transaction, which stays whole", async () => {
     const text = marked('select 10 / $1::int as n /* generic, in a transaction */', 'generic').sql;
     await onClient(async (client) => {
       await client.query(text, [1]);
       await client.query('begin');
       expect((await client.query(text, [2])).rows).toEqual([{ n: 5 }]);
+      expect((await client.query(text, [5])).rows).toEqual([{ n: 2 }]);
       expect(await setting(client)).toBe('auto');
       await client.query('commit');
+      expect(await plans(client, text)).toEqual({ generic: 0, custom: 3 });
       expect(await setting(client)).toBe('auto');
 
       await client.query('begin');
-      await client.query("set plan_cache_mode = 'force_custom_plan'");
       await expect(client.query(text, [0])).rejects.toThrow(/division by zero/);
       await client.query('rollback');
       expect(await setting(client)).toBe('auto');
+      expect((await client.query(text, [10])).rows).toEqual([{ n: 1 }]);
+      // Outside it again, forced; the failed execution's custom plan is not counted (its
+      // planning folded 10 / 0 and failed).
+      expect(await plans(client, text)).toEqual({ generic: 1, custom: 3 });
     });
   });
 
