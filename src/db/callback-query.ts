@@ -25,9 +25,10 @@ export const protoQuery =
  * text under `name` as a named statement. Text is given to node-postgres as a `Query` built
  * from it: a config object is copied by node-postgres property by property (its
  * `cloneQueryConfig`, 1.6 % of a one-order request's CPU profile), a Query is run as given.
- * With `carried`, SQL text goes out with its transaction's BEGIN ahead of it and/or COMMIT
- * after it, and/or between the generic plan's setting and its reset (pipelined-transaction.ts). A named statement is described once on the client's
- * connection (described-query.ts): one `callbackQuery` per client.
+ * With `carried`, SQL text goes out with its transaction's BEGIN or the setting that forces
+ * the generic plan ahead of it and/or COMMIT after it (pipelined-transaction.ts). A named
+ * statement is described once on the client's connection (described-query.ts): one
+ * `callbackQuery` per client.
  */
 export function callbackQuery(
   client: pg.ClientBase,

@@ -69,7 +69,7 @@ interface Messages {
 }
 const base = pg.Query.prototype as unknown as QueryInternals;
 
-/** An unnamed statement's Parse, Bind and Execute (BEGIN, COMMIT, SET), without a Sync. */
+/** An unnamed statement's Parse, Bind and Execute (BEGIN, COMMIT, a setting), without a Sync. */
 function unnamed(connection: pg.Connection, text: string): void {
   const messages = connection as unknown as Messages;
   messages.parse({ text });
