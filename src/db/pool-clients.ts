@@ -3,8 +3,8 @@
  * installed on each new connection: marked SQL as named statements (db/prepared.ts), every
  * plain query through node-postgres's callback form (db/callback-query.ts), and a
  * transaction's BEGIN and COMMIT, and a list page's generic plan setting, in the messages of
- * its statements (db/pipelined-transaction.ts). PostgreSQL only: the embedded database has no socket to
- * save round trips on.
+ * its statements (db/pipelined-transaction.ts). PostgreSQL only: the embedded database has
+ * no socket to save round trips on.
  */
 import type pg from 'pg';
 import { callbackQuery, isPlainQuery, protoQuery } from './callback-query.js';
