@@ -141,6 +141,39 @@ export interface TextRow {
   json: string;
 }
 
+/**
+ * A page of `rows` (pageOf: the table's rows under `alias`, the look-ahead row included)
+ * as ids and view texts, `json` (the view over `alias`) built for the page's own rows only:
+ * the look-ahead row, there only to say whether a next page exists, gets an empty text,
+ * never read (runList trims it). Building it was one view in 21 for nothing: on the
+ * order pages, 6-8 % of PostgreSQL's time (docs/performance.md, issue 27, 21st pass).
+ * The rows are numbered in the order their page query returns them, as the aggregates of
+ * textListSource read them.
+ */
+export function viewedPage<S, TB extends keyof S>(
+  db: Kysely<unknown>,
+  rows: SelectQueryBuilder<S, TB, { id: string }>,
+  alias: string,
+  json: string,
+  q: CompiledList,
+): SelectQueryBuilder<object, never, TextRow> {
+  // The outer queries read only the page's own columns: no table of the schema.
+  const outer = db as Kysely<Record<string, Record<string, unknown>>>;
+  const numbered = outer
+    .selectFrom(rows.as('p'))
+    .selectAll('p')
+    .select(sql<number>`row_number() over ()`.as('page_row'));
+  const row = (column: string) => sql.ref(`${alias}.${column}`);
+  return outer
+    .selectFrom(numbered.as(alias))
+    .select([
+      sql<string>`${row('id')}`.as('id'),
+      sql<string>`case when ${row('page_row')} < ${sql.lit(pageLimit(q))} then (${sql.raw(json)})::text else '' end`.as(
+        'json',
+      ),
+    ]) as unknown as SelectQueryBuilder<object, never, TextRow>;
+}
+
 /** Never in an id nor raw in JSON text (PostgreSQL escapes control characters as \u0001). */
 const SEPARATOR = '\u0001';
 /**

@@ -2,7 +2,7 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { statement } from '../../db/statement-template.js';
 import { touchedAt } from '../../db/creation-clock.js';
-import { countOf, listSource, pageOf, textListSource } from '../../db/list-source.js';
+import { countOf, listSource, pageOf, textListSource, viewedPage } from '../../db/list-source.js';
 import { prepared } from '../../db/prepared.js';
 import { insertRows } from '../../db/write-batch.js';
 import type { DB } from '../../db/types.js';
@@ -117,7 +117,8 @@ export function ordersRepository(db: Kysely<DB>) {
       const base = () => db.selectFrom('orders as o');
       const plain = textListSource(
         db,
-        (q) => pageOf(base().select(['o.id', orderJsonColumn]), q),
+        (q) =>
+          viewedPage(db as Kysely<unknown>, pageOf(base().selectAll('o'), q), 'o', orderJson, q),
         countOf(base),
         'orders-json',
       );
