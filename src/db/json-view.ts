@@ -89,8 +89,9 @@ export function fromJsonb(schema: TSchema, value: string, depth = 0): string {
     const array = `case when jsonb_typeof(${value}) = 'array' then ${value} else '[]'::jsonb end`;
     const items = `(select json_agg(${fromJsonb(shape.items, element, depth + 1)} order by ${place}) from jsonb_array_elements(${array}) with ordinality as a${depth}(${element}, ${place}))`;
     // An empty array, the usual notes, adjustments and plain seats, skips the subquery:
-    // each is a function scan and an aggregate per row, about a tenth of a 20-order page's
-    // PostgreSQL time when run for nothing (docs/performance.md, issue 27, 21st pass).
+    // each is a function scan and an aggregate per row, 4-12 % of an order page's
+    // PostgreSQL time when run for nothing (docs/performance.md, issue 27,
+    // twenty-first pass).
     return `case when ${value} = '[]'::jsonb then '[]'::json else coalesce(${items}, '[]'::json) end`;
   }
   return value;

@@ -146,7 +146,8 @@ export interface TextRow {
  * as ids and view texts, `json` (the view over `alias`) built for the page's own rows only:
  * the look-ahead row, there only to say whether a next page exists, gets an empty text,
  * never read (runList trims it). Building it was one view in 21 for nothing: on the
- * order pages, 6-8 % of PostgreSQL's time (docs/performance.md, issue 27, 21st pass).
+ * order pages, up to 6-8 % of PostgreSQL's time (docs/performance.md, issue 27,
+ * twenty-first pass).
  * The rows are numbered in the order their page query returns them, as the aggregates of
  * textListSource read them.
  */
