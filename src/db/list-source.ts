@@ -172,7 +172,7 @@ export function viewedPage<S, TB extends keyof S>(
       sql<string>`case when ${row('page_row')} < ${sql.lit(pageLimit(q))} then (${sql.raw(json)})::text else '' end`.as(
         'json',
       ),
-    ]) as unknown as SelectQueryBuilder<object, never, TextRow>;
+    ]);
 }
 
 /** Never in an id nor raw in JSON text (PostgreSQL escapes control characters as \u0001). */
