@@ -97,14 +97,16 @@ describe('a page query: its limit written into the SQL, its offset bound when th
 
   it('writes the page size and its look-ahead row, and no offset on a first page', async () => {
     const { sql, values } = await pageSql({ seller: A, limit: '7' });
-    expect(sql).toMatch(/ limit 8\) as "p"$/);
+    // The page, its rows numbered, their views built for the page's 7 only (viewedPage).
+    expect(sql).toMatch(/ limit 8\) as "p"\) as "o"\) as "p"$/);
+    expect(sql).toMatch(/case when "o"\."page_row" < 8 then /);
     expect(sql).not.toMatch(/offset/);
     expect(values).toEqual([A]);
   });
 
   it('binds a skip as the offset', async () => {
     const { sql, values } = await pageSql({ seller: A, skip: '40' });
-    expect(sql).toMatch(/ limit 21 offset \$2\) as "p"$/);
+    expect(sql).toMatch(/ limit 21 offset \$2\) as "p"\) as "o"\) as "p"$/);
     expect(values).toEqual([A, 40]);
   });
 
