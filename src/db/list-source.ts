@@ -151,15 +151,15 @@ export interface TextRow {
  * The rows are numbered in the order their page query returns them, as the aggregates of
  * textListSource read them.
  */
-export function viewedPage<S, TB extends keyof S>(
-  db: Kysely<unknown>,
+export function viewedPage<DB, S, TB extends keyof S>(
+  db: Kysely<DB>,
   rows: SelectQueryBuilder<S, TB, { id: string }>,
   alias: string,
   json: string,
   q: CompiledList,
 ): SelectQueryBuilder<object, never, TextRow> {
   // The outer queries read only the page's own columns: no table of the schema.
-  const outer = db as Kysely<Record<string, Record<string, unknown>>>;
+  const outer = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
   const numbered = outer
     .selectFrom(rows.as('p'))
     .selectAll('p')
@@ -168,7 +168,7 @@ export function viewedPage<S, TB extends keyof S>(
   return outer
     .selectFrom(numbered.as(alias))
     .select([
-      sql<string>`${row('id')}`.as('id'),
+      sql.ref<string>(`${alias}.id`).as('id'),
       sql<string>`case when ${row('page_row')} < ${sql.lit(pageLimit(q))} then (${sql.raw(json)})::text else '' end`.as(
         'json',
       ),

@@ -117,8 +117,7 @@ export function ordersRepository(db: Kysely<DB>) {
       const base = () => db.selectFrom('orders as o');
       const plain = textListSource(
         db,
-        (q) =>
-          viewedPage(db as Kysely<unknown>, pageOf(base().selectAll('o'), q), 'o', orderJson, q),
+        (q) => viewedPage(db, pageOf(base().selectAll('o'), q), 'o', orderJson, q),
         countOf(base),
         'orders-json',
       );
