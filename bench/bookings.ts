@@ -107,12 +107,9 @@ export async function bookingScenarios(
   onEventsCreated: (ids: string[]) => Promise<void>,
 ): Promise<BookingScenario[]> {
   const hot = await hotEvents(db, baseUrl, credentials, runs);
-  await onEventsCreated(hot.map((e) => e.id));
-  const spread = await spreadBodies(
-    db,
-    SPREAD_PER_RUN * runs,
-    hot.map((e) => e.id),
-  );
+  const hotIds = hot.map((e) => e.id);
+  await onEventsCreated(hotIds);
+  const spread = await spreadBodies(db, SPREAD_PER_RUN * runs, hotIds);
   const share = Math.floor(spread.length / runs);
   return [
     {
