@@ -95,3 +95,22 @@ export async function createTestDatabaseUrl(): Promise<{ url: string; drop(): Pr
     },
   };
 }
+
+/**
+ * Ends a pool of the test's own and waits until each of its connections has closed.
+ * `pool.end()` resolves before they have (pg-pool ends its idle clients without waiting), so
+ * a database dropped right after (`close()` above, `with (force)`) could still terminate
+ * one: its error reached the pool, which throws it without an 'error' listener, failing
+ * the run as an uncaught exception once the tests had passed.
+ */
+export async function endPool(pool: pg.Pool): Promise<void> {
+  let open = pool.totalCount;
+  const closed = new Promise<void>((resolve) => {
+    if (open === 0) resolve();
+    pool.on('remove', () => {
+      if (--open === 0) resolve();
+    });
+  });
+  await pool.end();
+  await closed;
+}

@@ -21,7 +21,7 @@ import { DescribedQuery, type RowShapes } from '../../src/db/described-query.js'
 import { wrapPoolClients } from '../../src/db/pool-clients.js';
 import { prepared } from '../../src/db/prepared.js';
 import { isOutdatedPlan } from '../../src/db/retry.js';
-import { createTestDatabase, databaseUrl } from '../helpers/database.js';
+import { createTestDatabase, databaseUrl, endPool } from '../helpers/database.js';
 
 let database: Database;
 let pool: pg.Pool;
@@ -43,7 +43,7 @@ beforeAll(async () => {
   wrapPoolClients(pool);
 });
 afterAll(async () => {
-  await pool.end();
+  await endPool(pool);
   await database.close();
 });
 

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wrapPoolClients } from '../../src/db/pool-clients.js';
 import { prepared } from '../../src/db/prepared.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { databaseUrl } from '../helpers/database.js';
+import { databaseUrl, endPool } from '../helpers/database.js';
 import { CompiledQuery, sql } from 'kysely';
 
 let t: TestApp;
@@ -30,7 +30,7 @@ beforeAll(async () => {
   wrapPoolClients(pool);
 });
 afterAll(async () => {
-  await pool.end();
+  await endPool(pool);
   await t.close();
 });
 

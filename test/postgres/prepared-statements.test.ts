@@ -18,7 +18,7 @@ import { prepared } from '../../src/db/prepared.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
 import { book, item, openShop, type Shop } from '../helpers/booking.js';
-import { databaseUrl } from '../helpers/database.js';
+import { databaseUrl, endPool } from '../helpers/database.js';
 
 let t: TestApp;
 let customer: Account;
@@ -125,7 +125,7 @@ describe('prepared statements', () => {
       ]);
     } finally {
       client.release();
-      await pool.end();
+      await endPool(pool);
     }
   });
 });
