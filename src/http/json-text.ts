@@ -19,26 +19,45 @@ export const sendJsonText = <R extends FastifyReply>(reply: R, json: string | Bu
   reply.type('application/json; charset=utf-8').send(json) as R;
 
 /**
+ * The buffer a page is written into before it is copied out at its exact size: counting each
+ * text's UTF-8 bytes first (`Buffer.byteLength`) walked the whole page once more, 3 % of an
+ * events request's instructions, where the copy is a memcpy (docs/performance.md, issue 27,
+ * twenty-third pass). A page whose bound passes SCRATCH_MAX gets a buffer of its own rather
+ * than keeping one that large for the process's life.
+ */
+const SCRATCH_MAX = 1024 * 1024;
+let scratch = Buffer.allocUnsafe(64 * 1024);
+
+/** At most this many UTF-8 bytes: 3 per UTF-16 unit (a surrogate pair's 4 bytes are 2 units). */
+const utf8Bound = (text: string): number => text.length * 3;
+
+/**
  * A list page (`listOf`'s envelope: `data`, then `paging` with `next`, then `total` when
  * counted) around objects already JSON text, as the bytes sent. Each object is encoded
- * straight into one buffer of the page's size: joining the texts into one string and
- * encoding that (the ETag and the socket want bytes) copied a page twice more on V8's heap,
- * 40 % of what a list request allocated, and the young generation's collections, the
- * promotions they cause and the old generation's marking grow with that
- * (docs/performance.md, issue 27, seventh pass).
+ * straight into one buffer: joining the texts into one string and encoding that (the ETag
+ * and the socket want bytes) copied a page twice more on V8's heap, 40 % of what a list
+ * request allocated, and the young generation's collections, the promotions they cause and
+ * the old generation's marking grow with that (docs/performance.md, issue 27, seventh pass).
  */
 export function jsonPage(page: { data: readonly string[]; paging: Paging }): Buffer {
   const { next, total } = page.paging;
   const head = '{"data":[';
   const tail = `],"paging":${JSON.stringify(total === undefined ? { next } : { next, total })}}`;
-  let size = head.length + Buffer.byteLength(tail) + Math.max(page.data.length - 1, 0);
-  for (const text of page.data) size += Buffer.byteLength(text);
-  const bytes = Buffer.allocUnsafe(size);
-  let at = bytes.write(head, 0, 'latin1');
+  let bound = head.length + utf8Bound(tail) + page.data.length;
+  for (const text of page.data) bound += utf8Bound(text);
+  const into =
+    bound <= scratch.length
+      ? scratch
+      : bound <= SCRATCH_MAX
+        ? (scratch = Buffer.allocUnsafe(bound))
+        : Buffer.allocUnsafe(bound);
+  let at = into.write(head, 0, 'latin1');
   page.data.forEach((text, i) => {
-    if (i > 0) bytes[at++] = 0x2c; // ,
-    at += bytes.write(text, at);
+    if (i > 0) into[at++] = 0x2c; // ,
+    at += into.write(text, at);
   });
-  bytes.write(tail, at);
+  at += into.write(tail, at);
+  const bytes = Buffer.allocUnsafe(at);
+  into.copy(bytes, 0, 0, at);
   return bytes;
 }

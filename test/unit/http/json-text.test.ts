@@ -26,6 +26,26 @@ describe('jsonPage', () => {
     expect(page.length).toBe(Buffer.byteLength(page.toString('utf8')));
   });
 
+  it('hands out a page of its own each time: a later page never changes an earlier one', () => {
+    const first = jsonPage({ data: ['{"id":"a"}'], paging: { next: null } });
+    const copy = Buffer.from(first);
+    jsonPage({ data: ['{"id":"zzzzzzzzzzzz"}', '{"x":1}'], paging: { next: '/api/x' } });
+    expect(first.equals(copy)).toBe(true);
+  });
+
+  it('writes pages past the buffer it reuses, and past the largest it keeps, whole', () => {
+    // 3 bytes a character at most: 30,000 characters pass the 64 KB it starts with,
+    // 400,000 the 1 MB it keeps at most.
+    for (const size of [30_000, 400_000]) {
+      const data = ['{"a":"' + 'é'.repeat(size) + '"}', '{"b":"' + 'x'.repeat(size) + '"}'];
+      const page = jsonPage({ data, paging: { next: null, total: 2 } });
+      const expected = `{"data":[${data.join(',')}],"paging":{"next":null,"total":2}}`;
+      expect(page.equals(Buffer.from(expected))).toBe(true);
+    }
+    const small = jsonPage({ data: ['{"id":"a"}'], paging: { next: null } });
+    expect(small.toString('utf8')).toBe('{"data":[{"id":"a"}],"paging":{"next":null}}');
+  });
+
   it('is the UTF-8 of the same document built as a string, for any objects', () => {
     fc.assert(
       fc.property(
