@@ -87,6 +87,24 @@ function within(found: Found, key: string | number): Found {
   return found;
 }
 
+/** A `%` that does not start the escape of an ASCII character (`%00`-`%7F`). */
+const BEYOND_ASCII_ESCAPE = /%(?![0-7][0-9A-Fa-f])/;
+
+/**
+ * Whether `text` percent-decodes. Escapes of ASCII characters always do, so a text with
+ * only those (a list's `%5B`, `%5D`, `%3A`, `%2C`) is not decoded at all: decoding is
+ * about 3,000 instructions a parameter, and every request with a query pays it.
+ */
+const decodes = (text: string): boolean => {
+  if (!BEYOND_ASCII_ESCAPE.test(text)) return true;
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /**
  * onRequest: a query string whose percent-encoding is malformed (`%ZZ`, a cut-off `%E0%A4%A`,
  * bytes that are not UTF-8) is refused rather than read as literal text.
@@ -94,7 +112,12 @@ function within(found: Found, key: string | number): Found {
 export function refuseMalformedQuery(request: FastifyRequest): void {
   const at = request.url.indexOf('?');
   if (at < 0) return;
-  for (const part of request.url.slice(at + 1).split('&')) {
+  const query = request.url.slice(at + 1);
+  // One pass over the whole query first: every request pays it. It fails exactly when a part
+  // does, since an escape never spans the `&` between parts; only then are parts decoded one
+  // by one, to name the one at fault.
+  if (decodes(query)) return;
+  for (const part of query.split('&')) {
     try {
       decodeURIComponent(part.replace(/\+/g, ' '));
     } catch {

@@ -173,6 +173,29 @@ describe('malformed percent-encoding in a query', () => {
   });
 });
 
+describe('malformed percent-encoding among well-formed parameters', () => {
+  it.each([
+    ['limit=5&customerName[contains]=%C3&sort=-id', 'customerName[contains]'],
+    // An escape cut by `&`: each side is malformed on its own, the first is named.
+    ['customerName[contains]=%C3&%A9=1', 'customerName[contains]'],
+    ['limit=5&customerName%5Bcontains%5D=caf%C3%A9&x%ZZ=1', 'x%ZZ'],
+  ])('names the one at fault in %s', async (query, name) => {
+    const response = await as(t.app, shop.seller, { method: 'GET', url: `/api/orders?${query}` });
+    expect(expectProblem(response, 400, 'invalid_parameter').errors?.[0]).toMatchObject({
+      in: 'query',
+      name,
+    });
+  });
+
+  it('reads well-formed escapes, brackets and commas included, as the text they stand for', async () => {
+    const response = await as(t.app, shop.seller, {
+      method: 'GET',
+      url: '/api/orders?customerName%5Bcontains%5D=caf%C3%A9&limit=5',
+    });
+    expect(response.statusCode).toBe(200);
+  });
+});
+
 describe('older versions fed ids that are not ids', () => {
   const OLD = { 'x-api-version': '2018-01-01' };
   it('lets validation answer before any rewrite reads the database', async () => {
