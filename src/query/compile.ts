@@ -9,6 +9,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { CREATION_COMPARISONS, comparesCreation, idSeconds } from './creation-order.js';
 import { COMPARISON_SQL, DIRECTION_SQL, containsRowCheck, operators } from './operators.js';
 import type { FieldSpec, PlannedFilter, QueryPlan, ResourceSpec, Scope } from './types.js';
+import { isoInstant } from './values.js';
 
 export interface CompiledList {
   where: RawBuilder<SqlBool>;
@@ -71,7 +72,7 @@ function creationCondition(
   const anchor = (id: string) => {
     const visible = scopeCondition(spec, scope, ANCHOR, false);
     const named = sql`(select ${column(created, ANCHOR)} from ${sql.table(spec.table)} as ${sql.id(ANCHOR)} where ${ref(`${ANCHOR}.id`)} = ${id}${visible ? sql` and ${visible}` : sql``})`;
-    return sql`(coalesce(${named}, cast(${new Date(idSeconds(id) * 1000).toISOString()} as timestamptz)), ${id})`;
+    return sql`(coalesce(${named}, cast(${isoInstant(idSeconds(id) * 1000)} as timestamptz)), ${id})`;
   };
   const [a, b] = filter.values as string[];
   if (filter.operator === 'range')
@@ -198,7 +199,7 @@ export function compileWhere(
 
 /** `field` strictly before `at` (the pollers' horizon, query/run.ts). */
 export function compileBelow(spec: ResourceSpec, field: FieldSpec, at: Date): RawBuilder<SqlBool> {
-  return sql<SqlBool>`${column(field, spec.alias)} < ${at.toISOString()}`;
+  return sql<SqlBool>`${column(field, spec.alias)} < ${isoInstant(at.getTime())}`;
 }
 
 /** Each spec's `order by` fragments, by the sort they write: made once (see `ref`). */

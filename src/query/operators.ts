@@ -7,6 +7,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { fold, foldSql } from './fold.js';
 import type { FieldType, OperatorName, Value } from './types.js';
+import { isoInstant } from './values.js';
 
 export type Arity = 'one' | 'list' | 'pair';
 
@@ -39,7 +40,7 @@ const ALL: FieldType[] = [...EQUATABLE];
 
 /** A value as bound to SQL: datetimes travel as ISO strings. */
 function bind(value: Value, type: FieldType): Value {
-  return type === 'datetime' ? new Date(value as number).toISOString() : value;
+  return type === 'datetime' ? isoInstant(value as number) : value;
 }
 
 const isEmpty = (actual: unknown): boolean => actual === null || actual === undefined;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { QueryError } from '../../../src/query/errors.js';
 import { operators, operatorsFor } from '../../../src/query/operators.js';
 import { parse } from '../../../src/query/parse.js';
@@ -253,5 +254,65 @@ describe('plan: the ends of the calendar', () => {
     // 23:00 at -02:00 is 10000-01-01T01:00Z: not writable as ISO 8601 without a sign.
     expect(error({ 'at[lt]': '9999-12-31T23:00:00-02:00' }).code).toBe('invalid_value');
     expect(planOf({ 'at[lt]': '9999-12-31T23:00:00+02:00' }).filters).toHaveLength(1);
+  });
+});
+
+describe("plan: dates and instants, against JavaScript's own calendar", () => {
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  // Days past a month's end included, to be refused as JavaScript's Date would roll them.
+  const parts = fc.record({
+    y: fc.integer({ min: 1, max: 9999 }),
+    m: fc.integer({ min: 1, max: 12 }),
+    d: fc.integer({ min: 1, max: 31 }),
+    h: fc.integer({ min: 0, max: 23 }),
+    mi: fc.integer({ min: 0, max: 59 }),
+    s: fc.integer({ min: 0, max: 59 }),
+    ms: fc.integer({ min: 0, max: 999 }),
+    offset: fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 }),
+  });
+  const realDay = (y: number, m: number, d: number) => {
+    const date = new Date(0);
+    date.setUTCFullYear(y, m - 1, d);
+    return date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+  };
+
+  it('knows the leap years of the Gregorian calendar', () => {
+    for (const day of ['2000-02-29', '2024-02-29', '1600-02-29', '0004-02-29'])
+      expect(planOf({ day }).filters[0]!.values).toEqual([day]);
+    for (const day of ['1900-02-29', '2023-02-29', '2100-02-29', '0001-02-29'])
+      expect(error({ day }).code).toBe('invalid_value');
+    expect(planOf({ at: '2000-02-29T12:00:00Z' }).filters[0]!.values).toEqual([
+      Date.UTC(2000, 1, 29, 12),
+    ]);
+    expect(planOf({ at: '1600-03-01' }).filters[0]!.values).toEqual([
+      Date.parse('1600-03-01T00:00:00Z'),
+    ]);
+  });
+
+  it('takes a date exactly when it is on the calendar', () => {
+    fc.assert(
+      fc.property(parts, ({ y, m, d }) => {
+        const day = `${pad(y, 4)}-${pad(m)}-${pad(d)}`;
+        const coerced = () => planOf({ day }).filters[0]!.values;
+        if (realDay(y, m, d)) expect(coerced()).toEqual([day]);
+        else expect(() => coerced()).toThrow(QueryError);
+      }),
+    );
+  });
+
+  it('reads an instant with an offset as the epoch milliseconds Date.parse gives', () => {
+    fc.assert(
+      fc.property(parts, ({ y, m, d, h, mi, s, ms, offset }) => {
+        const zone = `${offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+        const at = `${pad(y, 4)}-${pad(m)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}.${pad(ms, 3)}${zone}`;
+        const expected = Date.parse(at);
+        const writable =
+          expected >= Date.parse('0001-01-01T00:00:00Z') &&
+          expected <= Date.parse('9999-12-31T23:59:59.999Z');
+        const coerced = () => planOf({ at }).filters[0]!.values;
+        if (realDay(y, m, d) && writable) expect(coerced()).toEqual([expected]);
+        else expect(() => coerced()).toThrow(QueryError);
+      }),
+    );
   });
 });
