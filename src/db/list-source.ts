@@ -17,7 +17,7 @@
  */
 import {
   sql,
-  type RawBuilder,
+  type Expression,
   type SqlBool,
   type Compilable,
   type CompiledQuery,
@@ -86,7 +86,7 @@ const pageKey = (q: CompiledList): string => `${q.limit}\u0000${hasOffset(q) ? '
 /** How many rows of `base` match a where (a list's total). */
 export const countOf =
   <DB, TB extends keyof DB>(base: () => SelectQueryBuilder<DB, TB, object>) =>
-  async (where: RawBuilder<SqlBool>): Promise<number> => {
+  async (where: Expression<SqlBool>): Promise<number> => {
     const row = await base()
       .select(sql<number>`count(*)`.as('n'))
       .where(where)
@@ -116,7 +116,7 @@ export async function shapedRows<DB, Row>(
   q: CompiledList,
   page: (q: CompiledList) => Compilable<Row> & { execute(): Promise<Row[]> },
 ): Promise<Row[]> {
-  const shape = shapeOf([q.where.toOperationNode(), q.orderBy.toOperationNode()]);
+  const shape = shapeOf([q.where, q.orderBy]);
   if (!shape) return page(q).execute();
   const { db } = caching;
   let shapes = cached.get(db);
@@ -200,7 +200,7 @@ export const ONE_ROW_AT_MOST = 21;
 export function textListSource<DB>(
   db: Kysely<DB>,
   page: (q: CompiledList) => SelectQueryBuilder<object, never, TextRow>,
-  count: (where: RawBuilder<SqlBool>) => Promise<number>,
+  count: (where: Expression<SqlBool>) => Promise<number>,
   shape: string,
 ): ListSource<TextRow> {
   // The outer query reads only the page's own columns: no table of the schema.

@@ -5,15 +5,16 @@
  * Item filters become one EXISTS over the item table, so an order matches when one item
  * satisfies all of them, and appears once.
  */
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { CREATION_COMPARISONS, comparesCreation, idSeconds } from './creation-order.js';
+import { fragment, joined } from './fragment.js';
 import { COMPARISON_SQL, DIRECTION_SQL, containsRowCheck, operators } from './operators.js';
 import type { FieldSpec, PlannedFilter, QueryPlan, ResourceSpec, Scope } from './types.js';
 import { isoInstant } from './values.js';
 
 export interface CompiledList {
-  where: RawBuilder<SqlBool>;
-  orderBy: RawBuilder<unknown>;
+  where: Expression<SqlBool>;
+  orderBy: Expression<unknown>;
   /** One more than the page size: the extra row says whether there is a next page. */
   limit: number;
   offset: number;
@@ -67,24 +68,24 @@ function creationCondition(
   created: FieldSpec,
   filter: PlannedFilter,
   scope: Scope,
-): RawBuilder<SqlBool> {
-  const key = sql`(${column(created, spec.alias)}, ${ref(`${spec.alias}.id`)})`;
+): Expression<SqlBool> {
+  const key = fragment`(${column(created, spec.alias)}, ${ref(`${spec.alias}.id`)})`;
   const anchor = (id: string) => {
     const visible = scopeCondition(spec, scope, ANCHOR, false);
-    const named = sql`(select ${column(created, ANCHOR)} from ${sql.table(spec.table)} as ${sql.id(ANCHOR)} where ${ref(`${ANCHOR}.id`)} = ${id}${visible ? sql` and ${visible}` : sql``})`;
-    return sql`(coalesce(${named}, cast(${isoInstant(idSeconds(id) * 1000)} as timestamptz)), ${id})`;
+    const named = fragment`(select ${column(created, ANCHOR)} from ${sql.table(spec.table)} as ${sql.id(ANCHOR)} where ${ref(`${ANCHOR}.id`)} = ${id}${visible ? fragment` and ${visible}` : fragment``})`;
+    return fragment`(coalesce(${named}, cast(${isoInstant(idSeconds(id) * 1000)} as timestamptz)), ${id})`;
   };
   const [a, b] = filter.values as string[];
   if (filter.operator === 'range')
-    return sql<SqlBool>`(${key} >= ${anchor(a!)} and ${key} <= ${anchor(b!)})`;
-  return sql<SqlBool>`${key} ${COMPARISON_SQL[CREATION_COMPARISONS[filter.operator]!]} ${anchor(a!)}`;
+    return fragment<SqlBool>`(${key} >= ${anchor(a!)} and ${key} <= ${anchor(b!)})`;
+  return fragment<SqlBool>`${key} ${COMPARISON_SQL[CREATION_COMPARISONS[filter.operator]!]} ${anchor(a!)}`;
 }
 
 /** A row filter written as a check on each row walked (`strpos`), never an index condition. */
 const checkedOnRow = (filter: PlannedFilter, narrowed: boolean): boolean =>
   narrowed && filter.operator === 'contains';
 
-function condition(filter: PlannedFilter, alias: string, narrowed = false): RawBuilder<SqlBool> {
+function condition(filter: PlannedFilter, alias: string, narrowed = false): Expression<SqlBool> {
   if (checkedOnRow(filter, narrowed))
     return containsRowCheck(column(filter.field, alias), filter.values[0] as string);
   return operators[filter.operator].compile(
@@ -94,10 +95,12 @@ function condition(filter: PlannedFilter, alias: string, narrowed = false): RawB
   );
 }
 
-const and = (parts: RawBuilder<SqlBool>[]): RawBuilder<SqlBool> =>
-  parts.length === 0 ? sql<SqlBool>`true` : sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
-const or = (parts: RawBuilder<SqlBool>[]): RawBuilder<SqlBool> =>
-  parts.length === 0 ? sql<SqlBool>`false` : sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
+const AND = fragment` and `;
+const OR = fragment` or `;
+const and = (parts: Expression<SqlBool>[]): Expression<SqlBool> =>
+  parts.length === 0 ? fragment<SqlBool>`true` : fragment<SqlBool>`(${joined(parts, AND)})`;
+const or = (parts: Expression<SqlBool>[]): Expression<SqlBool> =>
+  parts.length === 0 ? fragment<SqlBool>`false` : fragment<SqlBool>`(${joined(parts, OR)})`;
 
 function fieldOf(spec: ResourceSpec, name: string): FieldSpec {
   const found = spec.fields.find((f) => f.name === name);
@@ -111,18 +114,18 @@ function scopeCondition(
   scope: Scope,
   alias: string,
   onItems: boolean,
-): RawBuilder<SqlBool> | undefined {
+): Expression<SqlBool> | undefined {
   if (scope === 'all') return undefined;
   const alternatives = scope.anyOf.map(({ field: name, in: values }) => {
     const field = fieldOf(spec, name);
     if (onItems && !field.itemSql) return undefined;
     const target = onItems ? { ...field, sql: field.itemSql! } : field;
     // `in ()` is not SQL; an empty alternative simply matches nothing.
-    if (values.length === 0) return sql<SqlBool>`false`;
+    if (values.length === 0) return fragment<SqlBool>`false`;
     return operators.in.compile(column(target, alias), values, field.type);
   });
   if (alternatives.some((a) => a === undefined)) return undefined;
-  return or(alternatives as RawBuilder<SqlBool>[]);
+  return or(alternatives as Expression<SqlBool>[]);
 }
 
 /**
@@ -163,7 +166,7 @@ export function compileWhere(
   spec: ResourceSpec,
   plan: QueryPlan,
   scope: Scope,
-): RawBuilder<SqlBool> {
+): Expression<SqlBool> {
   const narrowed = isNarrowed(spec, plan);
   const parts = plan.filters.map((f) =>
     spec.created && comparesCreation(spec, f)
@@ -175,7 +178,7 @@ export function compileWhere(
   // `is true` keeps the meaning (a row's scope columns are never null) and is no index
   // condition, so the planner finds the rows by the picking field's index.
   if (scoped)
-    parts.push(equalsOnAny(plan, spec.picksRows) ? sql<SqlBool>`(${scoped} is true)` : scoped);
+    parts.push(equalsOnAny(plan, spec.picksRows) ? fragment<SqlBool>`(${scoped} is true)` : scoped);
   if (plan.itemFilters.length > 0 && spec.items) {
     const items = spec.items;
     const inner = plan.itemFilters.map((f) => condition(f, items.alias));
@@ -191,27 +194,27 @@ export function compileWhere(
     const itemScope = implied ? undefined : scopeCondition(spec, scope, items.alias, true);
     if (itemScope) inner.push(itemScope);
     parts.push(
-      sql<SqlBool>`exists (select 1 from ${sql.table(items.table)} as ${sql.id(items.alias)} where ${ref(`${items.alias}.${items.parentColumn}`)} = ${ref(`${spec.alias}.id`)} and ${and(inner)})`,
+      fragment<SqlBool>`exists (select 1 from ${sql.table(items.table)} as ${sql.id(items.alias)} where ${ref(`${items.alias}.${items.parentColumn}`)} = ${ref(`${spec.alias}.id`)} and ${and(inner)})`,
     );
   }
   return and(parts);
 }
 
 /** `field` strictly before `at` (the pollers' horizon, query/run.ts). */
-export function compileBelow(spec: ResourceSpec, field: FieldSpec, at: Date): RawBuilder<SqlBool> {
-  return sql<SqlBool>`${column(field, spec.alias)} < ${isoInstant(at.getTime())}`;
+export function compileBelow(spec: ResourceSpec, field: FieldSpec, at: Date): Expression<SqlBool> {
+  return fragment<SqlBool>`${column(field, spec.alias)} < ${isoInstant(at.getTime())}`;
 }
 
 /** Each spec's `order by` fragments, by the sort they write: made once (see `ref`). */
 const MAX_SORTS = 256;
-const orders = new WeakMap<ResourceSpec, Map<string, RawBuilder<unknown>>>();
+const orders = new WeakMap<ResourceSpec, Map<string, Expression<unknown>>>();
 
-export function compileOrder(spec: ResourceSpec, plan: QueryPlan): RawBuilder<unknown> {
+export function compileOrder(spec: ResourceSpec, plan: QueryPlan): Expression<unknown> {
   const key = plan.sort
     .map((k) => `${k.created?.name ?? ''} ${k.field.name} ${k.direction}`)
     .join(',');
   let bySort = orders.get(spec);
-  if (!bySort) orders.set(spec, (bySort = new Map<string, RawBuilder<unknown>>()));
+  if (!bySort) orders.set(spec, (bySort = new Map<string, Expression<unknown>>()));
   let made = bySort.get(key);
   if (!made) {
     made = orderOf(spec, plan);
@@ -221,13 +224,13 @@ export function compileOrder(spec: ResourceSpec, plan: QueryPlan): RawBuilder<un
   return made;
 }
 
-function orderOf(spec: ResourceSpec, plan: QueryPlan): RawBuilder<unknown> {
-  return sql.join(
+function orderOf(spec: ResourceSpec, plan: QueryPlan): Expression<unknown> {
+  return joined(
     plan.sort.flatMap((key) => [
       ...(key.created
-        ? [sql`${column(key.created, spec.alias)} ${DIRECTION_SQL[key.direction]}`]
+        ? [fragment`${column(key.created, spec.alias)} ${DIRECTION_SQL[key.direction]}`]
         : []),
-      sql`${column(key.field, spec.alias)} ${DIRECTION_SQL[key.direction]}`,
+      fragment`${column(key.field, spec.alias)} ${DIRECTION_SQL[key.direction]}`,
     ]),
   );
 }

@@ -7,11 +7,12 @@
  * `toLowerCase()`, the same Unicode mapping (Final_Sigma and İ included). The trigram
  * indexes are built on exactly the SQL expression, so they serve these filters.
  */
-import { sql, type RawBuilder } from 'kysely';
+import type { Expression } from 'kysely';
+import { fragment, type Fragment } from './fragment.js';
 
 /** The folded form of a value, in the evaluator and for patterns sent to the database. */
 export const fold = (text: string): string => text.toLowerCase();
 
 /** The folded form of a column, in SQL (the expression the trigram indexes are built on). */
-export const foldSql = (column: RawBuilder<unknown>): RawBuilder<string> =>
-  sql<string>`lower(${column} collate "und-x-icu")`;
+export const foldSql = (column: Expression<unknown>): Fragment<string> =>
+  fragment<string>`lower(${column} collate "und-x-icu")`;

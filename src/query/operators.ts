@@ -4,8 +4,9 @@
  * `compile` and `evaluate` both come from here, so the database and the reference
  * evaluator cannot disagree about what an operator means.
  */
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { Expression, SqlBool } from 'kysely';
 import { fold, foldSql } from './fold.js';
+import { bound, fragment, joined, type Fragment } from './fragment.js';
 import type { FieldType, OperatorName, Value } from './types.js';
 import { isoInstant } from './values.js';
 
@@ -18,10 +19,10 @@ export interface OperatorDef {
   readonly description: string;
   /** SQL over `column` (an expression of the field); values are always bound parameters. */
   compile(
-    column: RawBuilder<unknown>,
+    column: Expression<unknown>,
     values: readonly Value[],
     type: FieldType,
-  ): RawBuilder<SqlBool>;
+  ): Fragment<SqlBool>;
   /** The same meaning over the field's value in the API object (`undefined`/`null` = empty). */
   evaluate(actual: unknown, values: readonly Value[], type: FieldType): boolean;
   /**
@@ -57,15 +58,15 @@ function compare(actual: unknown, value: Value, type: FieldType): number {
 }
 
 const list = (values: readonly Value[], type: FieldType) =>
-  sql.join(values.map((v) => sql.val(bind(v, type))));
-const idArray = (values: readonly Value[]) => sql`${sql.val(values)}::text[]`;
+  joined(values.map((v) => bound(bind(v, type))));
+const idArray = (values: readonly Value[]) => fragment`${bound(values)}::text[]`;
 
 /**
  * `contains` written so that no index serves it (`strpos` instead of LIKE, the same fold
  * on both sides, so the same rows): for rows that another index already narrows.
  */
-export const containsRowCheck = (column: RawBuilder<unknown>, value: string) =>
-  sql<SqlBool>`strpos(${foldSql(column)}, ${fold(value)}) > 0`;
+export const containsRowCheck = (column: Expression<unknown>, value: string) =>
+  fragment<SqlBool>`strpos(${foldSql(column)}, ${fold(value)}) > 0`;
 
 /** LIKE pattern with `%`, `_` and `\` taken literally. */
 export function likePattern(value: string, where: 'start' | 'end' | 'anywhere'): string {
@@ -77,8 +78,13 @@ export function likePattern(value: string, where: 'start' | 'end' | 'anywhere'):
  * The comparison operators and sort directions the compiler writes, as fixed fragments: SQL
  * text is never pasted in (`sql.raw` stays in repositories and db/, the architecture test).
  */
-export const COMPARISON_SQL = { '<': sql`<`, '<=': sql`<=`, '>': sql`>`, '>=': sql`>=` };
-export const DIRECTION_SQL = { asc: sql`asc`, desc: sql`desc` };
+export const COMPARISON_SQL = {
+  '<': fragment`<`,
+  '<=': fragment`<=`,
+  '>': fragment`>`,
+  '>=': fragment`>=`,
+};
+export const DIRECTION_SQL = { asc: fragment`asc`, desc: fragment`desc` };
 
 function comparison(
   name: OperatorName,
@@ -92,7 +98,8 @@ function comparison(
     arity: 'one',
     types: ORDERED,
     description,
-    compile: (column, [v], type) => sql<SqlBool>`${column} ${COMPARISON_SQL[op]} ${bind(v!, type)}`,
+    compile: (column, [v], type) =>
+      fragment<SqlBool>`${column} ${COMPARISON_SQL[op]} ${bind(v!, type)}`,
     evaluate: (actual, [v], type) => !isEmpty(actual) && holds(compare(actual, v!, type)),
   };
 }
@@ -114,7 +121,7 @@ function textMatch(
     types: TEXT,
     description,
     compile: (column, [v]) =>
-      sql<SqlBool>`${foldSql(column)} like ${likePattern(fold(v as string), where)}`,
+      fragment<SqlBool>`${foldSql(column)} like ${likePattern(fold(v as string), where)}`,
     evaluate: (actual, [v]) => !isEmpty(actual) && test(fold(actual as string), fold(v as string)),
     planDependsOnValue: true,
   };
@@ -128,8 +135,8 @@ const operatorList: OperatorDef[] = [
     description: 'equal to the value (the default operator); on an id list: contains the id',
     compile: (column, [v], type) =>
       type === 'id-array'
-        ? sql<SqlBool>`${column} @> ${idArray([v!])}`
-        : sql<SqlBool>`${column} = ${bind(v!, type)}`,
+        ? fragment<SqlBool>`${column} @> ${idArray([v!])}`
+        : fragment<SqlBool>`${column} = ${bind(v!, type)}`,
     evaluate: (actual, [v], type) =>
       type === 'id-array'
         ? Array.isArray(actual) && actual.includes(v)
@@ -142,8 +149,8 @@ const operatorList: OperatorDef[] = [
     description: 'not equal to the value, or empty; on an id list: does not contain the id',
     compile: (column, [v], type) =>
       type === 'id-array'
-        ? sql<SqlBool>`not coalesce(${column} @> ${idArray([v!])}, false)`
-        : sql<SqlBool>`${column} is distinct from ${bind(v!, type)}`,
+        ? fragment<SqlBool>`not coalesce(${column} @> ${idArray([v!])}, false)`
+        : fragment<SqlBool>`${column} is distinct from ${bind(v!, type)}`,
     evaluate: (actual, values, type) => !operators.equals.evaluate(actual, values, type),
   },
   comparison('gt', '>', 'greater than the value'),
@@ -156,7 +163,7 @@ const operatorList: OperatorDef[] = [
     types: ORDERED,
     description: 'between the two values, both included',
     compile: (column, [a, b], type) =>
-      sql<SqlBool>`${column} between ${bind(a!, type)} and ${bind(b!, type)}`,
+      fragment<SqlBool>`${column} between ${bind(a!, type)} and ${bind(b!, type)}`,
     evaluate: (actual, [a, b], type) =>
       !isEmpty(actual) && compare(actual, a!, type) >= 0 && compare(actual, b!, type) <= 0,
   },
@@ -167,8 +174,8 @@ const operatorList: OperatorDef[] = [
     description: 'equal to one of the values; on an id list: contains one of the ids',
     compile: (column, values, type) =>
       type === 'id-array'
-        ? sql<SqlBool>`${column} && ${idArray(values)}`
-        : sql<SqlBool>`${column} in (${list(values, type)})`,
+        ? fragment<SqlBool>`${column} && ${idArray(values)}`
+        : fragment<SqlBool>`${column} in (${list(values, type)})`,
     evaluate: (actual, values, type) =>
       values.some((v) => operators.equals.evaluate(actual, [v], type)),
   },
@@ -179,8 +186,8 @@ const operatorList: OperatorDef[] = [
     description: 'equal to none of the values, or empty; on an id list: contains none of them',
     compile: (column, values, type) =>
       type === 'id-array'
-        ? sql<SqlBool>`not coalesce(${column} && ${idArray(values)}, false)`
-        : sql<SqlBool>`(${column} is null or ${column} not in (${list(values, type)}))`,
+        ? fragment<SqlBool>`not coalesce(${column} && ${idArray(values)}, false)`
+        : fragment<SqlBool>`(${column} is null or ${column} not in (${list(values, type)}))`,
     evaluate: (actual, values, type) => !operators.in.evaluate(actual, values, type),
   },
   textMatch('startsWith', 'start', 'starts with the value, ignoring case'),
@@ -192,7 +199,7 @@ const operatorList: OperatorDef[] = [
     types: TEXT,
     description: 'does not contain the value, ignoring case; also matches empty fields',
     compile: (column, [v]) =>
-      sql<SqlBool>`(${column} is null or ${foldSql(column)} not like ${likePattern(fold(v as string), 'anywhere')})`,
+      fragment<SqlBool>`(${column} is null or ${foldSql(column)} not like ${likePattern(fold(v as string), 'anywhere')})`,
     evaluate: (actual, values, type) => !operators.contains.evaluate(actual, values, type),
     planDependsOnValue: true,
   },
@@ -204,10 +211,12 @@ const operatorList: OperatorDef[] = [
     compile: (column, [wanted], type) => {
       if (type === 'id-array') {
         return wanted
-          ? sql<SqlBool>`cardinality(${column}) > 0`
-          : sql<SqlBool>`coalesce(cardinality(${column}), 0) = 0`;
+          ? fragment<SqlBool>`cardinality(${column}) > 0`
+          : fragment<SqlBool>`coalesce(cardinality(${column}), 0) = 0`;
       }
-      return wanted ? sql<SqlBool>`${column} is not null` : sql<SqlBool>`${column} is null`;
+      return wanted
+        ? fragment<SqlBool>`${column} is not null`
+        : fragment<SqlBool>`${column} is null`;
     },
     evaluate: (actual, [wanted], type) => {
       const present =

@@ -3,7 +3,7 @@
  * row), optionally count, and build `paging`. The resource supplies its spec, its scope
  * (authorization) and how to fetch rows; nothing here knows any table.
  */
-import type { RawBuilder, SqlBool } from 'kysely';
+import type { Expression, SqlBool } from 'kysely';
 import { sql } from 'kysely';
 import { compile, compileBelow, type CompiledList } from './compile.js';
 import { parse } from './parse.js';
@@ -13,7 +13,7 @@ import type { ResourceSpec, Scope } from './types.js';
 
 export interface ListSource<Row> {
   rows(compiled: CompiledList): Promise<Row[]>;
-  count(where: RawBuilder<SqlBool>): Promise<number>;
+  count(where: Expression<SqlBool>): Promise<number>;
 }
 
 export interface ListRequest {

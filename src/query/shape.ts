@@ -13,6 +13,7 @@
  */
 import type {
   ColumnNode,
+  OperationNodeSource,
   IdentifierNode,
   OperationNode,
   RawNode,
@@ -21,6 +22,7 @@ import type {
   TableNode,
   ValueNode,
 } from 'kysely';
+import { Bound, Fragment } from './fragment.js';
 
 export interface Shape {
   /** The SQL text of the tree with every bound value as a placeholder. */
@@ -99,13 +101,57 @@ function walk(node: OperationNode, parts: string[], values: unknown[]): boolean 
 }
 
 /**
+ * A fragment of the query compiler's (query/fragment.ts) as the RawNode it stands for: its
+ * strings with each part between them, a Bound or plain value as the ValueNode Kysely's
+ * `sql` makes of it, and a Kysely expression (a column made once) as its node.
+ */
+function walkFragment(fragment: Fragment, parts: string[], values: unknown[]): boolean {
+  const { strings, parts: children } = fragment;
+  for (let i = 0; i < strings.length; i++) {
+    parts.push(strings[i]!);
+    if (i >= children.length) continue;
+    if (!walkPart(children[i], parts, values)) return false;
+  }
+  return true;
+}
+
+function walkPart(part: unknown, parts: string[], values: unknown[]): boolean {
+  if (part instanceof Fragment) return walkFragment(part, parts, values);
+  if (part instanceof Bound) {
+    parts.push(VALUE);
+    values.push(part.value);
+    return true;
+  }
+  if (isNodeSource(part)) return walk(part.toOperationNode(), parts, values);
+  // A function would be an expression factory to Kysely, not a value.
+  if (typeof part === 'function') return false;
+  parts.push(VALUE);
+  values.push(part);
+  return true;
+}
+
+/** A Kysely node itself (not a source of one, nor one of the compiler's fragments). */
+const isNode = (node: Fragment | OperationNodeSource | OperationNode): node is OperationNode =>
+  !(node instanceof Fragment) && !isNodeSource(node);
+
+const isNodeSource = (part: unknown): part is OperationNodeSource =>
+  typeof part === 'object' &&
+  part !== null &&
+  typeof (part as Partial<OperationNodeSource>).toOperationNode === 'function';
+
+/**
  * The text of trees without a bound value, by tree: a fragment made once and shared by
  * every request (a list's `order by`: query/compile.ts) is walked once.
  */
-const valueless = new WeakMap<OperationNode, string>();
+const valueless = new WeakMap<object, string>();
 
-/** The shape of fragment trees written one after the other, or undefined when unknown. */
-export function shapeOf(nodes: readonly OperationNode[]): Shape | undefined {
+/**
+ * The shape of fragments written one after the other (the compiler's own, or any Kysely
+ * expression), or undefined when unknown.
+ */
+export function shapeOf(
+  nodes: readonly (Fragment | OperationNodeSource | OperationNode)[],
+): Shape | undefined {
   let key = '';
   const values: unknown[] = [];
   for (const node of nodes) {
@@ -113,7 +159,8 @@ export function shapeOf(nodes: readonly OperationNode[]): Shape | undefined {
     if (text === undefined) {
       const parts: string[] = [];
       const before = values.length;
-      if (!walk(node, parts, values)) return undefined;
+      const known = isNode(node) ? walk(node, parts, values) : walkPart(node, parts, values);
+      if (!known) return undefined;
       parts.push(END);
       text = parts.join('');
       if (values.length === before) valueless.set(node, text);

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createQueryRecorder } from '../../../src/db/query-recorder.js';
 import { compile } from '../../../src/query/compile.js';
+import { bound, fragment, joined } from '../../../src/query/fragment.js';
 import { parse } from '../../../src/query/parse.js';
 import { plan } from '../../../src/query/plan.js';
 import { BoundedCache, sameValues, shapeOf } from '../../../src/query/shape.js';
@@ -18,7 +19,7 @@ const A = 'a'.repeat(24);
 const B = 'b'.repeat(24);
 const shapeOfQuery = (query: Record<string, string>, scope: Scope = 'all') => {
   const compiled = compile(orderList, plan(parse(query), orderList), scope);
-  return shapeOf([compiled.where.toOperationNode(), compiled.orderBy.toOperationNode()])!;
+  return shapeOf([compiled.where, compiled.orderBy])!;
 };
 
 describe('shapeOf', () => {
@@ -29,6 +30,19 @@ describe('shapeOf', () => {
     const shape = shapeOf([where.toOperationNode()])!;
     expect(shape.values).toEqual([1, 2, 3, 'x']);
     expect(compiled.parameters).toEqual(shape.values);
+  });
+
+  it("reads the compiler's own fragments as the Kysely nodes they stand for", () => {
+    const where = fragment<SqlBool>`a = ${1} and b in (${joined([bound(2), 3])}) and c && ${bound(['x', 'y'])}::text[] and ${sql.ref('o.c')} = ${'x'}${fragment``}`;
+    const { db } = createQueryRecorder();
+    const compiled = db.selectFrom('orders as o').selectAll().where(where).compile();
+    const shape = shapeOf([where])!;
+    expect(shape).toEqual(shapeOf([where.toOperationNode()]));
+    expect(shape.values).toEqual([1, 2, 3, ['x', 'y'], 'x']);
+    expect(compiled.parameters).toEqual(shape.values);
+    expect(compiled.sql).toContain('a = $1 and b in ($2, $3) and c && $4::text[] and "o"."c" = $5');
+    // A function is an expression factory to Kysely, not a value: no shape is guessed.
+    expect(shapeOf([fragment`a = ${() => 1}`])).toBeUndefined();
   });
 
   it('gives one key to queries differing only in their values', () => {
@@ -61,7 +75,19 @@ describe('shapeOf', () => {
     const { db } = createQueryRecorder();
     const compiled = cases.map(([query, scope = 'all']) => {
       const list = compile(orderList, plan(parse(query), orderList), scope);
-      const shape = shapeOf([list.where.toOperationNode(), list.orderBy.toOperationNode()])!;
+      const shape = shapeOf([list.where, list.orderBy])!;
+      // The compiler's fragments, walked as they are, have the shape of the Kysely nodes
+      // they stand for: the same key and the same values in the same order.
+      expect(shapeOf([list.where.toOperationNode(), list.orderBy.toOperationNode()])).toEqual(
+        shape,
+      );
+      const compiledQuery = db
+        .selectFrom('orders as o')
+        .selectAll()
+        .where(list.where)
+        .orderBy(list.orderBy)
+        .compile();
+      expect(compiledQuery.parameters).toEqual(shape.values);
       const text = db
         .selectFrom('orders as o')
         .selectAll()
