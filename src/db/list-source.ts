@@ -131,7 +131,11 @@ export async function shapedRows<DB, Row>(
     return readRows<Row>(db, prepare ? prepared(query, 'reads', { plan: 'generic' }) : query);
   }
   const compiled = page(q).compile();
-  shapes.set(key, sameValues(compiled.parameters, values) ? compiled : null);
+  // Cached only if the shape read from the fragments is the one of the Kysely nodes they
+  // stand for (the text compiled), and the values it predicts are the ones Kysely bound.
+  const nodes = shapeOf([q.where.toOperationNode(), q.orderBy.toOperationNode()]);
+  const trusted = nodes?.key === shape.key && sameValues(compiled.parameters, values);
+  shapes.set(key, trusted ? compiled : null);
   return readRows<Row>(db, compiled);
 }
 

@@ -113,9 +113,9 @@ export function refuseMalformedQuery(request: FastifyRequest): void {
   const at = request.url.indexOf('?');
   if (at < 0) return;
   const query = request.url.slice(at + 1);
-  // One pass over the whole query first: every request pays it. It fails exactly when a part
-  // does, since an escape never spans the `&` between parts; only then are parts decoded one
-  // by one, to name the one at fault.
+  // The whole query at once (most pay only `decodes`' scan for escapes beyond ASCII): it
+  // fails exactly when a part does, since an escape never spans the `&` between parts; only
+  // then are parts decoded one by one, to name the one at fault.
   if (decodes(query)) return;
   for (const part of query.split('&')) {
     try {

@@ -20,8 +20,8 @@ export const sendJsonText = <R extends FastifyReply>(reply: R, json: string | Bu
 
 /**
  * The buffer a page is written into before it is copied out at its exact size: counting each
- * text's UTF-8 bytes first (`Buffer.byteLength`) walked the whole page once more, 3 % of an
- * events request's instructions, where the copy is a memcpy (docs/performance.md, issue 27,
+ * text's UTF-8 bytes first (`Buffer.byteLength`) walked the whole page once more, 1.5 % of
+ * an events request's instructions, where the copy is a memcpy (docs/performance.md, issue 27,
  * twenty-third pass). A page whose bound passes SCRATCH_MAX gets a buffer of its own rather
  * than keeping one that large for the process's life.
  */

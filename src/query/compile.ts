@@ -10,7 +10,7 @@ import { CREATION_COMPARISONS, comparesCreation, idSeconds } from './creation-or
 import { fragment, joined } from './fragment.js';
 import { COMPARISON_SQL, DIRECTION_SQL, containsRowCheck, operators } from './operators.js';
 import type { FieldSpec, PlannedFilter, QueryPlan, ResourceSpec, Scope } from './types.js';
-import { isoInstant } from './values.js';
+import { utcIso } from '../domain/instant-text.js';
 
 export interface CompiledList {
   where: Expression<SqlBool>;
@@ -73,7 +73,7 @@ function creationCondition(
   const anchor = (id: string) => {
     const visible = scopeCondition(spec, scope, ANCHOR, false);
     const named = fragment`(select ${column(created, ANCHOR)} from ${sql.table(spec.table)} as ${sql.id(ANCHOR)} where ${ref(`${ANCHOR}.id`)} = ${id}${visible ? fragment` and ${visible}` : fragment``})`;
-    return fragment`(coalesce(${named}, cast(${isoInstant(idSeconds(id) * 1000)} as timestamptz)), ${id})`;
+    return fragment`(coalesce(${named}, cast(${utcIso(idSeconds(id) * 1000)} as timestamptz)), ${id})`;
   };
   const [a, b] = filter.values as string[];
   if (filter.operator === 'range')
@@ -202,7 +202,7 @@ export function compileWhere(
 
 /** `field` strictly before `at` (the pollers' horizon, query/run.ts). */
 export function compileBelow(spec: ResourceSpec, field: FieldSpec, at: Date): Expression<SqlBool> {
-  return fragment<SqlBool>`${column(field, spec.alias)} < ${isoInstant(at.getTime())}`;
+  return fragment<SqlBool>`${column(field, spec.alias)} < ${utcIso(at.getTime())}`;
 }
 
 /** Each spec's `order by` fragments, by the sort they write: made once (see `ref`). */

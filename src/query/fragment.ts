@@ -61,9 +61,10 @@ export function joined<T = unknown>(
   separator: Fragment = COMMA,
 ): Fragment<T> {
   const parts = new Array<unknown>(Math.max(2 * items.length - 1, 0));
-  items.forEach((item, i) => {
-    parts[2 * i] = item;
+  // An index loop, as Kysely's: forEach would skip a hole and the separator before it.
+  for (let i = 0; i < items.length; i++) {
+    parts[2 * i] = items[i];
     if (i > 0) parts[2 * i - 1] = separator;
-  });
+  }
   return new Fragment<T>(new Array<string>(parts.length + 1).fill(''), parts);
 }

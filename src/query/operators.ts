@@ -8,7 +8,7 @@ import type { Expression, SqlBool } from 'kysely';
 import { fold, foldSql } from './fold.js';
 import { bound, fragment, joined, type Fragment } from './fragment.js';
 import type { FieldType, OperatorName, Value } from './types.js';
-import { isoInstant } from './values.js';
+import { utcIso } from '../domain/instant-text.js';
 
 export type Arity = 'one' | 'list' | 'pair';
 
@@ -41,7 +41,7 @@ const ALL: FieldType[] = [...EQUATABLE];
 
 /** A value as bound to SQL: datetimes travel as ISO strings. */
 function bind(value: Value, type: FieldType): Value {
-  return type === 'datetime' ? isoInstant(value as number) : value;
+  return type === 'datetime' ? utcIso(value as number) : value;
 }
 
 const isEmpty = (actual: unknown): boolean => actual === null || actual === undefined;

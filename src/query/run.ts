@@ -4,8 +4,8 @@
  * (authorization) and how to fetch rows; nothing here knows any table.
  */
 import type { Expression, SqlBool } from 'kysely';
-import { sql } from 'kysely';
 import { compile, compileBelow, type CompiledList } from './compile.js';
+import { fragment } from './fragment.js';
 import { parse } from './parse.js';
 import { nextLink, trimPage, type Paging } from './paging.js';
 import { plan } from './plan.js';
@@ -46,7 +46,7 @@ export async function runList<Row extends { id: string }, View>(
     queryPlan.filters.find((f) => f.field.name === horizon.field && LOWER_BOUNDS.has(f.operator));
   if (horizon && polled) {
     const below = compileBelow(spec, polled.field, await horizon.at());
-    compiled = { ...compiled, where: sql<SqlBool>`(${compiled.where} and ${below})` };
+    compiled = { ...compiled, where: fragment<SqlBool>`(${compiled.where} and ${below})` };
   }
   const [fetched, total] = await Promise.all([
     source.rows(compiled),

@@ -118,6 +118,8 @@ function walkFragment(fragment: Fragment, parts: string[], values: unknown[]): b
 function walkPart(part: unknown, parts: string[], values: unknown[]): boolean {
   if (part instanceof Fragment) return walkFragment(part, parts, values);
   if (part instanceof Bound) {
+    // `sql.val` reads an expression or a factory as SQL, not as a value: no shape guessed.
+    if (isNodeSource(part.value) || typeof part.value === 'function') return false;
     parts.push(VALUE);
     values.push(part.value);
     return true;

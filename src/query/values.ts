@@ -52,49 +52,6 @@ function daysFromCivil(y: number, m: number, d: number): number {
 const MAX_INSTANT = (daysFromCivil(MAX_YEAR, 12, 31) + 1) * DAY_MS - 1;
 const MIN_INSTANT = daysFromCivil(MIN_YEAR, 1, 1) * DAY_MS;
 
-/** The date of a day counted from 1970-01-01: `daysFromCivil`'s inverse (Hinnant's `civil_from_days`). */
-function civilFromDays(days: number): [number, number, number] {
-  const z = days + 719_468;
-  const era = Math.floor(z / 146_097);
-  const dayOfEra = z - era * 146_097;
-  const yearOfEra = Math.floor(
-    (dayOfEra -
-      Math.floor(dayOfEra / 1460) +
-      Math.floor(dayOfEra / 36_524) -
-      Math.floor(dayOfEra / 146_096)) /
-      365,
-  );
-  const dayOfYear =
-    dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
-  const mp = Math.floor((5 * dayOfYear + 2) / 153);
-  const d = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  return [yearOfEra + era * 400 + (m <= 2 ? 1 : 0), m, d];
-}
-
-const pad = (n: number, width: number): string => String(n).padStart(width, '0');
-
-/**
- * An instant as `Date.prototype.toISOString` writes it (`2019-11-08T10:00:00.000Z`), in
- * arithmetic: V8 formats each through `snprintf`, about 8,000 instructions, and a list
- * filtered by a datetime binds two (issue 27, twenty-third pass). Instants outside the
- * years 1-9999, which no parsed value is, are left to `toISOString`.
- */
-export function isoInstant(ms: number): string {
-  if (!Number.isInteger(ms) || ms < MIN_INSTANT || ms > MAX_INSTANT)
-    return new Date(ms).toISOString();
-  const days = Math.floor(ms / DAY_MS);
-  const [y, m, d] = civilFromDays(days);
-  let rest = ms - days * DAY_MS;
-  const millis = rest % 1000;
-  rest = (rest - millis) / 1000;
-  const seconds = rest % 60;
-  rest = (rest - seconds) / 60;
-  const minutes = rest % 60;
-  const hours = (rest - minutes) / 60;
-  return `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}T${pad(hours, 2)}:${pad(minutes, 2)}:${pad(seconds, 2)}.${pad(millis, 3)}Z`;
-}
-
 const isLeapYear = (y: number): boolean => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 

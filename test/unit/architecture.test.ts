@@ -203,7 +203,8 @@ describe('architecture', () => {
       .map(([, name]) => name!);
 
   it('keeps SQL in repositories', () => {
-    const SQL = /\b(selectFrom|insertInto|updateTable|deleteFrom)\(|\bsql(<[^>]*>)?`|\bsql\.raw\(/;
+    const SQL =
+      /\b(selectFrom|insertInto|updateTable|deleteFrom)\(|\b(sql|fragment)(<[^>]*>)?`|\bsql\.raw\(/;
     // Repositories, the database layer, the query compiler, and list specs (a field's column
     // may be an expression over the row, e.g. events' `open`).
     const allowed = (file: string) =>
@@ -213,6 +214,13 @@ describe('architecture', () => {
       file.startsWith(`query${path.sep}`) ||
       file.startsWith(`cli${path.sep}seed`);
     expect(matching(SQL).filter((file) => !allowed(file))).toEqual([]);
+  });
+
+  it("makes the query compiler's fragments from template literals only", () => {
+    // A Fragment built by hand would paste its strings as SQL text, as sql.raw does.
+    expect(
+      matching(/\bnew Fragment\b/).filter((file) => file !== path.join('query', 'fragment.ts')),
+    ).toEqual([]);
   });
 
   it('pastes SQL text (sql.raw) only in repositories and db/', () => {

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { utcIso, wallClockText } from '../../src/modules/shared/instant-text.js';
+import { utcIso, wallClockText } from '../../src/domain/instant-text.js';
 
 const YEAR_1 = Date.parse('0001-01-01T00:00:00Z');
 const YEAR_10000 = Date.parse('9999-12-31T23:59:59.999Z') + 1;

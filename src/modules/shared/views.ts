@@ -1,7 +1,7 @@
 /** Small pieces every API object shares: references and timestamps. */
 import { DateTime } from 'luxon';
 import { offsetAt, zoneNamed } from '../schedules/index.js';
-import { offsetText, utcIso, wallClockText } from './instant-text.js';
+import { offsetText, utcIso, wallClockText } from '../../domain/instant-text.js';
 
 export interface Ref {
   id: string;

@@ -42,6 +42,12 @@ describe('jsonPage', () => {
       const expected = `{"data":[${data.join(',')}],"paging":{"next":null,"total":2}}`;
       expect(page.equals(Buffer.from(expected))).toBe(true);
     }
+    // 3 bytes each: a bound of fewer than 3 bytes a character would cut these short.
+    for (const char of ['東', '\uD800']) {
+      const data = ['{"a":"' + char.repeat(40_000) + '"}'];
+      const page = jsonPage({ data, paging: { next: null } });
+      expect(page.equals(Buffer.from(`{"data":[${data[0]}],"paging":{"next":null}}`))).toBe(true);
+    }
     const small = jsonPage({ data: ['{"id":"a"}'], paging: { next: null } });
     expect(small.toString('utf8')).toBe('{"data":[{"id":"a"}],"paging":{"next":null}}');
   });

@@ -41,8 +41,20 @@ describe('shapeOf', () => {
     expect(shape.values).toEqual([1, 2, 3, ['x', 'y'], 'x']);
     expect(compiled.parameters).toEqual(shape.values);
     expect(compiled.sql).toContain('a = $1 and b in ($2, $3) and c && $4::text[] and "o"."c" = $5');
-    // A function is an expression factory to Kysely, not a value: no shape is guessed.
+    // A function is an expression factory to Kysely, not a value: no shape is guessed; nor
+    // for a bound expression, which sql.val compiles as SQL.
     expect(shapeOf([fragment`a = ${() => 1}`])).toBeUndefined();
+    expect(shapeOf([fragment`a = ${bound(sql.ref('o.c'))}`])).toBeUndefined();
+    // A hole in a joined list keeps its separators, as sql.join does.
+    const holed = joined([1, , 2]);
+    expect(shapeOf([holed])).toEqual(shapeOf([holed.toOperationNode()]));
+    expect(
+      db
+        .selectFrom('orders as o')
+        .selectAll()
+        .where(fragment<SqlBool>`x in (${holed})`)
+        .compile().sql,
+    ).toContain('x in ($1, $2, $3)');
   });
 
   it('gives one key to queries differing only in their values', () => {

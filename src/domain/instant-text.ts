@@ -1,7 +1,8 @@
 /**
  * An instant's ISO 8601 text, written from its epoch milliseconds: what `toISOString`
  * writes (`2026-05-28T20:00:00.123Z`), and the wall-clock part and offset of a local time.
- * Every timestamp of every view goes through here (an events page has four per row); V8's
+ * Every timestamp of every view goes through here (an events page has four per row), and
+ * every datetime a list filter binds (query/operators.ts); V8's
  * `toISOString` formats through its C++ runtime, and measured with the JSON encoding after
  * it (bench of 10,000 instants) took 525 ns a call against 210 ns for this (issue 27). The
  * date part is kept per day (a page's instants share a few days), the clock part is read
