@@ -117,24 +117,16 @@ export function refuseMalformedQuery(request: FastifyRequest): void {
   // fails exactly when a part does, since an escape never spans the `&` between parts; only
   // then are parts decoded one by one, to name the one at fault.
   if (decodes(query)) return;
-  for (const part of query.split('&')) {
-    try {
-      decodeURIComponent(part.replace(/\+/g, ' '));
-    } catch {
-      const name = part.split('=')[0] ?? '';
-      let shown = name;
-      try {
-        shown = decodeURIComponent(name);
-      } catch {
-        // the name itself is malformed: show it as sent
-      }
-      throw new QueryError(
-        'invalid_parameter',
-        shown.slice(0, 60),
-        'Malformed percent-encoding: every % must start a valid UTF-8 escape (%XX).',
-      );
-    }
-  }
+  const malformed = query.split('&').find((part) => !decodes(part));
+  if (malformed === undefined) return;
+  const name = malformed.split('=')[0] ?? '';
+  // A name that is malformed itself is shown as sent.
+  const shown = decodes(name) ? decodeURIComponent(name) : name;
+  throw new QueryError(
+    'invalid_parameter',
+    shown.slice(0, 60),
+    'Malformed percent-encoding: every % must start a valid UTF-8 escape (%XX).',
+  );
 }
 
 const jsonType = (value: unknown) =>

@@ -36,8 +36,8 @@ const DAY_MS = 86_400_000;
 /**
  * Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's
  * `days_from_civil`), in arithmetic: every list filtered by a datetime parses two, and
- * building a Date for each (`setUTCFullYear`, since `Date.UTC` reads years 0-99 as
- * 1900-1999) was most of its plan's time (issue 27, twenty-third pass).
+ * the Dates built for each (`setUTCFullYear`, since `Date.UTC` reads years 0-99 as
+ * 1900-1999) were a third of its parse: 1.17 against 0.80 µs (issue 27, twenty-third pass).
  */
 function daysFromCivil(y: number, m: number, d: number): number {
   const year = m <= 2 ? y - 1 : y;
