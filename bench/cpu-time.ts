@@ -8,20 +8,36 @@ import fs from 'node:fs';
 
 const TICK_MS = 1000 / 100; // USER_HZ: /proc counts CPU time in 1/100 s on Linux
 
+/** A process's /proc stat fields from its state on (field 3 of proc(5) is index 0), or null. */
+function statFields(pid: number): string[] | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
 /**
  * utime + stime of one process, ms (0 once it is gone); with `reapedChildren`, also the
  * CPU time of its children that ended and were waited for (cutime + cstime).
  */
 export function processCpuMs(pid: number, options: { reapedChildren?: boolean } = {}): number {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const own = Number(fields[11]) + Number(fields[12]);
-    const reaped = options.reapedChildren ? Number(fields[13]) + Number(fields[14]) : 0;
-    return (own + reaped) * TICK_MS;
-  } catch {
-    return 0;
-  }
+  const fields = statFields(pid);
+  if (!fields) return 0;
+  const own = Number(fields[11]) + Number(fields[12]);
+  const reaped = options.reapedChildren ? Number(fields[13]) + Number(fields[14]) : 0;
+  return (own + reaped) * TICK_MS;
+}
+
+/**
+ * One process's CPU time split into user space (utime: its JavaScript, V8, libuv, all its
+ * threads) and the kernel's work for it (stime: socket reads and writes, epoll), ms.
+ */
+export function processCpuSplitMs(pid: number): { user: number; kernel: number } {
+  const fields = statFields(pid);
+  if (!fields) return { user: 0, kernel: 0 };
+  return { user: Number(fields[11]) * TICK_MS, kernel: Number(fields[12]) * TICK_MS };
 }
 
 /**

@@ -5,11 +5,15 @@
  * that read (`--only` picks scenarios). A request's kernel time (socket writes and reads,
  * epoll, timers) is not in the instruction counts of bench/instructions.ts, and on a VM it is
  * a large part of the CPU time bench/run.ts compares; the count of each call per request says
- * where the two servers differ. Prints a Markdown table per scenario.
+ * where the two servers differ. Before the traced window, an untraced one of the same length
+ * reads each server's CPU per request from /proc split into user space and kernel (strace
+ * stops the process at every call, so the traced window's times say nothing). Prints a
+ * Markdown table per scenario.
  */
 import { spawn } from 'node:child_process';
 import { openDatabase } from '../src/db/database.js';
 import { createCredentials } from './accounts.js';
+import { processCpuSplitMs } from './cpu-time.js';
 import { benchSetup } from './database.js';
 import { runLoad } from './load.js';
 import { benchOptions, onlyPicks } from './options.js';
@@ -61,7 +65,12 @@ try {
     await readScenarios(database.db, servers[0]!.running.baseUrl, credentials, 500)
   ).filter((read) => wanted(read.name));
   for (const read of reads) {
-    const counted: { name: string; calls: Map<string, number>; requests: number }[] = [];
+    const counted: {
+      name: string;
+      calls: Map<string, number>;
+      requests: number;
+      cpu: { user: number; kernel: number };
+    }[] = [];
     for (const { name, running } of servers) {
       const load = (durationSec: number) =>
         runLoad({
@@ -73,11 +82,18 @@ try {
           paths: read.paths,
         });
       await load(options.warmupSec);
+      const before = processCpuSplitMs(running.pid);
+      const untraced = (await load(options.durationSec)).statuses['200'] ?? 0;
+      const after = processCpuSplitMs(running.pid);
+      const cpu = {
+        user: (after.user - before.user) / untraced,
+        kernel: (after.kernel - before.kernel) / untraced,
+      };
       const { calls, requests } = await traced(running.pid, async () => {
         const result = await load(options.durationSec);
         return result.statuses['200'] ?? 0;
       });
-      counted.push({ name, calls, requests });
+      counted.push({ name, calls, requests, cpu });
     }
     const names = [...new Set(counted.flatMap(({ calls }) => [...calls.keys()]))].sort(
       (a, b) => (counted[0]!.calls.get(b) ?? 0) - (counted[0]!.calls.get(a) ?? 0),
@@ -94,6 +110,15 @@ try {
             `| ${call} | ${counted.map(({ calls, requests }) => per(calls.get(call), requests)).join(' | ')} |`,
         ),
         `| (requests answered 200) | ${counted.map(({ requests }) => requests).join(' | ')} |`,
+        '',
+        `CPU per request, µs, untraced (${options.durationSec} s each, /proc):`,
+        '',
+        `| CPU | ${counted.map(({ name }) => name).join(' | ')} |`,
+        `| --- | ${counted.map(() => '---:').join(' | ')} |`,
+        ...(['user', 'kernel'] as const).map(
+          (part) =>
+            `| ${part === 'user' ? 'user space' : 'kernel'} | ${counted.map(({ cpu }) => (cpu[part] * 1000).toFixed(0)).join(' | ')} |`,
+        ),
         '',
       ].join('\n'),
     );
