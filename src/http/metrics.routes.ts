@@ -95,11 +95,9 @@ export function registerMetrics(
     'onResponse',
     atOnce((request, reply) => {
       httpRequestDuration.observe(
-        {
-          method: request.method,
-          route: routeOf(request).url ?? 'unmatched',
-          status: String(reply.statusCode),
-        },
+        request.method,
+        routeOf(request).url ?? 'unmatched',
+        reply.statusCode,
         reply.elapsedTime / 1000,
       );
     }),
