@@ -83,7 +83,7 @@ try {
         });
       await load(options.warmupSec);
       const before = processCpuSplitMs(running.pid);
-      const untraced = (await load(options.durationSec)).statuses['200'] ?? 0;
+      const untraced = Math.max((await load(options.durationSec)).statuses['200'] ?? 0, 1);
       const after = processCpuSplitMs(running.pid);
       const cpu = {
         user: (after.user - before.user) / untraced,

@@ -4,9 +4,9 @@
  * hashes its labels object on every observation and keys its buckets by the bound's text:
  * 1.3 % of an events request's CPU under load, 4 µs, the largest of the hooks' costs after
  * authentication's (docs/performance.md, issue 27, twenty-fourth pass). Here a series is
- * found by route, status and method in three Maps and counted in a typed array; what /metrics shows is what
- * prom-client's Histogram shows for the same observations (a property test compares the
- * two texts), read through prom-client's registry, which still writes the exposition.
+ * found by route, status and method in three Maps and counted in a typed array. What
+ * /metrics shows is what prom-client's Histogram shows for the same observations (a
+ * property test compares the two texts): prom-client's registry still writes it.
  */
 import type { Metric } from 'prom-client';
 
@@ -22,7 +22,7 @@ interface Sample {
 
 interface Series {
   labels: Labels;
-  /** Observations per bucket: [i] those at most bounds[i] and above bounds[i - 1]; the last past every bound. */
+  /** Per bucket: [i] counts those at most bounds[i] and above bounds[i - 1]; the last, those past all. */
   counts: Float64Array;
   sum: number;
   count: number;
