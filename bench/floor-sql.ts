@@ -9,7 +9,7 @@
  * id, joined in SQL. No authentication: the seller filter names the rows.
  */
 import type { QueryPlan } from '../src/query/types.js';
-import { nextLink } from '../src/query/paging.js';
+import { linkTemplate } from '../src/query/paging.js';
 import { eventJson, orderJson } from './floor-views.js';
 
 export interface Statement {
@@ -18,7 +18,6 @@ export interface Statement {
 }
 
 const DEFAULT_LIMIT = 20;
-const LAST_ID = 'FLOORLASTID';
 
 /** A filter of the query: adds its conditions (on the row, on its items), binding values. */
 type Filter = (value: string, bind: (value: unknown) => string, at: Conditions) => void;
@@ -100,7 +99,7 @@ function page(
       `exists (select 1 from order_items i where i.order_id = ${alias}.id and ${[...at.items, ...at.copied].join(' and ')})`,
     );
   const plan = { keyset: true, limit, skip: 0 } as QueryPlan;
-  const [prefix, suffix] = nextLink(path, query, plan, LAST_ID, true)!.split(LAST_ID);
+  const { head: prefix, tail: suffix } = linkTemplate(path, query, plan);
   const order = `${alias}.created_at desc, ${alias}.id desc`;
   const n = bind(limit);
   const text = `with page as (select ${alias}.* from ${table} ${alias}

@@ -26,7 +26,7 @@ import {
 } from 'kysely';
 import type { CompiledList } from '../query/compile.js';
 import type { ListSource } from '../query/run.js';
-import { BoundedCache, sameValues, shapeOf } from '../query/shape.js';
+import { BoundedCache, sameValues, shapeOf, type Shape } from '../query/shape.js';
 import { prepared } from './prepared.js';
 import { readRows } from './direct-read.js';
 
@@ -35,6 +35,19 @@ const SHAPES_PER_HANDLE = 500;
 
 /** Per database handle: SQL text per shape, or null for a shape that cannot be cached. */
 const cached = new WeakMap<object, BoundedCache<CompiledQuery | null>>();
+
+/**
+ * The shape of a compiled list, read once per CompiledList: a request that repeats another
+ * gets the same immutable CompiledList (query/compiled-lists.ts), so its fragments need not
+ * be walked again. Weak, so a list compiled for one request goes with it.
+ */
+const shapes = new WeakMap<CompiledList, Shape | null>();
+
+function listShape(q: CompiledList): Shape | undefined {
+  let shape = shapes.get(q);
+  if (shape === undefined) shapes.set(q, (shape = shapeOf([q.where, q.orderBy]) ?? null));
+  return shape ?? undefined;
+}
 
 export interface ShapeCaching<DB> {
   /** Names the source's base select among the handle's cached shapes (`orders`). */
@@ -116,7 +129,7 @@ export async function shapedRows<DB, Row>(
   q: CompiledList,
   page: (q: CompiledList) => Compilable<Row> & { execute(): Promise<Row[]> },
 ): Promise<Row[]> {
-  const shape = shapeOf([q.where, q.orderBy]);
+  const shape = listShape(q);
   if (!shape) return page(q).execute();
   const { db } = caching;
   let shapes = cached.get(db);

@@ -17,24 +17,47 @@ export function trimPage<T>(plan: QueryPlan, rows: T[]): { rows: T[]; hasMore: b
 /** Credentials are never repeated into a link. */
 const NOT_REPEATED = new Set(['apiKey']);
 
-export function nextLink(
+/**
+ * `paging.next` of a page, made from what the request fixes (the path, the filters, the
+ * plan) once, and finished with the page's last id: `head` + the id + `tail` in the keyset
+ * order, `head` alone when skipping. A request repeated by a poller takes the template it
+ * made before (query/compiled-lists.ts).
+ */
+export interface LinkTemplate {
+  readonly head: string;
+  readonly tail: string;
+  readonly keyset: boolean;
+}
+
+export function linkTemplate(
   path: string,
   query: Record<string, unknown>,
   plan: QueryPlan,
+): LinkTemplate {
+  const params: string[] = [];
+  for (const [key, value] of Object.entries(query)) {
+    if (NOT_REPEATED.has(key) || key === 'limit' || key === 'skip' || key === 'offset') continue;
+    if (plan.keyset && key === 'id[lt]') continue;
+    if (typeof value === 'string') params.push(`${encode(key)}=${encode(value)}`);
+  }
+  const limit = `limit=${plan.limit}`;
+  if (!plan.keyset)
+    return {
+      head: `${path}?${[...params, limit, `skip=${plan.skip + plan.limit}`].join('&')}`,
+      tail: '',
+      keyset: false,
+    };
+  return { head: `${path}?${[...params, 'id[lt]='].join('&')}`, tail: `&${limit}`, keyset: true };
+}
+
+/** The link to the page after one whose last row is `lastId`, or null on the last page. */
+export function linkAfter(
+  template: LinkTemplate,
   lastId: string | undefined,
   hasMore: boolean,
 ): string | null {
   if (!hasMore || lastId === undefined) return null;
-  const params: [string, string][] = [];
-  for (const [key, value] of Object.entries(query)) {
-    if (NOT_REPEATED.has(key) || key === 'limit' || key === 'skip' || key === 'offset') continue;
-    if (plan.keyset && key === 'id[lt]') continue;
-    if (typeof value === 'string') params.push([key, value]);
-  }
-  if (plan.keyset) params.push(['id[lt]', lastId]);
-  params.push(['limit', String(plan.limit)]);
-  if (!plan.keyset) params.push(['skip', String(plan.skip + plan.limit)]);
-  return `${path}?${params.map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&')}`;
+  return template.keyset ? template.head + encode(lastId) + template.tail : template.head;
 }
 
 /** What percent-encoding leaves as it is, with the brackets and commas kept readable. */

@@ -4,11 +4,10 @@
  * (authorization) and how to fetch rows; nothing here knows any table.
  */
 import type { Expression, SqlBool } from 'kysely';
-import { compile, compileBelow, type CompiledList } from './compile.js';
+import { compileBelow, type CompiledList } from './compile.js';
+import { compiledList } from './compiled-lists.js';
 import { fragment } from './fragment.js';
-import { parse } from './parse.js';
-import { nextLink, trimPage, type Paging } from './paging.js';
-import { plan } from './plan.js';
+import { linkAfter, trimPage, type Paging } from './paging.js';
 import type { ResourceSpec, Scope } from './types.js';
 
 export interface ListSource<Row> {
@@ -38,8 +37,9 @@ export async function runList<Row extends { id: string }, View>(
   source: ListSource<Row>,
   toViews: (rows: Row[]) => Promise<View[]> | View[],
 ): Promise<{ data: View[]; paging: Paging }> {
-  const queryPlan = plan(parse(request.query), spec);
-  let compiled = compile(spec, queryPlan, request.scope);
+  const made = compiledList(spec, request.path, request.query, request.scope, request.linkQuery);
+  const { plan: queryPlan, link } = made;
+  let { compiled } = made;
   const { horizon } = request;
   const polled =
     horizon &&
@@ -53,13 +53,7 @@ export async function runList<Row extends { id: string }, View>(
     queryPlan.count ? source.count(compiled.where) : Promise.resolve(undefined),
   ]);
   const { rows, hasMore } = trimPage(queryPlan, fetched);
-  const next = nextLink(
-    request.path,
-    request.linkQuery ?? request.query,
-    queryPlan,
-    rows.at(-1)?.id,
-    hasMore,
-  );
+  const next = linkAfter(link, rows.at(-1)?.id, hasMore);
   return {
     data: await toViews(rows),
     paging: total === undefined ? { next } : { next, total },

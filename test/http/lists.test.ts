@@ -183,6 +183,25 @@ describe('authorization filters', () => {
     expect(await idsOf(other, '/api/experiences?visible=false')).toEqual([]);
   });
 
+  it('answer the same query, repeated by two sellers in turn, with each seller’s own rows', async () => {
+    // A list's compiled query is kept by its parameters and the caller's scope
+    // (query/compiled-lists.ts): a query another tenant asked first must not serve its rows.
+    const asked = ['/api/events?start[gte]=2019-01-01T00:00:00Z', '/api/orders?limit=100'];
+    for (let round = 0; round < 3; round++) {
+      for (const path of asked) {
+        const mine = await idsOf(seller, path);
+        const theirs = await idsOf(other, path);
+        expect(mine.length).toBeGreaterThan(0);
+        expect(theirs.length).toBeGreaterThan(0);
+        expect(mine.filter((id) => theirs.includes(id))).toEqual([]);
+      }
+      expect(await idsOf(seller, asked[0]!)).toEqual([ids.event]);
+      expect(await idsOf(other, asked[0]!)).toEqual([ids.foreignEvent]);
+      expect(await idsOf(other, asked[1]!)).toEqual([ids.o7]);
+      expect(await idsOf(customer, asked[1]!)).toEqual([ids.o3]);
+    }
+  });
+
   it('show a seller its own events only', async () => {
     expect(await idsOf(seller, '/api/events')).toEqual([ids.event]);
     expect(await idsOf(seller, `/api/events?experience=${ids.foreign}`)).toEqual([]);

@@ -1,12 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { orderList } from '../../../src/modules/orders/orders.list.js';
-import { nextLink, trimPage } from '../../../src/query/paging.js';
+import { linkAfter, linkTemplate, trimPage } from '../../../src/query/paging.js';
 import { parse } from '../../../src/query/parse.js';
 import { plan } from '../../../src/query/plan.js';
 
 const LAST = 'cccccccccccccccccccccccc';
 const planOf = (q: Record<string, string>) => plan(parse(q), orderList);
+const nextLink = (
+  path: string,
+  query: Record<string, string>,
+  queryPlan: ReturnType<typeof planOf>,
+  lastId: string | undefined,
+  hasMore: boolean,
+) => linkAfter(linkTemplate(path, query, queryPlan), lastId, hasMore);
 
 describe('paging', () => {
   it('trims the look-ahead row', () => {

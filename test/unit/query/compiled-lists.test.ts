@@ -1,0 +1,140 @@
+/**
+ * The kept parse, plan and compile stages of list requests (query/compiled-lists.ts): a
+ * repeated request gets what the stages made the first time, and any request gets exactly
+ * what running the stages afresh gives it, whatever was kept before: another scope, other
+ * parameters, parameters that only look alike when joined, another link query.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { orderList } from '../../../src/modules/orders/orders.list.js';
+import { compile } from '../../../src/query/compile.js';
+import { compiledList } from '../../../src/query/compiled-lists.js';
+import { linkAfter, linkTemplate } from '../../../src/query/paging.js';
+import { parse } from '../../../src/query/parse.js';
+import { plan } from '../../../src/query/plan.js';
+import { shapeOf } from '../../../src/query/shape.js';
+import type { Scope } from '../../../src/query/types.js';
+
+const A = 'a'.repeat(24);
+const B = 'b'.repeat(24);
+const LAST = 'c'.repeat(24);
+const PATH = '/api/orders';
+
+/** What a request's stages make when run afresh, as comparable values. */
+function fresh(query: Record<string, string>, scope: Scope, linkQuery = query) {
+  const p = plan(parse(query), orderList);
+  const c = compile(orderList, p, scope);
+  return {
+    shape: shapeOf([c.where, c.orderBy]),
+    limit: c.limit,
+    offset: c.offset,
+    count: p.count,
+    next: linkAfter(linkTemplate(PATH, linkQuery, p), LAST, true),
+  };
+}
+
+/** The same, from the kept stages. */
+function kept(query: Record<string, string>, scope: Scope, linkQuery = query) {
+  const { plan: p, compiled: c, link } = compiledList(orderList, PATH, query, scope, linkQuery);
+  return {
+    shape: shapeOf([c.where, c.orderBy]),
+    limit: c.limit,
+    offset: c.offset,
+    count: p.count,
+    next: linkAfter(link, LAST, true),
+  };
+}
+
+/** A request's result, or the error it threw (a NUL in a value is refused, say). */
+function outcome<T>(run: () => T): { value: T } | { error: string } {
+  try {
+    return { value: run() };
+  } catch (error) {
+    return { error: String(error) };
+  }
+}
+
+describe('compiledList', () => {
+  it('gives a repeated request what the stages made the first time', () => {
+    const query = { 'customerName[contains]': 'ann', limit: '5' };
+    const first = compiledList(orderList, PATH, { ...query }, 'all');
+    expect(compiledList(orderList, PATH, { ...query }, 'all')).toBe(first);
+    expect(kept(query, 'all')).toEqual(fresh(query, 'all'));
+  });
+
+  it("never gives one scope's compiled query to another", () => {
+    const query = { 'customerName[contains]': 'ann' };
+    const mine: Scope = { anyOf: [{ field: 'seller', in: [A] }] };
+    const theirs: Scope = { anyOf: [{ field: 'seller', in: [B] }] };
+    const a = kept(query, mine);
+    const b = kept(query, theirs);
+    expect(a.shape!.values).toContain(A);
+    expect(b.shape!.values).toContain(B);
+    expect(b.shape!.values).not.toContain(A);
+    expect(kept(query, 'all')).toEqual(fresh(query, 'all'));
+    expect(kept(query, { anyOf: [] })).toEqual(fresh(query, { anyOf: [] }));
+  });
+
+  it('tells apart parameter sets that read alike when joined', () => {
+    const pairs: Record<string, string>[][] = [
+      [
+        { customerName: 'a&customerName[contains]=b' },
+        { customerName: 'a', 'customerName[contains]': 'b' },
+      ],
+      [{ customerName: '1:a' }, { customerName: '1', a: '' }],
+      [{ customerName: 'a\u0000b' }, { customerName: 'a', b: '' }],
+    ];
+    for (const [first, second] of pairs) {
+      expect(outcome(() => kept(first!, 'all'))).toEqual(outcome(() => fresh(first!, 'all')));
+      expect(outcome(() => kept(second!, 'all'))).toEqual(outcome(() => fresh(second!, 'all')));
+    }
+  });
+
+  it('writes the link from the link query, kept apart from the same filters without it', () => {
+    const query = { 'customerName[contains]': 'ann' };
+    const withSearch = { ...query, search: 'x' };
+    expect(kept(query, 'all').next).not.toContain('search=');
+    expect(kept(query, 'all', withSearch).next).toContain('search=x');
+    expect(kept(query, 'all').next).not.toContain('search=');
+  });
+
+  it('throws the stages’ error on every request that errs, and keeps nothing of it', () => {
+    for (let i = 0; i < 2; i++)
+      expect(() => compiledList(orderList, PATH, { nope: '1' }, 'all')).toThrow(/nope/);
+    expect(() => compiledList(orderList, PATH, { limit: ['1', '2'] }, 'all')).toThrow(/once/);
+  });
+
+  it('compiles a request with a key past the bound every time, as afresh', () => {
+    const query = { 'customerName[contains]': 'x'.repeat(3000) };
+    const first = compiledList(orderList, PATH, query, 'all');
+    expect(compiledList(orderList, PATH, query, 'all')).not.toBe(first);
+    expect(kept(query, 'all')).toEqual(fresh(query, 'all'));
+  });
+
+  it('answers any sequence of requests as the stages run afresh would', () => {
+    // Names and values drawn from a small alphabet with the key's own characters (digits,
+    // colons, NUL), so that two parameter sets often join to similar text.
+    const text = fc.string({ unit: fc.constantFrom('1', ':', '\u0000', 'a', ','), maxLength: 6 });
+    const filter = fc.constantFrom(
+      'customerName',
+      'customerName[contains]',
+      'customerEmail[startsWith]',
+      'customerName[notEqual]',
+    );
+    const query = fc.dictionary(filter, text, { maxKeys: 3 });
+    const scope = fc.constantFrom<Scope>(
+      'all',
+      { anyOf: [] },
+      { anyOf: [{ field: 'seller', in: [A] }] },
+      { anyOf: [{ field: 'seller', in: [B] }] },
+      { anyOf: [{ field: 'seller', in: [A, B] }] },
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(query, scope), { minLength: 1, maxLength: 8 }), (requests) => {
+        for (const [q, s] of requests)
+          expect(outcome(() => kept(q, s))).toEqual(outcome(() => fresh(q, s)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
