@@ -28,6 +28,15 @@ export interface CompiledListRequest {
  * orders query with four filters held 3.8 KB of heap, so a spec keeps under 0.5 MB.
  */
 const ENTRIES_PER_SPEC = 128;
+/**
+ * The share of misses kept. Keeping every one cost a request of all-new queries (a crawler's,
+ * a report's) 15-16 µs against 7 µs for the stages alone, the kept entries outliving the
+ * young generation; kept one time in eight, a query repeated is kept after about eight
+ * asks, and one never repeated costs 1-3 µs more than the stages (docs/performance.md, issue 27,
+ * twenty-fifth pass). Random, not every eighth miss, so that no steady interleaving of
+ * queries can keep a repeated one out.
+ */
+const ADMITTED = 1 / 8;
 /** A longer key (a long `in` list, a long search) is compiled every time, never kept. */
 const MAX_KEY_LENGTH = 2048;
 
@@ -84,6 +93,8 @@ export function compiledList(
   let entries = kept.get(spec);
   if (!entries) kept.set(spec, (entries = new BoundedCache(ENTRIES_PER_SPEC)));
   let made = entries.get(key);
-  if (!made) entries.set(key, (made = run(spec, path, query, scope, linkQuery)));
+  if (made) return made;
+  made = run(spec, path, query, scope, linkQuery);
+  if (Math.random() < ADMITTED) entries.set(key, made);
   return made;
 }

@@ -185,20 +185,15 @@ describe('authorization filters', () => {
 
   it('answer the same query, repeated by two sellers in turn, with each seller’s own rows', async () => {
     // A list's compiled query is kept by its parameters and the caller's scope
-    // (query/compiled-lists.ts): a query another tenant asked first must not serve its rows.
-    const asked = ['/api/events?start[gte]=2019-01-01T00:00:00Z', '/api/orders?limit=100'];
-    for (let round = 0; round < 3; round++) {
-      for (const path of asked) {
-        const mine = await idsOf(seller, path);
-        const theirs = await idsOf(other, path);
-        expect(mine.length).toBeGreaterThan(0);
-        expect(theirs.length).toBeGreaterThan(0);
-        expect(mine.filter((id) => theirs.includes(id))).toEqual([]);
-      }
-      expect(await idsOf(seller, asked[0]!)).toEqual([ids.event]);
-      expect(await idsOf(other, asked[0]!)).toEqual([ids.foreignEvent]);
-      expect(await idsOf(other, asked[1]!)).toEqual([ids.o7]);
-      expect(await idsOf(customer, asked[1]!)).toEqual([ids.o3]);
+    // (query/compiled-lists.ts), one miss in eight at random: over 40 rounds a query one
+    // seller asked is kept before the other asks it, but for a 0.5 % chance.
+    const events = '/api/events?start[gte]=2019-01-01T00:00:00Z';
+    const orders = '/api/orders?limit=100';
+    for (let round = 0; round < 40; round++) {
+      expect(await idsOf(seller, events)).toEqual([ids.event]);
+      expect(await idsOf(other, events)).toEqual([ids.foreignEvent]);
+      expect(await idsOf(other, orders)).toEqual([ids.o7]);
+      expect(await idsOf(customer, orders)).toEqual([ids.o3]);
     }
   });
 
