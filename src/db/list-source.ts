@@ -41,11 +41,11 @@ const cached = new WeakMap<object, BoundedCache<CompiledQuery | null>>();
  * gets the same immutable CompiledList (query/compiled-lists.ts), so its fragments need not
  * be walked again. Weak, so a list compiled for one request goes with it.
  */
-const shapes = new WeakMap<CompiledList, Shape | null>();
+const listShapes = new WeakMap<CompiledList, Shape | null>();
 
 function listShape(q: CompiledList): Shape | undefined {
-  let shape = shapes.get(q);
-  if (shape === undefined) shapes.set(q, (shape = shapeOf([q.where, q.orderBy]) ?? null));
+  let shape = listShapes.get(q);
+  if (shape === undefined) listShapes.set(q, (shape = shapeOf([q.where, q.orderBy]) ?? null));
   return shape ?? undefined;
 }
 

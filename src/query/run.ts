@@ -1,6 +1,7 @@
 /**
- * Running a list request end to end: parse, plan, compile, fetch one page (plus a look-ahead
- * row), optionally count, and build `paging`. The resource supplies its spec, its scope
+ * Running a list request end to end: parse, plan, compile (kept for a request that repeats
+ * another: compiled-lists.ts), fetch one page (plus a look-ahead row), optionally count, and
+ * build `paging`. The resource supplies its spec, its scope
  * (authorization) and how to fetch rows; nothing here knows any table.
  */
 import type { Expression, SqlBool } from 'kysely';

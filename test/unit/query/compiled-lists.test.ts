@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { orderList } from '../../../src/modules/orders/orders.list.js';
 import { compile } from '../../../src/query/compile.js';
-import { compiledList } from '../../../src/query/compiled-lists.js';
+import { compiledList, type CompiledListRequest } from '../../../src/query/compiled-lists.js';
 import { linkAfter, linkTemplate } from '../../../src/query/paging.js';
 import { parse } from '../../../src/query/parse.js';
 import { plan } from '../../../src/query/plan.js';
@@ -20,17 +20,23 @@ const B = 'b'.repeat(24);
 const LAST = 'c'.repeat(24);
 const PATH = '/api/orders';
 
-/** What a request's stages make when run afresh, as comparable values. */
+/** What the stages made, as values to compare: the SQL's shape and values, paging, link. */
+const comparable = ({ plan: p, compiled: c, link }: CompiledListRequest) => ({
+  shape: shapeOf([c.where, c.orderBy]),
+  limit: c.limit,
+  offset: c.offset,
+  count: p.count,
+  next: linkAfter(link, LAST, true),
+});
+
+/** What a request's stages make when run afresh. */
 function fresh(query: Record<string, string>, scope: Scope, linkQuery = query) {
   const p = plan(parse(query), orderList);
-  const c = compile(orderList, p, scope);
-  return {
-    shape: shapeOf([c.where, c.orderBy]),
-    limit: c.limit,
-    offset: c.offset,
-    count: p.count,
-    next: linkAfter(linkTemplate(PATH, linkQuery, p), LAST, true),
-  };
+  return comparable({
+    plan: p,
+    compiled: compile(orderList, p, scope),
+    link: linkTemplate(PATH, linkQuery, p),
+  });
 }
 
 /**
@@ -54,16 +60,8 @@ function keptAnswer(query: Record<string, string>, scope: Scope, linkQuery = que
 }
 
 /** The same as `fresh`, from the kept stages. */
-function kept(query: Record<string, string>, scope: Scope, linkQuery = query) {
-  const { plan: p, compiled: c, link } = keptAnswer(query, scope, linkQuery);
-  return {
-    shape: shapeOf([c.where, c.orderBy]),
-    limit: c.limit,
-    offset: c.offset,
-    count: p.count,
-    next: linkAfter(link, LAST, true),
-  };
-}
+const kept = (query: Record<string, string>, scope: Scope, linkQuery = query) =>
+  comparable(keptAnswer(query, scope, linkQuery));
 
 /** A request's result, or the error it threw (a NUL in a value is refused, say). */
 function outcome<T>(run: () => T): { value: T } | { error: string } {
