@@ -7,6 +7,8 @@
  * database's or role's setting) kept. Inside a caller's transaction, where the setting would
  * outlive the statement, the page is left to PostgreSQL. What PostgreSQL did is read off
  * `pg_prepared_statements` (its generic and custom plan counts) on the same connection.
+ * A booking's read of its one experience needs no setting: its text is one whose generic
+ * plan PostgreSQL itself keeps.
  *
  * @isolated The statements must be named: the prepared statements' budget is the
  * process's (db/prepared.ts), and files run earlier in a shared worker may have spent it.
@@ -17,7 +19,10 @@ import { wrapPoolClients } from '../../src/db/pool-clients.js';
 import { prepared } from '../../src/db/prepared.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { databaseUrl, endPool } from '../helpers/database.js';
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
+import type { DB } from '../../src/db/types.js';
+import { experiencesRepository } from '../../src/modules/experiences/experiences.repository.js';
+import { openShop } from '../helpers/booking.js';
 
 let t: TestApp;
 let pool: pg.Pool;
@@ -133,5 +138,25 @@ describe('a list page marked for the generic plan', () => {
     } finally {
       await own.end();
     }
+  });
+});
+
+describe("a booking's read of its experiences", () => {
+  it('keeps its generic plan for one id, as PostgreSQL chooses it', async () => {
+    const shop = await openShop(t.app);
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    // The pool is the test's, with one connection, so the statement is read back from there.
+    for (let i = 0; i < 8; i++) {
+      const rows = await experiencesRepository(db).findMany([shop.experienceId]);
+      expect(rows.map((r) => r.id)).toEqual([shop.experienceId]);
+    }
+    await onClient(async (client) => {
+      const text = 'select * from "experiences" where "id" = $1';
+      // PostgreSQL's own choice: five custom plans, then the generic one kept (`= any($1)`
+      // was planned for its values on every execution, priced for an array of ten).
+      expect(await plans(client, text)).toEqual({ generic: 3, custom: 5 });
+    });
+    const two = await experiencesRepository(db).findMany([shop.experienceId, 'f'.repeat(24)]);
+    expect(two.map((r) => r.id)).toEqual([shop.experienceId]);
   });
 });

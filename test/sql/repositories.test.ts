@@ -210,6 +210,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     findById: (db) => experiencesRepository(db).findById(A),
     lock: (db) => experiencesRepository(db).lock(A),
     findMany: (db) => experiencesRepository(db).findMany([A, B]),
+    findManyOfOne: (db) => experiencesRepository(db).findMany([A]),
     visibleOfSeller: (db) => experiencesRepository(db).visibleOfSeller(B),
     update: (db) => experiencesRepository(db).update(A, { name: 'N' }),
     createGuidePreferences: (db) =>

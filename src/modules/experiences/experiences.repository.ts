@@ -10,10 +10,16 @@ import type { ExperienceRow } from './experiences.schemas.js';
 import { readRows } from '../../db/direct-read.js';
 
 /**
- * Experiences by id, any number of them in one text (`= any($1)`): compiled once and
- * prepared (db/statement-template.ts, db/prepared.ts), as every booking reads its
- * experiences first; a primary-key lookup whatever the ids.
+ * Experiences by id, compiled once and prepared (db/statement-template.ts, db/prepared.ts),
+ * as every booking reads its experiences first: a primary-key lookup whatever the ids. One
+ * id (nearly every booking) has a text of its own: PostgreSQL prices the generic plan of
+ * `= any($1)` for an array of ten and so planned that text afresh on every execution, a
+ * sixteenth of a booking's database time (docs/performance.md, issue 27, twenty-sixth
+ * pass); `= $1` keeps its generic plan after the fifth.
  */
+const byId = statement((db, { id }: { id: string }) =>
+  db.selectFrom('experiences').selectAll().where('id', '=', id),
+);
 const byIds = statement((db, { ids }: { ids: readonly string[] }) =>
   db
     .selectFrom('experiences')
@@ -46,7 +52,8 @@ export function experiencesRepository(db: Kysely<DB>) {
 
     async findMany(ids: readonly string[]): Promise<ExperienceRow[]> {
       if (ids.length === 0) return [];
-      return readRows(db, prepared(byIds(db, { ids })));
+      const query = ids.length === 1 ? byId(db, { id: ids[0]! }) : byIds(db, { ids });
+      return readRows(db, prepared(query));
     },
 
     /** A seller's visible experiences, in creation order (OCTo's products). */

@@ -10,6 +10,9 @@ select * from "experiences" where "id" = $1 for update;
 -- findMany
 select * from "experiences" where "id" = any($1);
 
+-- findManyOfOne
+select * from "experiences" where "id" = $1;
+
 -- visibleOfSeller
 select * from "experiences" where "seller_id" = $1 and "visible" = $2 order by "created_at", "id";
 
