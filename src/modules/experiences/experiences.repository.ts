@@ -13,9 +13,9 @@ import { readRows } from '../../db/direct-read.js';
  * Experiences by id, compiled once and prepared (db/statement-template.ts, db/prepared.ts),
  * as every booking reads its experiences first: a primary-key lookup whatever the ids. One
  * id (nearly every booking) has a text of its own: PostgreSQL prices the generic plan of
- * `= any($1)` for an array of ten and so planned that text afresh on every execution, a
- * sixteenth of a booking's database time (docs/performance.md, issue 27, twenty-sixth
- * pass); `= $1` keeps its generic plan after the fifth.
+ * `= any($1)` for an array of ten and so planned that text afresh on every execution,
+ * 2-6 % of a booking's database time (docs/performance.md, issue 27, twenty-sixth pass);
+ * `= $1` keeps its generic plan after the fifth.
  */
 const byId = statement((db, { id }: { id: string }) =>
   db.selectFrom('experiences').selectAll().where('id', '=', id),
