@@ -21,7 +21,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { databaseUrl, endPool } from '../helpers/database.js';
 import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import type { DB } from '../../src/db/types.js';
-import { experiencesRepository } from '../../src/modules/experiences/experiences.repository.js';
+import { experiencesFacade } from '../../src/modules/experiences/index.js';
 import { openShop } from '../helpers/booking.js';
 
 let t: TestApp;
@@ -147,7 +147,7 @@ describe("a booking's read of its experiences", () => {
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     // The pool is the test's, with one connection, so the statement is read back from there.
     for (let i = 0; i < 8; i++) {
-      const rows = await experiencesRepository(db).findMany([shop.experienceId]);
+      const rows = await experiencesFacade.findMany(db, [shop.experienceId]);
       expect(rows.map((r) => r.id)).toEqual([shop.experienceId]);
     }
     await onClient(async (client) => {
@@ -156,7 +156,7 @@ describe("a booking's read of its experiences", () => {
       // was planned for its values on every execution, priced for an array of ten).
       expect(await plans(client, text)).toEqual({ generic: 3, custom: 5 });
     });
-    const two = await experiencesRepository(db).findMany([shop.experienceId, 'f'.repeat(24)]);
+    const two = await experiencesFacade.findMany(db, [shop.experienceId, 'f'.repeat(24)]);
     expect(two.map((r) => r.id)).toEqual([shop.experienceId]);
   });
 });

@@ -15,7 +15,7 @@ import { readRows } from '../../db/direct-read.js';
  * id (nearly every booking) has a text of its own: PostgreSQL prices the generic plan of
  * `= any($1)` for an array of ten and so planned that text afresh on every execution,
  * 2-6 % of a booking's database time (docs/performance.md, issue 27, twenty-sixth pass);
- * `= $1` keeps its generic plan after the fifth.
+ * `= $1` keeps its generic plan after the fifth. `findById` is the same statement.
  */
 const byId = statement((db, { id }: { id: string }) =>
   db.selectFrom('experiences').selectAll().where('id', '=', id),
@@ -37,7 +37,7 @@ export function experiencesRepository(db: Kysely<DB>) {
     },
 
     async findById(id: string): Promise<ExperienceRow | undefined> {
-      return db.selectFrom('experiences').selectAll().where('id', '=', id).executeTakeFirst();
+      return (await readRows(db, prepared(byId(db, { id }))))[0];
     },
 
     /** Reads an experience and locks it until the transaction ends (a read-modify-write). */
