@@ -16,8 +16,8 @@
  *   statement's caller gets its error.
  *
  * A list page marked to run with the generic plan (db/prepared.ts) outside a transaction goes
- * out after `select set_config('plan_cache_mode', 'force_generic_plan', true)` in the same
- * way: PostgreSQL reads the setting when it binds the statement, and a setting made local
+ * out after `select set_config('plan_cache_mode', 'force_generic_plan', true)` (a statement
+ * named once per connection) in the same way: PostgreSQL reads the setting when it binds the statement, and a setting made local
  * lasts until the end of the transaction, which here is the extended protocol's own, ended
  * by the Sync: the session's setting is back as it was whatever happens, with nothing sent
  * to reset it, and behind a transaction-mode pooler both stay on one server connection.
@@ -56,14 +56,23 @@ export interface Carried {
 }
 
 const FORCE_GENERIC = "select set_config('plan_cache_mode', 'force_generic_plan', true)";
+/**
+ * The setting's own statement name. Sent unnamed, PostgreSQL parsed and planned the setting
+ * ahead of every page (17 µs of its time a page: docs/performance.md, issue 27,
+ * twenty-seventh pass); named, it is parsed once per connection. Its Parse is recorded in
+ * node-postgres's own book of a connection's statements as soon as it is sent: it is the
+ * first message of its batch (never in a transaction, so no BEGIN ahead of it) and its text
+ * reads no table, so only a lost connection could keep it from being made.
+ */
+const FORCE_GENERIC_NAME = 'booking_force_generic_plan';
 
 /** What node-postgres's Query and Connection do and their typings leave out or misstate. */
 interface QueryInternals {
   handleCommandComplete(message: unknown, connection: pg.Connection): void;
 }
 interface Messages {
-  parse(query: { text: string }): void;
-  bind(config: object): void;
+  parse(query: { text: string; name?: string }): void;
+  bind(config: { statement?: string }): void;
   execute(config: object): void;
   sync(): void;
 }
@@ -74,6 +83,19 @@ function unnamed(connection: pg.Connection, text: string): void {
   const messages = connection as unknown as Messages;
   messages.parse({ text });
   messages.bind({});
+  messages.execute({});
+}
+
+/** The generic plan's setting, parsed once per connection, bound and executed each time. */
+function forceGenericPlan(connection: pg.Connection): void {
+  const messages = connection as unknown as Messages & {
+    parsedStatements: Record<string, string | undefined>;
+  };
+  if (messages.parsedStatements[FORCE_GENERIC_NAME] === undefined) {
+    messages.parse({ text: FORCE_GENERIC, name: FORCE_GENERIC_NAME });
+    messages.parsedStatements[FORCE_GENERIC_NAME] = FORCE_GENERIC;
+  }
+  messages.bind({ statement: FORCE_GENERIC_NAME });
   messages.execute({});
 }
 
@@ -109,7 +131,7 @@ export class PipelinedQuery extends DescribedQuery {
   override prepare(connection: pg.Connection): void {
     // Buffered with the statement's messages: node-postgres corks the socket around prepare.
     if (this.begins) unnamed(connection, 'begin');
-    if (this.generic) unnamed(connection, FORCE_GENERIC);
+    if (this.generic) forceGenericPlan(connection);
     super.prepare(connection);
   }
 

@@ -1,7 +1,8 @@
 /**
  * List pages run with PostgreSQL's generic plan (db/prepared.ts, db/pipelined-transaction.ts):
  * a statement marked `plan: 'generic'` goes out after a transaction-local setting of
- * `plan_cache_mode` to `force_generic_plan` once it is parsed on the connection, so
+ * `plan_cache_mode` to `force_generic_plan` (a named statement of its own, parsed once per
+ * connection) once it is parsed on the connection, so
  * PostgreSQL never plans it for its values again, while the session's setting is left as it
  * was: after the statement, after a statement that fails, and a connection's own default (a
  * database's or role's setting) kept. Inside a caller's transaction, where the setting would
@@ -51,6 +52,15 @@ async function plans(client: pg.PoolClient, text: string) {
   return { generic: Number(rows[0]!.generic_plans), custom: Number(rows[0]!.custom_plans) };
 }
 
+/** The setting's statement: how many times it ran, named, on the connection (0: never made). */
+async function settingRuns(client: pg.PoolClient) {
+  const { rows } = await client.query<{ runs: string }>(
+    `select coalesce(sum(generic_plans + custom_plans), 0) as runs from pg_prepared_statements
+      where statement like '%force_generic_plan%'`,
+  );
+  return Number(rows[0]!.runs);
+}
+
 const setting = async (client: pg.PoolClient) =>
   (await client.query<{ plan_cache_mode: string }>('show plan_cache_mode')).rows[0]!
     .plan_cache_mode;
@@ -69,6 +79,7 @@ describe('a list page marked for the generic plan', () => {
   it('is planned for its values once, then always runs the generic plan', async () => {
     const text = marked('select $1::int + 1 as n /* generic, counted */', 'generic').sql;
     await onClient(async (client) => {
+      const ran = await settingRuns(client);
       for (let i = 0; i < 8; i++) {
         const { rows } = await client.query(text, [i]);
         expect(rows).toEqual([{ n: i + 1 }]);
@@ -76,6 +87,9 @@ describe('a list page marked for the generic plan', () => {
       // PostgreSQL's own choice makes five custom plans first.
       expect(await plans(client, text)).toEqual({ generic: 7, custom: 1 });
       expect(await setting(client)).toBe('auto');
+      // The setting is a named statement of the connection, made once (a second Parse of
+      // its name would fail), then bound ahead of each of the seven executions.
+      expect(await settingRuns(client)).toBe(ran + 7);
     });
   });
 
