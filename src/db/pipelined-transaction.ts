@@ -35,9 +35,10 @@
  *
  * PipelinedQuery extends node-postgres's Query (through DescribedQuery: a named statement is
  * described once per connection) through members its typings leave out (`prepare`,
- * `_getRows`, `handleCommandComplete`: node-postgres 8.23);
- * test/postgres/pipelined-transaction.test.ts fails on a real server if an upgrade changes
- * them (round trips, rollbacks, failed commits).
+ * `_getRows`, `handleCommandComplete`, and the connection's `parsedStatements`: node-postgres
+ * 8.23); test/postgres/pipelined-transaction.test.ts and generic-plans.test.ts fail on a real
+ * server if an upgrade changes them (round trips, rollbacks, failed commits, the setting's
+ * statement).
  */
 import pg from 'pg';
 import { DescribedQuery } from './described-query.js';
