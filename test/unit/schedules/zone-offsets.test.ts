@@ -1,5 +1,5 @@
 /**
- * Time-zone offsets cached per hour (src/modules/schedules/zone-offsets.ts) and the local
+ * Time-zone offsets cached per day and hour (src/modules/schedules/zone-offsets.ts) and the local
  * times read with them (`localToInstant`), against Luxon itself in every zone Intl knows,
  * over a century of instants and local times: daylight-saving changes, half-hour and
  * 45-minute zones, zones that changed their standard offset.
@@ -58,6 +58,31 @@ describe('offsetAt', () => {
       for (let ms = change - 2 * HOUR; ms <= change + 2 * HOUR; ms += 60_000)
         expect(offsetAt(zone, luxon, ms)).toBe(luxon.offset(ms));
     }
+  });
+
+  it('asks Luxon once per day the zone keeps one offset, and per hour on a day it changes', () => {
+    const paris = zoneNamed('Europe/Paris')!;
+    let asked = 0;
+    // Paris's rules, counted; under a name of its own, so nothing else has filled its cache.
+    const counted = Object.create(paris, {
+      offset: { value: (ms: number) => (asked++, paris.offset(ms)) },
+    }) as typeof paris;
+    const read = (ms: number) => offsetAt('Europe/Paris (counted)', counted, ms);
+    const summer = Date.UTC(2019, 5, 15);
+    expect(read(summer + 30 * 60_000)).toBe(120);
+    const once = asked;
+    for (let h = 0; h < 24; h++) expect(read(summer + h * HOUR + 59 * 60_000)).toBe(120);
+    expect(asked).toBe(once);
+
+    // 2019-03-31: +1 until 01:00Z, +2 after; the day is cached per hour, each asked once.
+    const change = Date.UTC(2019, 2, 31, 1);
+    for (let round = 0; round < 2; round++) {
+      for (const ms of [change - 2 * HOUR, change + 3 * HOUR]) read(ms);
+      if (round === 0) asked = 0;
+    }
+    expect(asked).toBe(0);
+    expect(read(change - 60_000)).toBe(60);
+    expect(read(change)).toBe(120);
   });
 
   it('names no zone for a name Luxon does not know', () => {
