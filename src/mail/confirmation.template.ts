@@ -6,9 +6,10 @@
  * it is itself the output of `html`: escaping is the default, so a forgotten call cannot let
  * a customer name (or a guide's bio) inject markup.
  */
-import { DateTime } from 'luxon';
+import { DateTime, FixedOffsetZone } from 'luxon';
 import type { OrderItemView, OrderView } from '../modules/orders/index.js';
 import { ITEM_STATUS } from '../modules/orders/index.js';
+import { offsetAt, zoneNamed } from '../modules/schedules/index.js';
 
 /** A guide as the confirmation shows it (the guide's public profile). */
 export interface GuideContact {
@@ -71,14 +72,21 @@ function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
 
 const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`;
 
-/** "Fri 8 Nov 2019, 10:00 (Europe/Paris)": the local wall time the customer arrives at. */
+/**
+ * "Fri 8 Nov 2019, 10:00 (Europe/Paris)": the local wall time the customer arrives at. The
+ * zone's offset comes from the schedules' cache (Luxon asks Intl for it afresh each time,
+ * once an email); an unknown zone name (should not happen) falls back to the offset the
+ * time carries.
+ */
 function localArrival(item: OrderItemView, zone: string | undefined): string {
   const at = DateTime.fromISO(item.arrivalDatetime, { setZone: true });
   if (!at.isValid) return item.arrivalDatetime;
-  // An unknown zone name (should not happen) falls back to the offset the time carries.
-  const zoned = zone ? at.setZone(zone) : at;
-  const local = (zoned.isValid ? zoned : at).setLocale('en');
-  const label = zone && zoned.isValid ? zone : `UTC${local.toFormat('ZZ')}`;
+  const rules = zone === undefined ? undefined : zoneNamed(zone);
+  const zoned = rules
+    ? at.setZone(FixedOffsetZone.instance(offsetAt(zone!, rules, at.toMillis())))
+    : at;
+  const local = zoned.setLocale('en');
+  const label = rules ? zone : `UTC${local.toFormat('ZZ')}`;
   return `${local.toFormat('ccc d LLL yyyy, HH:mm')} (${label})`;
 }
 

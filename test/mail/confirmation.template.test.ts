@@ -108,6 +108,18 @@ describe('renderConfirmation', () => {
     expect(email.html).toContain('<strong>116.50 EUR</strong>');
   });
 
+  it("shows the zone's wall time at the arrival's instant, on either side of a change", () => {
+    // Paris falls back at 01:00Z on 2030-10-27: 02:30 is lived at 00:30Z and again at 01:30Z.
+    const at = (arrivalDatetime: string) =>
+      render({
+        order: order([item({ arrivalDatetime })]),
+        timezones: new Map([['item0000000000000000001', 'Europe/Paris']]),
+      }).text;
+    for (const instant of ['2030-10-27T00:30:00Z', '2030-10-27T01:30:00Z'])
+      expect(at(instant)).toContain('Arrival: Sun 27 Oct 2030, 02:30 (Europe/Paris)');
+    expect(at('2030-10-27T02:30:00Z')).toContain('Arrival: Sun 27 Oct 2030, 03:30 (Europe/Paris)');
+  });
+
   it('gives the short code the guest reads out, never the 24-character order id', () => {
     const email = render({ order: order([item()]) });
     expect(email.text).toContain('Your booking code: ABCDEFGH');
