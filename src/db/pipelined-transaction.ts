@@ -17,10 +17,11 @@
  *
  * A list page marked to run with the generic plan (db/prepared.ts) outside a transaction goes
  * out after `select set_config('plan_cache_mode', 'force_generic_plan', true)` (a statement
- * named once per connection) in the same way: PostgreSQL reads the setting when it binds the statement, and a setting made local
- * lasts until the end of the transaction, which here is the extended protocol's own, ended
- * by the Sync: the session's setting is back as it was whatever happens, with nothing sent
- * to reset it, and behind a transaction-mode pooler both stay on one server connection.
+ * named once per connection) in the same way: PostgreSQL reads the setting when it binds
+ * the statement, and a setting made local lasts until the end of the transaction, which
+ * here is the extended protocol's own, ended by the Sync: the session's setting is back as
+ * it was whatever happens, with nothing sent to reset it, and behind a transaction-mode
+ * pooler both stay on one server connection.
  * Inside a caller's transaction the setting would last until that transaction's end, so a
  * page read there is left to PostgreSQL. Only a statement already parsed on the connection
  * carries it (as for BEGIN, below); its first execution is planned for its values, as

@@ -6,8 +6,10 @@
  * A day is cached when Luxon gives the same offset at its first and its last millisecond:
  * a zone changes its clocks at most once in a few days (the tz database's closest two
  * changes of one zone from 1971 to 2070 are 166 hours apart; local-time.ts relies on the
- * same), so it keeps that offset all day. A day in which the zone changes its clocks is cached per
- * UTC hour in the same way, and an hour in which it changes them is always asked of Luxon.
+ * same), so it keeps that offset all day. A day in which the zone changes its clocks is
+ * cached per UTC hour in the same way, and an hour in which it changes them is always asked
+ * of Luxon.
+ *
  * Per day, not per hour only: a platform whose sellers are in twenty zones and sell two
  * years ahead reads about 330,000 zone-hours but only 14,000 zone-days, and a cache of hours
  * missed on most bookings spread over such departures (docs/performance.md, issue 27,
