@@ -1,12 +1,12 @@
 /**
  * List pages run with PostgreSQL's generic plan (db/prepared.ts, db/pipelined-transaction.ts):
- * a statement marked `plan: 'generic'` goes out after a transaction-local setting of
- * `plan_cache_mode` to `force_generic_plan` (a named statement of its own, parsed once per
- * connection) once it is parsed on the connection, so
- * PostgreSQL never plans it for its values again, while the session's setting is left as it
- * was: after the statement, after a statement that fails, and a connection's own default (a
- * database's or role's setting) kept. Inside a caller's transaction, where the setting would
- * outlive the statement, the page is left to PostgreSQL. What PostgreSQL did is read off
+ * a statement marked `plan: 'generic'`, once it is parsed on the connection, goes out after
+ * a transaction-local setting of `plan_cache_mode` to `force_generic_plan` (a named
+ * statement of its own, parsed once per connection), so PostgreSQL never plans it for its
+ * values again, while the session's setting is left as it was: after the statement, after a
+ * statement that fails, and a connection's own default (a database's or role's setting)
+ * kept. Inside a caller's transaction, where the setting would outlive the statement, the
+ * page is left to PostgreSQL. What PostgreSQL did is read off
  * `pg_prepared_statements` (its generic and custom plan counts) on the same connection.
  * A booking's read of its one experience needs no setting: its text is one whose generic
  * plan PostgreSQL itself keeps.
