@@ -275,7 +275,8 @@ describe('the OCTo booking lifecycle', () => {
 });
 
 describe('check-in (issue 29) as OCTo shows it', () => {
-  it('shows a scanned unit item REDEEMED with utcRedeemedAt, the booking once every seat is', async () => {
+  /** A confirmed booking of two adults at the tour's second departure. */
+  async function confirmedPair(fullName: string) {
     const held = (
       await reserve({
         availabilityId: tourIds[1],
@@ -283,18 +284,23 @@ describe('check-in (issue 29) as OCTo shows it', () => {
       })
     ).json();
     const booking = (
-      await send('POST', `/bookings/${held.uuid}/confirm`, { contact: { fullName: 'Dock Guest' } })
+      await send('POST', `/bookings/${held.uuid}/confirm`, { contact: { fullName } })
     ).json();
     expect(booking.status).toBe('CONFIRMED');
-    const ticketOf = (unitItem: { ticket: { deliveryOptions: { deliveryValue: string }[] } }) =>
-      unitItem.ticket.deliveryOptions[0]!.deliveryValue;
-    // The departure is on another day than today: the dock forces it.
-    const scan = (code: string) =>
-      as(t.app, shop.seller, {
-        method: 'POST',
-        url: '/api/checkins',
-        payload: { code, force: true },
-      });
+    return { held, booking };
+  }
+  const ticketOf = (unitItem: { ticket: { deliveryOptions: { deliveryValue: string }[] } }) =>
+    unitItem.ticket.deliveryOptions[0]!.deliveryValue;
+  // The departure is on another day than today: the dock forces it.
+  const scan = (code: string) =>
+    as(t.app, shop.seller, {
+      method: 'POST',
+      url: '/api/checkins',
+      payload: { code, force: true },
+    });
+
+  it('shows a scanned unit item REDEEMED with utcRedeemedAt, the booking once every seat is', async () => {
+    const { held, booking } = await confirmedPair('Dock Guest');
     const first = await scan(ticketOf(booking.unitItems[0]));
     expect(first.statusCode, first.body).toBe(201);
 
@@ -314,5 +320,40 @@ describe('check-in (issue 29) as OCTo shows it', () => {
       'REDEEMED',
     ]);
     expect(Date.parse(all.utcRedeemedAt)).not.toBeNaN();
+  });
+
+  it('refuses to cancel, move or resize a booking once one guest is on board', async () => {
+    const { held, booking } = await confirmedPair('On Board');
+    expect(booking.cancellable).toBe(true);
+    expect((await scan(ticketOf(booking.unitItems[0]))).statusCode).toBe(201);
+    const boarded = (await send('GET', `/bookings/${held.uuid}`)).json();
+    expect(boarded).toMatchObject({ status: 'CONFIRMED', cancellable: false });
+
+    expectOctoError(
+      await send('POST', `/bookings/${held.uuid}/cancel`, { reason: 'refund me' }),
+      'UNPROCESSABLE_ENTITY',
+    );
+    expectOctoError(await send('DELETE', `/bookings/${held.uuid}`), 'UNPROCESSABLE_ENTITY');
+    expectOctoError(
+      await send('PATCH', `/bookings/${held.uuid}`, { unitItems: [{ unitId: shop.adult }] }),
+      'UNPROCESSABLE_ENTITY',
+    );
+    expectOctoError(
+      await send('PATCH', `/bookings/${held.uuid}`, { availabilityId: tourIds[2] }),
+      'UNPROCESSABLE_ENTITY',
+    );
+    // Nothing changed: both seats, the check-in kept, the seats still taken.
+    const after = (await send('GET', `/bookings/${held.uuid}`)).json();
+    expect(after.unitItems.map((u: { status: string }) => u.status)).toEqual([
+      'REDEEMED',
+      'CONFIRMED',
+    ]);
+    expect(after.availabilityId).toBe(tourIds[1]);
+    // What does not touch the seats may still change.
+    const renamed = await send('PATCH', `/bookings/${held.uuid}`, {
+      contact: { fullName: 'On Board Renamed' },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json().contact.fullName).toBe('On Board Renamed');
   });
 });

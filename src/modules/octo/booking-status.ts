@@ -36,7 +36,17 @@ export function octoBookingStatus(facts: StatusFacts, now: Date): BookingStatus 
 export const unitItemStatus = (booking: BookingStatus, checkedInAt: Date | null): BookingStatus =>
   booking === 'CONFIRMED' && checkedInAt !== null ? 'REDEEMED' : booking;
 
-/** Whether a reseller may still cancel: a live booking whose departure has not started. */
-export const isCancellable = (status: BookingStatus, start: Date, now: Date): boolean =>
+/**
+ * Whether a reseller may still cancel: a live booking whose departure has not started and
+ * none of whose guests has checked in (one on board keeps the booking, even when the others
+ * have not come yet: orders/reseller-changes.service.ts refuses the same).
+ */
+export const isCancellable = (
+  status: BookingStatus,
+  start: Date,
+  now: Date,
+  anyCheckedIn: boolean,
+): boolean =>
   (status === 'ON_HOLD' || status === 'CONFIRMED' || status === 'PENDING') &&
+  !anyCheckedIn &&
   now.getTime() < start.getTime();

@@ -160,7 +160,12 @@ export function toOctoBooking(source: BookingSource, options: BookingOptions): O
     utcConfirmedAt: confirmedAt(status, order, record),
     productId: product.id,
     optionId: OPTION_ID,
-    cancellable: isCancellable(status, departure.start, now),
+    cancellable: isCancellable(
+      status,
+      departure.start,
+      now,
+      seats.some((s) => s.checkedInAt !== null),
+    ),
     cancellation: cancellationOf(status, order, record),
     freesale: departure.capacity === null,
     availabilityId: availability.id,

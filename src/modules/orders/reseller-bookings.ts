@@ -17,7 +17,13 @@ import type {
 
 /** Why a reseller's request about a booking is refused (OCTo gives each its own code). */
 export type RefusalKind =
-  'unknown_booking' | 'uuid_reused' | 'not_held' | 'hold_expired' | 'departure_started' | 'ended';
+  | 'unknown_booking'
+  | 'uuid_reused'
+  | 'not_held'
+  | 'hold_expired'
+  | 'departure_started'
+  | 'ended'
+  | 'checked_in';
 
 /** A refusal a reseller meets; never reaches Xola's API. */
 export class ResellerRefusal extends Error {

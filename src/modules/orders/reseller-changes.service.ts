@@ -5,7 +5,9 @@
  * seats through the seat interface, revises the guests and emits `order.update` or
  * `order.cancel`). What only resellers meet is checked under that lock: a hold confirmed or
  * extended only before its deadline (the sweeper may not have run yet), nothing changed or
- * cancelled once the departure started. The reseller's own facts (confirmation, contact,
+ * cancelled once the departure started, and no seat moved, resized or given back once a
+ * guest of the booking checked in (a check-in takes the same lock, so the two never race).
+ * The reseller's own facts (confirmation, contact,
  * reference, each seat's uuid, how it ended) are written in the same transaction.
  */
 import { inTransaction, type Tx } from '../../db/unit-of-work.js';
@@ -41,6 +43,8 @@ interface Locked {
   /** The booking's item (an OCTo booking is an order of one item). */
   item: OrderItemRow;
   booking: ResellerBookingRow;
+  /** Whether a live guest of the booking has checked in (is on board, for the dock). */
+  checkedIn: boolean;
 }
 
 /** Runs `work` on the reseller's booking under its order's lock; the booking after. */
@@ -56,9 +60,12 @@ async function underLock(
     const orders = ordersRepository(tx);
     const order = await orders.lock(row.order_id);
     const items = (await orders.itemsOf([row.order_id])).get(row.order_id) ?? [];
-    const booking = await resellerBookingsRepository(tx).find(row.order_id);
+    const repo = resellerBookingsRepository(tx);
+    const booking = await repo.find(row.order_id);
     if (!order || !items[0] || !booking) return refuse('unknown_booking', `no booking ${uuid}`);
-    await work({ tx, order, items, item: items[0], booking });
+    const guests = await repo.guestsOf(row.order_id);
+    const checkedIn = guests.some((g) => g.canceled_at === null && g.checked_in_at !== null);
+    await work({ tx, order, items, item: items[0], booking, checkedIn });
   });
   return (await readBooking(ctx.db, row.order_id))!;
 }
@@ -77,6 +84,15 @@ function mustBeLive(ctx: OrdersContext, locked: Locked): void {
   else if (!holdsSeats(locked.item.status)) refuse('ended', 'the booking is cancelled');
   if (locked.item.arrival_datetime.getTime() <= ctx.now().getTime())
     refuse('departure_started', 'the departure has started');
+}
+
+/**
+ * No guest on board: OCTo lets a reseller cancel only what it shows `cancellable`, and
+ * change seats only until the booking is redeemed; a guest who checked in keeps the seat
+ * (the seller's staff can still change the order through Xola's API).
+ */
+function mustHaveNoneCheckedIn({ checkedIn }: Locked): void {
+  if (checkedIn) refuse('checked_in', 'a guest of the booking has checked in');
 }
 
 /** The order's customer fields from a contact (a field not given stays as it is). */
@@ -219,6 +235,8 @@ export function changeForReseller(
 ): Promise<ResellerBookingRead> {
   return underLock(ctx, reseller, uuid, async (locked) => {
     mustBeLive(ctx, locked);
+    const { experienceId, start, seats } = change;
+    if (experienceId !== undefined || start !== undefined || seats) mustHaveNoneCheckedIn(locked);
     await apply(ctx, reseller, locked, change, 'change');
   });
 }
@@ -233,10 +251,12 @@ export function cancelForReseller(
   uuid: string,
   reason: string | null,
 ): Promise<ResellerBookingRead> {
-  return underLock(ctx, reseller, uuid, async ({ tx, order, items, item }) => {
+  return underLock(ctx, reseller, uuid, async (locked) => {
+    const { tx, order, items, item } = locked;
     if (!holdsSeats(item.status)) return;
     if (item.arrival_datetime.getTime() <= ctx.now().getTime())
       refuse('departure_started', 'the departure has started');
+    mustHaveNoneCheckedIn(locked);
     const live = items.filter((i) => holdsSeats(i.status));
     const after = items.map((i) =>
       holdsSeats(i.status) ? { ...i, status: ITEM_STATUS.canceled } : i,
