@@ -37,6 +37,8 @@ const CONNECTION_CODES = new Set([
   '53300',
 ]);
 
+const PROTOCOL_VIOLATION = '08P01';
+
 const CONNECTION_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
@@ -48,13 +50,16 @@ const CONNECTION_MESSAGES = [
 /**
  * Whether an error means the database is unreachable or the connection was lost (so the
  * request should be retried later: 503), rather than a refusal or a bug. Covers pg's own
- * errors and the socket's, and SQLSTATE class 08 (connection exception).
+ * errors and the socket's, and SQLSTATE class 08 (connection exception) but its
+ * protocol_violation: the server refusing a message it was sent (a statement past 65,535
+ * parameters, say) is a bug to answer with a 500, not an outage to retry forever.
  */
 export function isConnectionError(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown } | null;
   if (!e || typeof e !== 'object') return false;
   const code = typeof e.code === 'string' ? e.code : '';
-  if (CONNECTION_CODES.has(code) || code.startsWith('08')) return true;
+  if (CONNECTION_CODES.has(code) || (code.startsWith('08') && code !== PROTOCOL_VIOLATION))
+    return true;
   const message = typeof e.message === 'string' ? e.message : '';
   return CONNECTION_MESSAGES.some((m) => message.includes(m));
 }

@@ -64,9 +64,18 @@ export function insertShape(
   return { shape: `insert ${table} (${columns.join()}) x${rows.length}`, parameters, query };
 }
 
-/** Texts by the shapes of their writes; emptied when it grows past MAX_SHAPES. */
+/**
+ * Texts by the shapes of their writes; emptied when it grows past MAX_SHAPES, or past
+ * MAX_SHAPE_CHARS of text: a booking's text grows with its seats (a thousand seats are about
+ * 100 KB), so a count alone let bookings of many sizes pin a hundred megabytes.
+ */
 const texts = new Map<string, string>();
+let textChars = 0;
 export const MAX_SHAPES = 1000;
+export const MAX_SHAPE_CHARS = 4_000_000;
+
+/** Characters of text kept (for tests of the bound). */
+export const keptShapeChars = (): number => textChars;
 
 const sameValues = (a: readonly unknown[], b: readonly unknown[]) =>
   a.length === b.length && a.every((value, i) => Object.is(value, b[i]));
@@ -105,7 +114,11 @@ export function compiledWrite(
   if (!sameValues(compiled.parameters, parameters))
     throw new Error(`write shape binds other parameters than Kysely's: ${shape}`);
   const kept = last ? compiled.sql + COMMITS : compiled.sql;
-  if (texts.size >= MAX_SHAPES) texts.clear();
+  if (texts.size >= MAX_SHAPES || textChars + kept.length > MAX_SHAPE_CHARS) {
+    texts.clear();
+    textChars = 0;
+  }
   texts.set(shape, kept);
+  textChars += kept.length;
   return CompiledQuery.raw(kept, parameters);
 }

@@ -5,7 +5,7 @@
  * item added, one dropped), cancellation and an expired hold.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createTestApp, type Account, type TestApp } from '../helpers/app.js';
+import { as, createTestApp, expectProblem, type Account, type TestApp } from '../helpers/app.js';
 import { book, item, openShop, type Shop } from '../helpers/booking.js';
 import { eventually } from '../helpers/eventually.js';
 import { delegate } from '../helpers/guides.js';
@@ -205,5 +205,59 @@ describe('guests', () => {
     const after = await read(order.id);
     expect(after.items[0].guests).toEqual(order.items[0].guests);
     expect(after.items[1].guests).toEqual([]);
+  });
+
+  it('holds at most 1,000 seats in one order, refusing more with a 400 that changes nothing', async () => {
+    // No seat limit on the departures: only the order's own bound applies.
+    const open = await openShop(t.app, { group: {} });
+    const seats = (order: { items: { guests: unknown[] }[] }) =>
+      order.items.reduce((sum, i) => sum + i.guests.length, 0);
+    const full = await book(t.app, open.seller, {
+      customerName: 'Big Group',
+      items: [item(open.experienceId, '2030-07-01', 900, 1000)],
+    });
+    expect(full.statusCode, full.body).toBe(201);
+    expect(seats(full.json())).toBe(1000);
+
+    // Twenty items of 10,000 seats: a statement past PostgreSQL's parameters, once a 503.
+    const huge = await book(t.app, open.seller, {
+      customerName: 'Huge',
+      items: Array.from({ length: 20 }, (_, i) =>
+        item(open.experienceId, `2030-07-${String(i + 2).padStart(2, '0')}`, 900, 10_000),
+      ),
+    });
+    const refused = expectProblem(huge, 400, 'validation_failed');
+    expect(refused.errors).toEqual([
+      expect.objectContaining({ name: 'items.19.quantity', detail: expect.stringMatching(/1000/) }),
+    ]);
+
+    const order = (
+      await book(t.app, open.seller, {
+        customerName: 'Growing',
+        items: [item(open.experienceId, '2030-07-03', 900, 600)],
+      })
+    ).json();
+    const grown = await as(t.app, open.seller, {
+      method: 'PATCH',
+      url: `/api/orders/${order.id}`,
+      payload: {
+        items: [
+          { id: order.items[0].id, ...item(open.experienceId, '2030-07-03', 900, 600) },
+          item(open.experienceId, '2030-07-04', 900, 401),
+        ],
+      },
+    });
+    expectProblem(grown, 400, 'validation_failed');
+    const after = (
+      await as(t.app, open.seller, { method: 'GET', url: `/api/orders/${order.id}` })
+    ).json();
+    expect(after.items).toHaveLength(1);
+    expect(seats(after)).toBe(600);
+    const rows = await t.database.db
+      .selectFrom('order_items')
+      .select('id')
+      .where('order_id', 'in', [order.id])
+      .execute();
+    expect(rows).toHaveLength(1);
   });
 });

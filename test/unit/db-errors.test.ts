@@ -19,6 +19,11 @@ describe('isConnectionError', () => {
     { code: '23505', message: 'duplicate key value violates unique constraint' },
     { code: '40P01', message: 'deadlock detected' },
     { code: '22P02', message: 'invalid input syntax' },
+    // A message the server refused (too many parameters): a bug, not an outage.
+    {
+      code: '08P01',
+      message: 'bind message supplies 12464 parameters, but prepared statement requires 78000',
+    },
     { message: 'boom' },
   ])('does not take %j for a lost connection', (error) => {
     expect(isConnectionError(Object.assign(new Error(error.message), error))).toBe(false);

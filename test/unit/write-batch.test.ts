@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { createQueryRecorder } from '../../src/db/query-recorder.js';
 import { inOneStatement, insertRows, write } from '../../src/db/write-batch.js';
 import { COMMITS, commits } from '../../src/db/pipelined-transaction.js';
-import { compiledWrite } from '../../src/db/write-shapes.js';
+import {
+  MAX_SHAPE_CHARS,
+  compiledWrite,
+  insertShape,
+  keptShapeChars,
+} from '../../src/db/write-shapes.js';
 
 const recorder = createQueryRecorder();
 
@@ -115,5 +120,23 @@ describe('a batch compiled once per shape', () => {
     expect(() =>
       compiledWrite(recorder.db, [{ shape: 'delete one order', parameters: ['b'], query }]),
     ).toThrow(/other parameters/);
+  });
+
+  it('keeps at most MAX_SHAPE_CHARS of text, however many sizes of batch it sees', () => {
+    // Batches of 1 to 700 rows: each size its own shape, twice the bound's text in all.
+    let all = 0;
+    let emptied = false;
+    for (let size = 1; size <= 700; size++) {
+      const rows = Array.from({ length: size }, (_, i) => row(`r${i}`, null));
+      const query = () => recorder.db.insertInto('domain_events').values(rows);
+      const before = keptShapeChars();
+      const written = compiledWrite(recorder.db, [insertShape('domain_events', rows, query)!]);
+      expect(written.parameters).toHaveLength(size * 6);
+      all += written.sql.length;
+      if (keptShapeChars() < before) emptied = true;
+      expect(keptShapeChars()).toBeLessThanOrEqual(MAX_SHAPE_CHARS);
+    }
+    expect(all).toBeGreaterThan(2 * MAX_SHAPE_CHARS);
+    expect(emptied).toBe(true);
   });
 });

@@ -14,7 +14,7 @@ import { isDate, isHhmm, isScheduled, localToInstant, priceDeltaOf } from '../sc
 import type { Account } from '../users/index.js';
 import { ITEM_STATUS, STAFF_STATUSES } from './item-status.js';
 import type { CreateOrderInput } from './orders.schemas.js';
-import { groupSizeError } from './orders.rules.js';
+import { MAX_ORDER_SEATS, groupSizeError } from './orders.rules.js';
 import { priceItem, type DemographicInput, type DemographicLine } from './pricing.js';
 
 export type BookingInput = CreateOrderInput;
@@ -166,6 +166,14 @@ export function planItems(
     const delta = priceDeltaOf(experience.schedules, item.arrival, item.arrivalTime);
     return priceItem(experience, item, `items.${at[i]}`, delta);
   });
+  let seatsInOrder = priced.reduce((sum, { quantity }) => sum + quantity, 0);
+  for (const seats of keptSeats.values()) seatsInOrder += seats;
+  if (items.length > 0 && seatsInOrder > MAX_ORDER_SEATS)
+    throw itemError(
+      at[items.length - 1]!,
+      'quantity',
+      `an order holds at most ${MAX_ORDER_SEATS} seats (this one would hold ${seatsInOrder})`,
+    );
   return items.map((item, i): PlannedItem => {
     const index = at[i]!;
     const experience = ctx.experiences.get(item.experience.id)!;

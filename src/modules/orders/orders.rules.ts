@@ -4,6 +4,15 @@
  */
 import type { BookableExperience } from '../experiences/index.js';
 
+/**
+ * The seats one order may hold, over all its items. Each seat is a guest with its own ticket,
+ * written in the booking's one statement: without a bound, one request of 20 items of 10,000
+ * seats each built a statement past PostgreSQL's 65,535 parameters and held the event loop
+ * while doing it. A thousand is more than any tour or activity sells in one booking; a larger
+ * group is booked as several orders.
+ */
+export const MAX_ORDER_SEATS = 1000;
+
 /** Why `quantity` is not a group size the experience takes, or undefined if it is. */
 export function groupSizeError(
   experience: Pick<BookableExperience, 'orderMin' | 'orderMax'>,
