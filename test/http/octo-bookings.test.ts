@@ -200,6 +200,39 @@ describe('the OCTo booking lifecycle', () => {
     expect(cancelled.status).toBe('CANCELLED');
   });
 
+  it('answers a confirmation sent again with the booking as it is', async () => {
+    const held = (
+      await reserve({ availabilityId: tourIds[2], unitItems: [{ unitId: shop.adult }] })
+    ).json();
+    const body = { contact: { fullName: 'Retry Ann' } };
+    const first = await send('POST', `/bookings/${held.uuid}/confirm`, body);
+    expect(first.statusCode, first.body).toBe(200);
+    const again = await send('POST', `/bookings/${held.uuid}/confirm`, body);
+    expect(again.statusCode, again.body).toBe(200);
+    expectSpec('Bookings_BookingConfirmation', again.json());
+    expect(again.json()).toEqual(first.json());
+    // Once cancelled, a confirmation is refused again.
+    await send('POST', `/bookings/${held.uuid}/cancel`, {});
+    expectOctoError(
+      await send('POST', `/bookings/${held.uuid}/confirm`, body),
+      'UNPROCESSABLE_ENTITY',
+    );
+  });
+
+  it('queues no email of ours for a reseller booking, whatever contact it carries', async () => {
+    const contact = { fullName: 'Mail Target', emailAddress: 'guest@example.org' };
+    const mail = async (orderId: string) =>
+      t.database.db.selectFrom('outbox').select('kind').where('order_id', '=', orderId).execute();
+    const held = (
+      await reserve({ availabilityId: tourIds[2], unitItems: [{ unitId: shop.adult }], contact })
+    ).json();
+    expect(held.status).toBe('ON_HOLD');
+    expect(await mail(held.id)).toEqual([]);
+    await send('POST', `/bookings/${held.uuid}/confirm`, { contact });
+    await send('POST', `/bookings/${held.uuid}/cancel`, { reason: 'changed plans' });
+    expect(await mail(held.id)).toEqual([]);
+  });
+
   it('prices bookings and unit items under octo/pricing, net from the commission', async () => {
     const priced = await reserve(
       { availabilityId: tourIds[2], unitItems: [{ unitId: shop.adult }, { unitId: shop.child }] },

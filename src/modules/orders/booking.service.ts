@@ -33,6 +33,11 @@ export interface Sender {
   email: string;
   /** Customers are; the seller's staff (their customers' addresses are business) are not. */
   capped: boolean;
+  /**
+   * False: no confirmation email of ours, whatever address the order carries. A reseller's
+   * booking: its guest hears from the reseller, and a hold is no confirmed booking.
+   */
+  confirms?: boolean;
 }
 
 /**
@@ -106,7 +111,9 @@ async function write(
   await guestsRepository(tx).insert(guests);
   const view = toOrderView(order, items, guests);
   const sendConfirmation =
-    !!plan.customerEmail && !(await overRelayCap(ctx, tx, plan.customerEmail, sender));
+    sender.confirms !== false &&
+    !!plan.customerEmail &&
+    !(await overRelayCap(ctx, tx, plan.customerEmail, sender));
   await ctx.domainEvents.emit(tx, {
     name: 'order.create',
     sellerId: plan.sellerId,

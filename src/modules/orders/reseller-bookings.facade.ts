@@ -27,7 +27,10 @@ export interface ResellerBookingDeps {
   now?: () => Date;
 }
 
-/** A reseller's bookings send no confirmation of ours: there is no relay to cap. */
+/**
+ * A reseller's bookings send no confirmation of ours (reserve's sender says so), so there is
+ * no relay to cap.
+ */
 const NO_RELAY = { sentToOthersLastHour: async () => 0, toOthersPerHour: Infinity };
 
 const contextOf = (deps: ResellerBookingDeps): OrdersContext =>

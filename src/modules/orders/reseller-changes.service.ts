@@ -70,21 +70,28 @@ async function underLock(
   return (await readBooking(ctx.db, row.order_id))!;
 }
 
-/** A hold still within its deadline. */
+/** A hold still within its deadline, of a departure that has not started. */
 function mustBeHeld(ctx: OrdersContext, { order, item }: Locked): void {
   if (!holdsSeats(item.status)) refuse('ended', 'the booking is cancelled or expired');
   if (item.status !== ITEM_STATUS.hold) refuse('not_held', 'the booking is not on hold');
   if (order.hold_expires_at && order.hold_expires_at.getTime() <= ctx.now().getTime())
     refuse('hold_expired', 'the hold has expired');
+  // A hold may outlive its departure's start (reserved 10 minutes before, held 30).
+  if (item.arrival_datetime.getTime() <= ctx.now().getTime())
+    refuse('departure_started', 'the departure has started');
 }
 
 /** A live booking (held within its deadline, or confirmed) whose departure has not started. */
 function mustBeLive(ctx: OrdersContext, locked: Locked): void {
   if (locked.item.status === ITEM_STATUS.hold) mustBeHeld(ctx, locked);
   else if (!holdsSeats(locked.item.status)) refuse('ended', 'the booking is cancelled');
-  if (locked.item.arrival_datetime.getTime() <= ctx.now().getTime())
+  else if (locked.item.arrival_datetime.getTime() <= ctx.now().getTime())
     refuse('departure_started', 'the departure has started');
 }
+
+/** Confirmed by an earlier confirmation, and not cancelled since. */
+const wasConfirmed = ({ booking, item }: Locked): boolean =>
+  booking.confirmed_at !== null && holdsSeats(item.status) && item.status !== ITEM_STATUS.hold;
 
 /**
  * No guest on board: OCTo lets a reseller cancel only what it shows `cancellable`, and
@@ -197,7 +204,12 @@ async function apply(
   return view;
 }
 
-/** Confirms a hold (within its deadline): its item 200, its contact and seats as sent. */
+/**
+ * Confirms a hold (within its deadline): its item 200, its contact and seats as sent. A
+ * confirmation sent again (its answer lost on the way) is answered with the booking as it
+ * is, as a repeated reserve or cancel is: the reseller must not take a confirmed booking for
+ * a failed one. What the repeat carries is not applied; an update does that.
+ */
 export function confirmForReseller(
   ctx: OrdersContext,
   reseller: Reseller,
@@ -205,6 +217,7 @@ export function confirmForReseller(
   change: Omit<BookingChange, 'experienceId' | 'start' | 'holdMinutes' | 'status'>,
 ): Promise<ResellerBookingRead> {
   return underLock(ctx, reseller, uuid, async (locked) => {
+    if (wasConfirmed(locked)) return;
     mustBeHeld(ctx, locked);
     await apply(ctx, reseller, locked, { ...change, status: ITEM_STATUS.confirmed }, 'confirmed');
     await resellerBookingsRepository(locked.tx).update(locked.order.id, {

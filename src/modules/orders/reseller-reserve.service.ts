@@ -148,7 +148,7 @@ export async function reserveForReseller(
     await repo.insertSeats(seatRows(order.id, guests, input.seats));
   };
   const hold = { ...ctx, holdMs: input.holdMinutes * 60_000 };
-  const sender = { id: bookerIdOf(reseller), email: '', capped: false };
+  const sender = { id: bookerIdOf(reseller), email: '', capped: false, confirms: false };
   try {
     const order = await commitBooking(hold, plan, sender, facts);
     return (await readBooking(ctx.db, order.id))!;
