@@ -8,28 +8,36 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { DomainError } from '../domain/errors.js';
+import { isUnder } from './error-handler.js';
 import { expiringCounters, rateLimitStore } from './counters.js';
 import type { SharedRedis } from './redis.js';
 
 const EXEMPT = new Set(['/healthz', '/readyz']);
 
-/** A key per credential that never stores the credential itself. */
-function credentialKey(request: FastifyRequest): string {
+/**
+ * A key per credential that never stores the credential itself: the credential the route
+ * authenticates with. Under a scope that authenticates its own way (`ownScopes`: OCTo's
+ * `Authorization: Bearer`), that is the `Authorization` header alone; keyed on `X-API-KEY`
+ * first there, a random one on each request was a fresh bucket each time.
+ */
+const credentialKey = (ownScopes: readonly string[]) => (request: FastifyRequest) => {
   const query = (request.query as Record<string, unknown> | undefined)?.apiKey;
-  const credential =
-    request.headers['x-api-key'] ??
-    (typeof query === 'string' ? query : undefined) ??
-    request.headers.authorization;
+  const credential = ownScopes.some((prefix) => isUnder(request.url, prefix))
+    ? request.headers.authorization
+    : (request.headers['x-api-key'] ??
+      (typeof query === 'string' ? query : undefined) ??
+      request.headers.authorization);
   if (typeof credential === 'string' && credential !== '') {
     return 'c:' + createHash('sha256').update(credential).digest('base64url').slice(0, 22);
   }
   return 'ip:' + request.ip;
-}
+};
 
 export async function registerRateLimit(
   app: FastifyInstance,
   config: Config,
   redis: SharedRedis | undefined,
+  ownScopes: readonly string[],
 ): Promise<void> {
   if (config.rateLimit.max === 0) return;
   await app.register(rateLimit, {
@@ -45,7 +53,7 @@ export async function registerRateLimit(
     app.rateLimit({
       max: config.rateLimit.max,
       timeWindow: config.rateLimit.windowMs,
-      keyGenerator: credentialKey,
+      keyGenerator: credentialKey(ownScopes),
       allowList: (request) => EXEMPT.has(request.url.split('?')[0] ?? ''),
       errorResponseBuilder: (_request, context) =>
         new DomainError(

@@ -42,7 +42,10 @@ export async function registerRequestPipeline(app: FastifyInstance, p: Pipeline)
   // Every answer names its version, one refused before the version hooks (a 429) too.
   app.addHook('onRequest', atOnce(versioning.provisional));
   app.addHook('onRequest', atOnce(refuseMalformedQuery));
-  await registerRateLimit(app, config, p.redis);
+  // Modules that authenticate their own routes (OCTo's Bearer credentials): the global
+  // authentication leaves them alone, and the rate limit keys them on what they read.
+  const ownScopes = modules.flatMap((m) => (m.ownAuthentication && m.prefix ? [m.prefix] : []));
+  await registerRateLimit(app, config, p.redis, ownScopes);
   app.addHook(
     'onRequest',
     atOnceOrAfter(
@@ -57,8 +60,6 @@ export async function registerRequestPipeline(app: FastifyInstance, p: Pipeline)
     ),
   );
   app.addHook('onRequest', atOnce(versioning.fromHeader));
-  // Modules that authenticate their own routes (OCTo's Bearer credentials) are left alone.
-  const ownScopes = modules.flatMap((m) => (m.ownAuthentication && m.prefix ? [m.prefix] : []));
   app.addHook(
     'onRequest',
     atOnceOrAfter(

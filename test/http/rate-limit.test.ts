@@ -1,12 +1,14 @@
 /**
- * Rate limits: per credential, 429 in problem+json with the RateLimit headers, health
- * checks exempt; and every limiter's 429 names its API version.
+ * Rate limits: per credential (OCTo's by the Bearer credential it authenticates with), 429
+ * in problem+json with the RateLimit headers, health checks exempt; and every limiter's 429
+ * names its API version.
  */
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LATEST_VERSION, QUERY_OPERATORS } from '../../src/versions/index.js';
 import { as, createTestApp, expectProblem, signUp, type TestApp } from '../helpers/app.js';
+import { createAffiliate } from '../helpers/octo.js';
 
 /** A dated version older than the latest, echoed as asked. */
 const OLD = QUERY_OPERATORS;
@@ -33,6 +35,30 @@ describe('rate limits', () => {
     expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
     // Another credential has its own budget.
     expect((await as(t.app, bob, { method: 'GET', url: '/api/users/me' })).statusCode).toBe(200);
+  });
+
+  it('limits an OCTo credential by its Authorization, whatever X-API-KEY comes with it', async () => {
+    const own = await createTestApp({ RATE_LIMIT_MAX: '4', RATE_LIMIT_WINDOW_MS: '60000' });
+    try {
+      const seller = await signUp(own.app, { roles: ['ROLE_SELLER'] });
+      const reseller = await createAffiliate(own.app, seller);
+      const codes = [];
+      for (let i = 0; i < 6; i++) {
+        const response = await own.app.inject({
+          method: 'GET',
+          url: '/octo/supplier',
+          headers: {
+            authorization: `Bearer ${reseller.apiKey}`,
+            // A fresh key each time was a fresh bucket each time.
+            'x-api-key': randomBytes(8).toString('hex'),
+          },
+        });
+        codes.push(response.statusCode);
+      }
+      expect(codes).toEqual([200, 200, 200, 200, 429, 429]);
+    } finally {
+      await own.close();
+    }
   });
 
   it('does not limit health checks', async () => {
