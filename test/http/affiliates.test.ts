@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
-import { delegate } from '../helpers/guides.js';
+import { delegate, makeDelegate } from '../helpers/guides.js';
 import { createAffiliate, expectOctoError, octo } from '../helpers/octo.js';
 
 let t: TestApp;
@@ -61,6 +61,28 @@ describe('affiliates', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json()).toEqual(first.json());
     expect(first.json().commission).toBeNull();
+  });
+
+  it('does not replay one seller’s credential to a request for another seller', async () => {
+    const other = await signUp(t.app, { name: 'Bateaux Bleus', roles: ['ROLE_SELLER'] });
+    const agency = await signUp(t.app, { name: 'Agency' });
+    await makeDelegate(t.app, seller, agency, ['ROLE_SELLER_ADMIN']);
+    await makeDelegate(t.app, other, agency, ['ROLE_SELLER_ADMIN']);
+    const create = (sellerId: string) =>
+      as(t.app, agency, {
+        method: 'POST',
+        url: `/api/users/${sellerId}/affiliates`,
+        headers: { 'idempotency-key': 'klook-setup' },
+        payload: { name: 'Klook' },
+      });
+    const first = await create(seller.id);
+    expect(first.json().seller).toEqual({ id: seller.id });
+    // Another path is another request: the key is refused, not answered with the first.
+    const forOther = await create(other.id);
+    expect(forOther.statusCode, forOther.body).toBe(422);
+    expect(forOther.json().code).toBe('idempotency_key_reused');
+    expect(forOther.body).not.toContain(first.json().apiKey);
+    expect((await affiliates(other, other.id)).json().data).toEqual([]);
   });
 
   it('is the seller’s and its seller-admins’ business only', async () => {
