@@ -46,6 +46,23 @@ describe('affiliates', () => {
     expect(supplier.json()).toMatchObject({ id: seller.id, name: 'Bateaux Verts' });
   });
 
+  it('takes any commission with two decimals, and refuses a third', async () => {
+    for (const amount of [33.33, 1.15, 0.07, 99.99]) {
+      const made = await createAffiliate(t.app, seller, {
+        name: `At ${amount}`,
+        commission: { amount, amountType: 'percent' },
+      });
+      expect(made.commission).toEqual({ amount, amountType: 'percent' });
+    }
+    const refused = await as(t.app, seller, {
+      method: 'POST',
+      url: `/api/users/${seller.id}/affiliates`,
+      payload: { name: 'Three decimals', commission: { amount: 12.345, amountType: 'percent' } },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors).toEqual([expect.objectContaining({ name: 'commission.amount' })]);
+  });
+
   it('replays the create, secret included, for the same Idempotency-Key', async () => {
     const send = () =>
       as(t.app, seller, {
