@@ -97,6 +97,20 @@ describe('resources', () => {
       400,
       'validation_failed',
     );
+    // Blank once trimmed: refused as the client's mistake, not a 500 from the column's check.
+    const blank = expectProblem(
+      await post(shop.seller, '/api/resources', { name: '   ', capacity: 1 }),
+      400,
+      'validation_failed',
+    );
+    expect(blank.errors).toEqual([expect.objectContaining({ name: 'name' })]);
+    const van = (await get(shop.seller, '/api/resources?name=Van')).json().data[0];
+    expectProblem(
+      await put(shop.seller, `/api/resources/${van.id}`, { name: ' ' }),
+      400,
+      'validation_failed',
+    );
+    expect((await get(shop.seller, `/api/resources/${van.id}`)).json().name).toBe('Van');
     expectProblem(
       await post(shop.seller, '/api/resources', { name: 'x', capacity: -1 }),
       400,

@@ -45,6 +45,13 @@ function scope(access: Access): Scope {
   return { anyOf: [{ field: 'seller', in: [...new Set([...a, ...b])] }] };
 }
 
+/** A name as stored: trimmed, and not blank (the column refuses an empty one). */
+function nameOf(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === '') throw invalid('body', 'name', 'must not be blank');
+  return trimmed;
+}
+
 /** The most seats held at any moment from now on. */
 async function heldFromNow(db: Executor, id: string, now: Date): Promise<number> {
   const far = new Date(now.getTime() + 100 * 365 * 86_400_000);
@@ -90,7 +97,7 @@ export function resourcesService(deps: ResourcesDeps) {
           await resourcesRepository(tx).insert({
             id: newId(),
             seller_id: sellerId,
-            name: input.name.trim(),
+            name: nameOf(input.name),
             capacity: input.capacity,
           }),
         ),
@@ -127,7 +134,7 @@ export function resourcesService(deps: ResourcesDeps) {
         }
         return toResourceView(
           await resourcesRepository(tx).update(id, {
-            ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+            ...(input.name !== undefined ? { name: nameOf(input.name) } : {}),
             ...(input.capacity !== undefined ? { capacity: input.capacity } : {}),
           }),
         );
