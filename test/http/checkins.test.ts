@@ -115,8 +115,15 @@ describe('check-in by code', () => {
       'arrived',
       'pending',
     ]);
-    // Nothing left today: the one guest left is tomorrow's.
-    expectProblem(await scan(dock, { code: order.shortCode }), 409, 'wrong_day');
+    // Today's guests all in, the one left tomorrow's: a second scan of the same code is told
+    // who is in (not to force tomorrow's in), and checks in nobody.
+    const again = expectProblem(
+      await scan(dock, { code: order.shortCode }),
+      409,
+      'already_checked_in',
+    );
+    expect(statuses(await read(order.id))).toEqual([['arrived', 'arrived'], ['pending']]);
+    expect(again.detail).toMatch(/Dock Dana/);
     const forced = await scan(dock, { code: order.shortCode, force: true });
     expect(forced.json().checkins).toHaveLength(1);
     expectProblem(await scan(dock, { code: order.shortCode }), 409, 'already_checked_in');

@@ -52,6 +52,10 @@ function wrongDay(
   );
 }
 
+/** The guest of `guests` checked in last. */
+const latestIn = (guests: readonly GuestRecord[]): GuestRecord =>
+  [...guests].sort((a, b) => (b.checkedInAt?.getTime() ?? 0) - (a.checkedInAt?.getTime() ?? 0))[0]!;
+
 /** The guests a scan of `named` checks in (see the header). */
 export function pickGuests(
   named: Named,
@@ -79,11 +83,13 @@ export function pickGuests(
     );
   }
   let waiting = live.filter((g) => g.guestStatus !== 'arrived');
-  if (waiting.length === 0) {
-    const latest = [...live].sort(
-      (a, b) => (b.checkedInAt?.getTime() ?? 0) - (a.checkedInAt?.getTime() ?? 0),
-    )[0]!;
-    return { alreadyIn: latest };
+  if (waiting.length === 0) return { alreadyIn: latestIn(live) };
+  if (named.kind === 'order' && !when.force) {
+    // Today's guests all in, others on other days: a second scan of the same short code
+    // (another member of the party) is told who is in, not to force the other days' in.
+    const todays = live.filter((g) => today(order, timezones, g, when.now).onDay);
+    if (todays.length > 0 && todays.every((g) => g.guestStatus === 'arrived'))
+      return { alreadyIn: latestIn(todays) };
   }
   if (!when.force) {
     const onDay = waiting.filter((g) => today(order, timezones, g, when.now).onDay);
