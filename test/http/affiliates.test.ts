@@ -48,7 +48,7 @@ describe('affiliates', () => {
 
   it('takes any commission with two decimals, and refuses a third', async () => {
     for (const amount of [33.33, 1.15, 0.07, 99.99]) {
-      const made = await createAffiliate(t.app, seller, {
+      const made: { id: string; commission?: unknown } = await createAffiliate(t.app, seller, {
         name: `At ${amount}`,
         commission: { amount, amountType: 'percent' },
       });
