@@ -16,18 +16,25 @@ export interface Held {
 }
 
 /**
- * The most seats held at any moment of `[start, end)`. The load only rises where a window
- * starts, so the moments to look at are `start` and the starts of the windows inside it.
+ * The most seats held at any moment of `[start, end)`, in one sweep over where windows start
+ * (the load rises) and end (it falls; first, at the same instant, as a window ends before
+ * that moment). Lowering a resource's capacity asks this over every departure to come (a
+ * year of half-hourly departures is 17,000 windows): comparing every start with every
+ * window held the event loop for seconds.
  */
 export function peakIn(held: readonly Held[], start: Date, end: Date): number {
   const from = start.getTime();
   const to = end.getTime();
-  const covering = held.filter((h) => h.start.getTime() < to && h.end.getTime() > from);
-  const moments = [from, ...covering.map((h) => h.start.getTime()).filter((t) => t > from)];
-  let peak = 0;
-  for (const t of moments) {
-    let load = 0;
-    for (const h of covering) if (h.start.getTime() <= t && h.end.getTime() > t) load += h.seats;
+  const changes: [at: number, seats: number][] = [];
+  for (const h of held) {
+    const [opens, closes] = [h.start.getTime(), h.end.getTime()];
+    if (opens < to && closes > from)
+      changes.push([Math.max(opens, from), h.seats], [closes, -h.seats]);
+  }
+  changes.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let [load, peak] = [0, 0];
+  for (const [, seats] of changes) {
+    load += seats;
     peak = Math.max(peak, load);
   }
   return peak;

@@ -1,7 +1,8 @@
 /**
  * The index of held windows (src/modules/resources/resource-seats.ts): for any windows and
  * any departure, the windows it hands out hold every one that overlaps the departure, so
- * the peak (and the guests left) are what reading every window gives.
+ * the peak (and the guests left) are what reading every window gives. The peak itself is
+ * the most any minute of the range holds, counted minute by minute.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -27,6 +28,36 @@ const held = (list: { startMin: number; lengthMin: number; seats: number }[]): H
     end: new Date((w.startMin + w.lengthMin) * MINUTE),
     seats: w.seats,
   }));
+
+describe('peakIn', () => {
+  it('is the most seats any minute of the range holds', () => {
+    fc.assert(
+      fc.property(fc.array(window, { maxLength: 40 }), window, (windows, range) => {
+        const all = held(windows);
+        let most = 0;
+        for (let t = range.startMin; t < range.startMin + range.lengthMin; t++) {
+          const at = t * MINUTE;
+          const load = all
+            .filter((h) => h.start.getTime() <= at && h.end.getTime() > at)
+            .reduce((sum, h) => sum + h.seats, 0);
+          most = Math.max(most, load);
+        }
+        const start = new Date(range.startMin * MINUTE);
+        const end = new Date((range.startMin + range.lengthMin) * MINUTE);
+        expect(peakIn(all, start, end)).toBe(most);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('does not count a window that ends as another starts', () => {
+    const [a, b] = held([
+      { startMin: 0, lengthMin: 60, seats: 5 },
+      { startMin: 60, lengthMin: 60, seats: 7 },
+    ]);
+    expect(peakIn([b!, a!], new Date(0), new Date(120 * MINUTE))).toBe(7);
+  });
+});
 
 describe('heldAround', () => {
   it('hands out every window that overlaps a departure: the same peak as reading all', () => {
