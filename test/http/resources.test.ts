@@ -357,3 +357,64 @@ describe('a boat shared by two experiences', () => {
     ).toEqual({ '800': 0 });
   });
 });
+
+describe('a boat whose experiences change', () => {
+  /** A boat of 10, two one-hour experiences on it, and 6 guests booked on the first. */
+  async function twoOnABoat(name: string, firstAt: number, secondAt: number) {
+    const boat = await resource(`${name} boat`, 10);
+    const uses = [{ resource: { id: boat.id } }];
+    const first = await experience(60, [firstAt], uses);
+    const second = await experience(60, [secondAt], uses);
+    expect((await book(t.app, customer, seat(first.id, firstAt, 6))).statusCode).toBe(201);
+    return { boat, uses, first, second };
+  }
+
+  it('is freed by an experience that stops using it, and not filled again behind its back', async () => {
+    const { uses, first: sunset, second: dawn, boat } = await twoOnABoat('Swapped', 700, 700);
+    expectProblem(await book(t.app, customer, seat(dawn.id, 700, 5)), 409, 'resource_full');
+    // The sunset tour moves to another boat: its departure no longer holds this one.
+    expect(
+      (await put(shop.seller, `/api/experiences/${sunset.id}`, { resources: [] })).statusCode,
+    ).toBe(200);
+    const freed = await book(t.app, customer, seat(dawn.id, 700, 10));
+    expect(freed.statusCode, freed.body).toBe(201);
+    // Back on this boat, now full: the sunset tour's next seat is refused (its departure
+    // holds the boat again only through a booking, checked under the boat's lock).
+    const back = await put(shop.seller, `/api/experiences/${sunset.id}`, { resources: uses });
+    expect(back.statusCode).toBe(200);
+    expectProblem(await book(t.app, customer, seat(sunset.id, 700, 1)), 409, 'resource_full');
+    const held = await t.database.db
+      .selectFrom('resource_seats')
+      .select((eb) => eb.fn.sum<string>('seats').as('seats'))
+      .where('resource_id', '=', boat.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(held.seats)).toBe(10);
+  });
+
+  it('follows an event whose window grew, and refuses a window the boat cannot carry', async () => {
+    const { uses, first: long, second: late, boat } = await twoOnABoat('Window', 1700, 1800);
+    expect((await book(t.app, customer, seat(late.id, 1800, 4))).statusCode).toBe(201);
+    const upsert = () =>
+      post(shop.seller, '/api/events', { experience: { id: long.id }, start: `${day}T17:00:00Z` });
+    // Two hours from now on: 17:00-19:00 would carry 6 + 4 at 18:00, within 10.
+    expect(
+      (await put(shop.seller, `/api/experiences/${long.id}`, { duration: 120 })).statusCode,
+    ).toBe(200);
+    const grown = await upsert();
+    expect(grown.statusCode, grown.body).toBe(201);
+    expect(Date.parse(grown.json().end)).toBe(Date.parse(`${day}T19:00:00Z`));
+    // The boat is full at 18:00 now: the late tour's next seat is refused.
+    expectProblem(await book(t.app, customer, seat(late.id, 1800, 1)), 409, 'resource_full');
+    // Another hour with a late departure full: the longer window no longer fits.
+    const later = await experience(60, [1900], uses);
+    expect((await book(t.app, customer, seat(later.id, 1900, 5))).statusCode).toBe(201);
+    expect(
+      (await put(shop.seller, `/api/experiences/${long.id}`, { duration: 180 })).statusCode,
+    ).toBe(200);
+    const refused = expectProblem(await upsert(), 409, 'resource_full');
+    expect(refused).toMatchObject({ resource: { id: boat.id }, seatsLeft: 0 });
+    expect(refused.detail).toContain('6 guests');
+    const event = (await get(shop.seller, `/api/events/${grown.json().id}`)).json();
+    expect(Date.parse(event.end)).toBe(Date.parse(`${day}T19:00:00Z`));
+  });
+});

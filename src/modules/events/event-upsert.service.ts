@@ -4,19 +4,20 @@
  * `event.update`.
  */
 import { isCheckViolation } from '../../db/errors.js';
-import { inTransaction } from '../../db/unit-of-work.js';
+import { inTransaction, type Tx } from '../../db/unit-of-work.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
-import { invalid } from '../../domain/errors.js';
+import { DomainError, invalid } from '../../domain/errors.js';
 import { experiencesFacade as experiences } from '../experiences/index.js';
 import { guidesFacade as guides } from '../guides/index.js';
+import { resourcesFacade, type ResourceUse } from '../resources/index.js';
 import type { Recorder } from '../idempotency/index.js';
 import { parseStart } from '../schedules/index.js';
 import { setGuides } from './assignment.js';
 import { eventsRepository } from './events.repository.js';
 import { experienceMustExist } from './events.rules.js';
 import { announceEventUpdate, capacityBelowReserved } from './event-changes.js';
-import type { EventView } from './events.schemas.js';
+import type { EventRow, EventView } from './events.schemas.js';
 import type { EventsServiceDeps } from './events.service.js';
 import { newEventAt } from './new-event.js';
 import { staffNewEvent } from './seats.js';
@@ -32,6 +33,45 @@ export interface EventInput {
   start: string;
   max?: number | null;
   guides?: GuideEntry[];
+}
+
+/**
+ * An event that holds seats was upserted with another end (its experience's duration changed
+ * since): what it holds of its resources moves to its new window, checked under their locks
+ * as a booking's seats are; 409 resource_full when they cannot carry its guests that long.
+ */
+async function holdOverWindow(
+  tx: Tx,
+  before: EventRow,
+  uses: readonly ResourceUse[],
+): Promise<void> {
+  if (before.reserved === 0 || uses.length === 0) return;
+  const after = (await eventsRepository(tx).findById(before.id))!;
+  if (after.ends_at.getTime() === before.ends_at.getTime()) return;
+  try {
+    await resourcesFacade.seats.take(tx, [
+      {
+        eventId: after.id,
+        start: after.starts_at,
+        end: after.ends_at,
+        reserved: after.reserved,
+        taken: 0,
+        item: 0,
+        uses,
+      },
+    ]);
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.code !== 'resource_full') throw error;
+    const { resource, seatsLeft } = error.extra as {
+      resource: { name: string };
+      seatsLeft: number;
+    };
+    throw new DomainError(
+      'resource_full',
+      `${resource.name} cannot carry this departure's ${after.reserved} guests until its new end (${after.ends_at.toISOString()}).`,
+      { resource, event: { id: after.id }, seatsLeft },
+    );
+  }
 }
 
 /** Creates the event, or updates the one at the same start (201 both ways). */
@@ -86,6 +126,7 @@ export const eventUpsert =
         throw error;
       }
       const { id, created } = written;
+      if (existing) await holdOverWindow(tx, existing, experience.resources);
       if (guideIds !== undefined) {
         // Guides obey the same rule as POST /api/events/{id}/guides (no forceConfirm here).
         await setGuides(tx, guides, (await events.findById(id))!, guideIds, {

@@ -174,6 +174,12 @@ export async function update(
       demographics: JSON.stringify(demographics),
       resources: JSON.stringify(resources),
     });
+    if (input.resources)
+      await resourcesFacade.seats.releaseUnused(
+        tx,
+        id,
+        resources.map((r) => r.id),
+      );
     return { row, result: toExperienceView(row) };
   });
 }

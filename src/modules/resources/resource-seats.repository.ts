@@ -65,14 +65,33 @@ export function resourceSeatsRepository(db: Kysely<DB>) {
       );
     },
 
-    /** Departures that gave seats back: what they hold follows their reserved seats. */
+    /**
+     * Departures that gave seats back: what they hold follows their reserved seats. It takes
+     * no lock, so it only ever lowers a hold (`least`): a row written before its experience
+     * dropped and took the resource again must not rise here unchecked.
+     */
     async settle(events: readonly { eventId: string; reserved: number }[]): Promise<void> {
       if (events.length === 0) return;
       const values = sql.join(events.map((e) => sql`(${e.eventId}, ${e.reserved}::integer)`));
       await sql`
-        update resource_seats s set seats = v.reserved * s.seats_per_guest
+        update resource_seats s set seats = least(s.seats, v.reserved * s.seats_per_guest)
           from (values ${values}) as v(event_id, reserved)
          where s.event_id = v.event_id`.execute(db);
+    },
+
+    /**
+     * An experience no longer uses some resources: its departures stop holding them (only
+     * departures of an experience that lists a resource share it). Lowers loads only, so no
+     * lock is needed.
+     */
+    async releaseUnused(experienceId: string, keptIds: readonly string[]): Promise<void> {
+      await db
+        .deleteFrom('resource_seats')
+        .where('event_id', 'in', (eb) =>
+          eb.selectFrom('events').select('id').where('experience_id', '=', experienceId),
+        )
+        .$if(keptIds.length > 0, (q) => q.where('resource_id', 'not in', keptIds))
+        .execute();
     },
 
     /** Forgets what departures held of a resource (it is being deleted). */

@@ -100,6 +100,9 @@ export const resourcesFacade = {
     /** Departures gave seats back: what they hold of resources follows (one statement). */
     settle: (tx: Tx, events: readonly { eventId: string; reserved: number }[]): Promise<void> =>
       resourceSeatsRepository(tx).settle(events),
+    /** An experience now uses only `keptIds`: its departures hold no other resource. */
+    releaseUnused: (tx: Tx, experienceId: string, keptIds: readonly string[]): Promise<void> =>
+      resourceSeatsRepository(tx).releaseUnused(experienceId, keptIds),
   },
 
   /**
