@@ -8,6 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import canonicalizeModule from 'canonicalize';
 import type { BookingEnv } from '../../config.js';
 import type { Db } from '../../db/database.js';
+import { READ_WIDTH, inTurns } from '../../db/in-turns.js';
 import type { Reseller } from '../../domain/caller.js';
 import type { EventSink } from '../../outbox/index.js';
 import { eventsFacade } from '../events/index.js';
@@ -248,7 +249,7 @@ export function octoBookingsService(deps: OctoBookingsDeps) {
             ? { resellerReference: asked.resellerReference }
             : { arrival: asked.dates };
       const reads = await resellerBookings.list(db, reseller, filter);
-      return Promise.all(reads.map((read) => view(read, reseller, capabilities)));
+      return inTurns(reads, READ_WIDTH, (read) => view(read, reseller, capabilities));
     },
   };
 }

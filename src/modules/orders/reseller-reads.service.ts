@@ -3,6 +3,7 @@
  * order's short code or the local dates its departure is on. A reseller reads only the
  * bookings it made (its booker id), whatever it asks.
  */
+import { READ_WIDTH, inTurns } from '../../db/in-turns.js';
 import type { Executor } from '../../db/unit-of-work.js';
 import { bookerIdOf, type Reseller } from '../../domain/caller.js';
 import { ordersFacade } from './orders.facade.js';
@@ -48,6 +49,6 @@ export async function listBookings(
     filter,
     MAX_RESELLER_BOOKINGS,
   );
-  const reads = await Promise.all(ids.map((id) => readBooking(db, id)));
+  const reads = await inTurns(ids, READ_WIDTH, (id) => readBooking(db, id));
   return reads.filter((r): r is ResellerBookingRead => r !== undefined);
 }
