@@ -140,6 +140,25 @@ describe('delegates', () => {
     });
   });
 
+  it('does not replay one seller’s invitation for another under the same Idempotency-Key', async () => {
+    const other = await signUp(t.app, { roles: ['ROLE_SELLER'] });
+    const admin = await createAdmin(t);
+    const invite = (sellerId: string) =>
+      as(t.app, admin, {
+        method: 'POST',
+        url: `/api/users/${sellerId}/delegates`,
+        headers: { 'idempotency-key': 'invite-guide' },
+        payload: { email: 'guide.both@example.com', roles: ['ROLE_GUIDE'] },
+      });
+    expect((await invite(seller.id)).statusCode).toBe(201);
+    expectProblem(await invite(other.id), 422, 'idempotency_key_reused');
+    const listed = await as(t.app, other, {
+      method: 'GET',
+      url: `/api/users/${other.id}/delegates`,
+    });
+    expect(listed.json().data).toEqual([]);
+  });
+
   it('lets the seller, its seller-admins and admins manage delegates; nobody else', async () => {
     const boss = await delegate(t.app, seller, ['ROLE_SELLER_ADMIN']);
     const clerk = await delegate(t.app, seller, ['ROLE_RESERVATION']);

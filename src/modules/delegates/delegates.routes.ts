@@ -15,7 +15,6 @@ import {
   SellerParams,
 } from './delegates.schemas.js';
 import type { DelegatesService } from './delegates.service.js';
-import { routeOf } from '../../http/route-of.js';
 
 const tags = ['delegates'];
 const DelegateRef = refTo(Delegate);
@@ -55,7 +54,8 @@ export const delegatesRoutes: FastifyPluginAsyncTypebox<{
           scope: caller.id,
           key: idempotencyKey(request),
           method: request.method,
-          path: routeOf(request).url ?? request.url,
+          // The path as asked: one key for two sellers' delegates is two requests.
+          path: request.url.split('?')[0]!,
           body: request.body,
         },
         async (record) => delegates.add(caller, request.params.id, request.body, record),
