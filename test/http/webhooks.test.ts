@@ -153,6 +153,9 @@ describe('hooks API', () => {
       { eventName: 'order.create', url: 'http://user:pw@127.0.0.1/hook' },
       { eventName: 'order.create', url: receiver.url(), extra: 1 },
       { eventName: 'order.create' },
+      // Shaped as a date, but no day of the calendar: once a 500.
+      { eventName: 'order.create', url: receiver.url(), apiVersion: '2018-02-30' },
+      { eventName: 'order.create', url: receiver.url(), apiVersion: '0000-00-00' },
     ]) {
       const response = await as(t.app, shop.seller, {
         method: 'POST',

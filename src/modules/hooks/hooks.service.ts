@@ -11,9 +11,10 @@ import { newId } from '../../db/ids.js';
 import { inTransaction } from '../../db/unit-of-work.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
-import { DomainError, invalidFields, notFound } from '../../domain/errors.js';
+import { DomainError, invalid, invalidFields, notFound } from '../../domain/errors.js';
 import { runList } from '../../query/run.js';
 import type { ApiKeyCipher } from '../../security/api-keys.js';
+import { parseVersionDate } from '../../versions/registry.js';
 import { usersFacade as users } from '../users/index.js';
 import { checkResolves, urlProblems } from './destination.js';
 import { newSecret, openSecret, sealSecret } from './hook-secrets.js';
@@ -80,6 +81,9 @@ export function hooksService({ db, cipher, env, resolveVersion }: HooksServiceDe
       callerVersion: string,
     ): Promise<HookView & { secret: string }> {
       await managedOwner(caller, ownerId);
+      // The pattern lets 2018-02-30 through; the registry would refuse it as a header.
+      if (input.apiVersion !== undefined && !parseVersionDate(input.apiVersion))
+        throw invalid('body', 'apiVersion', 'must be a real date YYYY-MM-DD');
       const problems = urlProblems(input.url, env);
       const unresolvable = problems.length === 0 ? await checkResolves(input.url, env) : undefined;
       if (unresolvable) problems.push(unresolvable);
