@@ -36,6 +36,17 @@ describe('PUT /api/users/{id}', () => {
     expect((await me({ 'x-api-key': user.apiKey })).json().name).toBe('New Name');
   });
 
+  it('takes its own email sent back, in any case, as no change of the email', async () => {
+    const email = `Ann.Case.${Date.now()}@Example.com`;
+    const user = await signUp(t.app, { email });
+    const same = await put(user, user.id, { name: 'Ann Case', email });
+    expect(same.statusCode, same.body).toBe(200);
+    expect(same.json()).toMatchObject({ name: 'Ann Case', email });
+    const lower = await put(user, user.id, { email: email.toLowerCase() });
+    expect(lower.statusCode, lower.body).toBe(200);
+    expect(lower.json().email).toBe(email);
+  });
+
   it('changes the password with the current one, rotating the key', async () => {
     const user = await signUp(t.app);
     const changed = await put(user, user.id, {

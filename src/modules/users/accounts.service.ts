@@ -103,12 +103,21 @@ export async function withApiKey(ctx: UsersContext, account: UserView): Promise<
 }
 
 /**
+ * The email a change asks for, lower-cased, when it is another address (undefined when it
+ * is none, or the account's own in any case: sign-up keeps the case it was typed in, and a
+ * client that sends the user back as it read it changes nothing).
+ */
+function newEmail(row: UserRow, input: AccountChange): string | undefined {
+  const email = input.email?.trim().toLowerCase();
+  return email === undefined || email === row.email.toLowerCase() ? undefined : email;
+}
+
+/**
  * The email and the password change only with the current password (a leaked API key
  * alone must not take the account over); an admin needs none.
  */
 async function checkGuarded(caller: Caller, row: UserRow, input: AccountChange): Promise<void> {
-  const email = input.email?.toLowerCase();
-  const guarded = input.password !== undefined || (email !== undefined && email !== row.email);
+  const guarded = input.password !== undefined || newEmail(row, input) !== undefined;
   if (!guarded || isAdmin(caller)) return;
   if (input.currentPassword === undefined) {
     throw invalid('body', 'currentPassword', 'is required to change the email or password');
@@ -133,7 +142,7 @@ export async function update(
 ): Promise<UserView> {
   const row = await ownedUser(ctx, caller, id, 'change this user');
   await checkGuarded(caller, row, input);
-  const email = input.email?.toLowerCase();
+  const email = newEmail(row, input);
   const key = input.password === undefined ? undefined : keyMaterial(ctx, id);
   const changes = {
     ...(input.name !== undefined ? { name: input.name.trim() } : {}),
