@@ -415,6 +415,10 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
       ]),
     settle: (db) => resourceSeatsRepository(db).settle([{ eventId: B, reserved: 2 }]),
     forget: (db) => resourceSeatsRepository(db).forget(A),
+    releaseUnused: async (db) => {
+      await resourceSeatsRepository(db).releaseUnused(B, [A]);
+      await resourceSeatsRepository(db).releaseUnused(B, []);
+    },
   },
   checkins: {
     insert: (db) =>

@@ -9,9 +9,13 @@ insert into "resource_seats" ("resource_id", "event_id", "starts_at", "ends_at",
 
 -- settle
 
-        update resource_seats s set seats = v.reserved * s.seats_per_guest
+        update resource_seats s set seats = least(s.seats, v.reserved * s.seats_per_guest)
           from (values ($1, $2::integer)) as v(event_id, reserved)
          where s.event_id = v.event_id;
 
 -- forget
 delete from "resource_seats" where "resource_id" = $1;
+
+-- releaseUnused
+delete from "resource_seats" where "event_id" in (select "id" from "events" where "experience_id" = $1) and "resource_id" not in ($2);
+delete from "resource_seats" where "event_id" in (select "id" from "events" where "experience_id" = $1);
