@@ -6,6 +6,7 @@
  * start-up with a message naming the variable, never a stack trace.
  */
 import fs from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Type, type Static } from 'typebox';
@@ -14,6 +15,13 @@ import { Value } from 'typebox/value';
 const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000, description: 'HTTP port' }),
   HOST: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Interface to listen on' }),
+  TRUST_PROXY: Type.Optional(
+    Type.String({
+      maxLength: 2000,
+      description:
+        'Load balancers whose X-Forwarded-For names the client, comma-separated addresses or CIDR ranges (127.0.0.1 behind deploy/haproxy.cfg); unset: the peer is the client',
+    }),
+  ),
   DATABASE_URL: Type.Optional(
     Type.String({
       pattern: '^postgres(ql)?://',
@@ -242,6 +250,8 @@ export type LogLevel = Env['LOG_LEVEL'];
 export interface Config {
   readonly port: number;
   readonly host: string;
+  /** Proxies trusted to name the client (Fastify's `trustProxy`), none when empty. */
+  readonly trustProxy: readonly string[];
   /** Unset: embedded PGlite in `dataDir`. */
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
@@ -315,6 +325,26 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/**
+ * TRUST_PROXY's addresses and ranges, each checked here: Fastify would refuse a bad one only
+ * as it starts, without naming the variable.
+ */
+function trustedProxies(value: string | undefined): string[] {
+  const entries = (value ?? '').split(',').map((entry) => entry.trim());
+  const proxies = entries.filter((entry) => entry !== '');
+  for (const entry of proxies) {
+    const [address = '', prefix, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const bits = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    if (family === 0 || !prefixOk || rest.length > 0)
+      throw new ConfigError(
+        `Invalid configuration: TRUST_PROXY must list IP addresses or CIDR ranges (got "${entry}")`,
+      );
+  }
+  return proxies;
+}
+
 /** The variables this service reads, for docs and for `cli config`. */
 export const configVariables = Object.keys(EnvSchema.properties) as (keyof Env)[];
 
@@ -338,6 +368,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({
     port: converted.PORT,
     host: converted.HOST,
+    trustProxy: trustedProxies(converted.TRUST_PROXY),
     databaseUrl: converted.DATABASE_URL,
     dataDir: path.resolve(converted.DATA_DIR),
     databasePoolSize: converted.DATABASE_POOL_SIZE,

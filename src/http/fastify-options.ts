@@ -30,6 +30,10 @@ export function fastifyOptions(
       },
     },
     bodyLimit: config.bodyLimit,
+    // Behind a load balancer (TRUST_PROXY), request.ip is the client it names: every limit
+    // kept per address (anonymous calls, failed sign-ins, checkout) counts that client, not
+    // the balancer that all clients share.
+    ...(config.trustProxy.length > 0 ? { trustProxy: [...config.trustProxy] } : {}),
     // Slow and idle clients (docs/configuration.md): a connection must send its headers in
     // time, an idle keep-alive one is closed, and the checks run every second.
     requestTimeout: config.requestTimeoutMs,

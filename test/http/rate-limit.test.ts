@@ -61,6 +61,50 @@ describe('rate limits', () => {
     }
   });
 
+  it('behind a trusted balancer, counts each client it names; no one else may name one', async () => {
+    const behind = await createTestApp({ RATE_LIMIT_MAX: '2', TRUST_PROXY: '127.0.0.1' });
+    try {
+      const via = (peer: string, client: string) =>
+        behind.app.inject({
+          method: 'GET',
+          url: '/api/experiences',
+          remoteAddress: peer,
+          headers: { 'x-forwarded-for': client },
+        });
+      const codes = async (peer: string, client: () => string, n: number) => {
+        const all = [];
+        for (let i = 0; i < n; i++) all.push((await via(peer, client())).statusCode);
+        return all;
+      };
+      // Through the balancer: each client its own budget.
+      expect(await codes('127.0.0.1', () => '203.0.113.7', 3)).toEqual([200, 200, 429]);
+      expect(await codes('127.0.0.1', () => '198.51.100.9', 2)).toEqual([200, 200]);
+      // A peer that is not the balancer cannot pick a fresh address per request.
+      let n = 0;
+      expect(await codes('192.0.2.44', () => `10.9.8.${++n}`, 3)).toEqual([200, 200, 429]);
+    } finally {
+      await behind.close();
+    }
+    // Without TRUST_PROXY the balancer is the client: everyone behind it shares one budget.
+    const direct = await createTestApp({ RATE_LIMIT_MAX: '2' });
+    try {
+      const statuses = [];
+      for (const client of ['203.0.113.7', '198.51.100.9', '192.0.2.1'])
+        statuses.push(
+          (
+            await direct.app.inject({
+              method: 'GET',
+              url: '/api/experiences',
+              headers: { 'x-forwarded-for': client },
+            })
+          ).statusCode,
+        );
+      expect(statuses).toEqual([200, 200, 429]);
+    } finally {
+      await direct.close();
+    }
+  });
+
   it('does not limit health checks', async () => {
     for (let i = 0; i < 6; i++) {
       expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);

@@ -39,6 +39,16 @@ describe('loadConfig', () => {
     });
   });
 
+  it('trusts no proxy unless told, and the addresses and ranges it is told', () => {
+    expect(loadConfig({}).trustProxy).toEqual([]);
+    expect(loadConfig({ TRUST_PROXY: ' 127.0.0.1, 10.0.0.0/8 ,::1,fd00::/8' }).trustProxy).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+      'fd00::/8',
+    ]);
+  });
+
   it('does not migrate on start against a server unless asked', () => {
     expect(loadConfig({ DATABASE_URL: 'postgresql://x/y' }).migrateOnStart).toBe(false);
   });
@@ -60,6 +70,9 @@ describe('loadConfig', () => {
     [{ MIGRATE_ON_START: 'perhaps' }, /MIGRATE_ON_START must be boolean/],
     [{ POLL_HORIZON_MARGIN_MS: '-1' }, /POLL_HORIZON_MARGIN_MS must be >= 0/],
     [{ POLL_HORIZON_MARGIN_MS: '60001' }, /POLL_HORIZON_MARGIN_MS must be <= 60000/],
+    [{ TRUST_PROXY: 'balancer.local' }, /TRUST_PROXY must list IP addresses.*balancer\.local/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY .*10\.0\.0\.0\/33/],
+    [{ TRUST_PROXY: '127.0.0.1, ::1/129' }, /TRUST_PROXY .*::1\/129/],
   ];
   it.each(bad)('names the bad variable: %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
