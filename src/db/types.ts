@@ -259,6 +259,8 @@ export interface HooksTable {
   disabled_at: TimestampOrNull;
   /** The domain events' last `seq` when the hook was made: it hears the later ones. */
   hears_after: Generated<number>;
+  /** Whether it hears `user.update` (the user's private metadata): made by its owner or an admin. */
+  hears_private: Generated<boolean>;
   created_at: Created;
   updated_at: Updated;
 }

@@ -235,6 +235,57 @@ describe('hooks API', () => {
   });
 });
 
+describe('private events', () => {
+  it('a seller-admin delegate neither subscribes to nor hears the seller’s metadata', async () => {
+    const admin = await delegate(t.app, shop.seller, ['ROLE_SELLER_ADMIN']);
+    expectProblem(
+      await as(t.app, admin, { method: 'GET', url: `/api/users/${shop.seller.id}?private=true` }),
+      403,
+      'forbidden',
+    );
+    const byDelegate = (eventName: string, path: string) =>
+      as(t.app, admin, {
+        method: 'POST',
+        url: hooksUrl(shop.seller),
+        payload: { eventName, url: receiver.url(path) },
+      });
+    expectProblem(await byDelegate('user.update', uniquePath()), 403, 'forbidden');
+    const delegatePath = uniquePath();
+    const theirs = await byDelegate('*', delegatePath);
+    expect(theirs.statusCode, theirs.body).toBe(201);
+    const ownerPath = uniquePath();
+    await createHook(shop.seller, { eventName: '*', url: receiver.url(ownerPath) });
+
+    const meta = await as(t.app, shop.seller, {
+      method: 'POST',
+      url: `/api/users/${shop.seller.id}/meta`,
+      payload: { 'acme/crm/token': 'private-value' },
+    });
+    expect(meta.statusCode, meta.body).toBeLessThan(300);
+    // A later event: once the delegate's hook has it, the metadata's was fanned out before.
+    const booked = await book(t.app, shop.seller, {
+      customerName: 'After Meta',
+      items: [item(shop.experienceId, '2030-06-02', 900, 1)],
+    });
+    expect(booked.statusCode).toBe(201);
+    const named = (path: string, name: string) => (all: Received[]) =>
+      forPath(path)(all).some((r) => r.json.eventName === name);
+    await receiver.waitFor(named(ownerPath, 'user.update'), 15_000);
+    await receiver.waitFor(named(delegatePath, 'order.create'), 15_000);
+    const heard = await t.database.db
+      .selectFrom('webhook_deliveries')
+      .select('event_name')
+      .where('hook_id', '=', theirs.json().id)
+      .execute();
+    expect(heard.map((d) => d.event_name)).not.toContain('user.update');
+    expect(
+      forPath(delegatePath)(receiver.received)
+        .map((r) => r.body)
+        .join(),
+    ).not.toContain('private-value');
+  });
+});
+
 describe('deliveries', () => {
   // How fast deliveries go is bench/webhooks.ts's to measure, not a timed assertion here: a
   // machine at load 25 took 2.7 s.

@@ -24,6 +24,7 @@ import * as m0020 from './0020_resellers_octo.js';
 import * as m0021 from './0021_resources.js';
 import * as m0022 from './0022_hook_hears_after.js';
 import * as m0023 from './0023_event_local_times.js';
+import * as m0024 from './0024_hook_private_events.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': m0001,
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '0021_resources': m0021,
   '0022_hook_hears_after': m0022,
   '0023_event_local_times': m0023,
+  '0024_hook_private_events': m0024,
 };

@@ -13,6 +13,7 @@ import { fromNow } from '../../db/db-clock.js';
 import { newId } from '../../db/ids.js';
 import { inTransaction, type Executor } from '../../db/unit-of-work.js';
 import type { DB, DomainEventsTable, HooksTable, WebhookDeliveriesTable } from '../../db/types.js';
+import { PRIVATE_EVENTS } from './event-catalogue.js';
 import { resellerDeliveries } from './reseller-hooks.js';
 
 export type ClaimedDelivery = Selectable<WebhookDeliveriesTable> & {
@@ -50,6 +51,7 @@ interface FanHook {
   reseller_id: string | null;
   event_name: string;
   hears_after: number;
+  hears_private: boolean;
 }
 
 /**
@@ -68,7 +70,9 @@ async function listeners(
   // Numbers, not stamps: an event's `created_at` is the database's clock, a hook's the
   // creation clock of the instance that made it (migrations/0022_hook_hears_after.ts).
   const heard = (h: FanHook, event: FanEvent) =>
-    h.owner_id === event.seller_id && h.hears_after < event.seq;
+    h.owner_id === event.seller_id &&
+    h.hears_after < event.seq &&
+    (h.hears_private || !PRIVATE_EVENTS.has(event.name));
   const forResellers = await resellerDeliveries(
     trx,
     events.map((e) => ({
@@ -124,7 +128,14 @@ export function deliveriesRepository(db: Kysely<DB>) {
             ? []
             : await trx
                 .selectFrom('hooks')
-                .select(['id', 'owner_id', 'reseller_id', 'event_name', 'hears_after'])
+                .select([
+                  'id',
+                  'owner_id',
+                  'reseller_id',
+                  'event_name',
+                  'hears_after',
+                  'hears_private',
+                ])
                 .where('owner_id', 'in', owners)
                 .where('status', '=', 'enabled')
                 .execute();

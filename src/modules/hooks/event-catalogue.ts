@@ -22,3 +22,10 @@ export const EVENT_NAMES = Object.keys(EVENT_CATALOGUE) as EventName[];
 
 /** What a hook subscribes to: one event name, or every one. */
 export const HOOK_EVENT_NAMES: readonly ['*', ...EventName[]] = ['*', ...EVENT_NAMES];
+
+/**
+ * Events whose body is private to their user (`user.update` carries the metadata, which the
+ * API shows only to the user itself or an admin): heard only by hooks such a caller made
+ * (`hooks.hears_private`, migrations/0024_hook_private_events.ts).
+ */
+export const PRIVATE_EVENTS: ReadonlySet<string> = new Set<EventName>(['user.update']);

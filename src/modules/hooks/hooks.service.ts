@@ -10,13 +10,14 @@ import type { Db } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import { inTransaction } from '../../db/unit-of-work.js';
 import { accessOf } from '../../domain/access.js';
-import type { Caller } from '../../domain/caller.js';
-import { DomainError, invalid, invalidFields, notFound } from '../../domain/errors.js';
+import { isSelfOrAdmin, type Caller } from '../../domain/caller.js';
+import { DomainError, forbidden, invalid, invalidFields, notFound } from '../../domain/errors.js';
 import { runList } from '../../query/run.js';
 import type { ApiKeyCipher } from '../../security/api-keys.js';
 import { parseVersionDate } from '../../versions/registry.js';
 import { usersFacade as users } from '../users/index.js';
 import { checkResolves, urlProblems } from './destination.js';
+import { PRIVATE_EVENTS } from './event-catalogue.js';
 import { newSecret, openSecret, sealSecret } from './hook-secrets.js';
 import { deliveryList, hookList } from './hooks.list.js';
 import { hooksRepository, type HookRow } from './hooks.repository.js';
@@ -81,6 +82,12 @@ export function hooksService({ db, cipher, env, resolveVersion }: HooksServiceDe
       callerVersion: string,
     ): Promise<HookView & { secret: string }> {
       await managedOwner(caller, ownerId);
+      // What the API shows only to the user itself or an admin, no other maker's hook hears.
+      const hearsPrivate = isSelfOrAdmin(caller, ownerId);
+      if (PRIVATE_EVENTS.has(input.eventName) && !hearsPrivate)
+        throw forbidden(
+          `Only the user itself or an admin hears ${input.eventName}: it carries the private metadata.`,
+        );
       // The pattern lets 2018-02-30 through; the registry would refuse it as a header.
       if (input.apiVersion !== undefined && !parseVersionDate(input.apiVersion))
         throw invalid('body', 'apiVersion', 'must be a real date YYYY-MM-DD');
@@ -108,6 +115,7 @@ export function hooksService({ db, cipher, env, resolveVersion }: HooksServiceDe
           url: input.url,
           secret_ciphertext: sealSecret(cipher, id, secret),
           api_version: resolveVersion(input.apiVersion, callerVersion),
+          hears_private: hearsPrivate,
         });
       });
       if (!row) {
