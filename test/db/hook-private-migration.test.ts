@@ -18,12 +18,10 @@ afterAll(() => t.close());
 
 const hearsPrivate = async (id: string) =>
   (
-    await t.database.db
-      .selectFrom('hooks')
-      .select('hears_private')
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow()
-  ).hears_private;
+    await sql<{
+      hears: boolean;
+    }>`select hears_private as hears from hooks where id = ${id}`.execute(t.database.db)
+  ).rows[0]?.hears;
 
 describe('migration 0024: which hooks hear private events', () => {
   it('keeps existing hooks hearing them, and defaults new rows to not', async () => {
