@@ -102,6 +102,12 @@ const EnvSchema = Type.Object({
       'Delays before each retry of a failed delivery (jittered); after the last one fails the hook is disabled. Default: about 3 days',
   }),
   WEBHOOK_CONCURRENCY_PER_HOST: Type.Integer({ minimum: 1, maximum: 100, default: 4 }),
+  WEBHOOK_CONCURRENCY_PER_OWNER: Type.Integer({
+    minimum: 1,
+    maximum: 64,
+    default: 8,
+    description: "Webhook requests in flight at once to one owner's hooks, whatever their hosts",
+  }),
   ORDER_HOLD_MS: Type.Integer({
     minimum: 1000,
     maximum: 7 * 24 * 3_600_000,
@@ -278,6 +284,7 @@ export interface Config {
     readonly timeoutMs: number;
     readonly retryScheduleMs: readonly number[];
     readonly concurrencyPerHost: number;
+    readonly concurrencyPerOwner: number;
   };
   readonly holds: {
     readonly holdMs: number;
@@ -391,6 +398,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: converted.WEBHOOK_TIMEOUT_MS,
       retryScheduleMs: Object.freeze(converted.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number)),
       concurrencyPerHost: converted.WEBHOOK_CONCURRENCY_PER_HOST,
+      concurrencyPerOwner: converted.WEBHOOK_CONCURRENCY_PER_OWNER,
     }),
     holds: Object.freeze({
       holdMs: converted.ORDER_HOLD_MS,

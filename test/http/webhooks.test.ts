@@ -235,6 +235,47 @@ describe('hooks API', () => {
   });
 });
 
+describe('isolation between tenants', () => {
+  it('keeps one owner to its share of slots, however many hosts its hooks name', async () => {
+    const capped = await createTestApp({
+      ...FAST,
+      WEBHOOK_TIMEOUT_MS: '3000',
+      WEBHOOK_CONCURRENCY_PER_OWNER: '2',
+    });
+    // Four receivers: four hosts (ports) that each take a second to answer.
+    const slow = await Promise.all([0, 1, 2, 3].map(() => startReceiver()));
+    try {
+      for (const r of slow) r.answer(() => ({ status: 204, delayMs: 1000 }));
+      const owner = await signUp(capped.app);
+      for (const r of slow) {
+        const made = await as(capped.app, owner, {
+          method: 'POST',
+          url: hooksUrl(owner),
+          payload: { eventName: 'user.update', url: r.url('/slow') },
+        });
+        expect(made.statusCode, made.body).toBe(201);
+      }
+      const meta = await as(capped.app, owner, {
+        method: 'POST',
+        url: `/api/users/${owner.id}/meta`,
+        payload: { crm: 'A-1' },
+      });
+      expect(meta.statusCode, meta.body).toBeLessThan(300);
+      await Promise.all(slow.map((r) => r.waitFor((all) => all.length === 1, 15_000)));
+      // Each arrival while the others answer at the earliest a second after theirs: never
+      // more than the owner's two at once (four hosts allowed four before).
+      const arrivals = slow.map((r) => r.received[0]!.at).sort((a, b) => a - b);
+      const atOnce = arrivals.map(
+        (at, k) => arrivals.slice(0, k).filter((a) => a + 1000 > at).length + 1,
+      );
+      expect(Math.max(...atOnce)).toBeLessThanOrEqual(2);
+    } finally {
+      await capped.close();
+      await Promise.all(slow.map((r) => r.close()));
+    }
+  });
+});
+
 describe('private events', () => {
   it('a seller-admin delegate neither subscribes to nor hears the seller’s metadata', async () => {
     const admin = await delegate(t.app, shop.seller, ['ROLE_SELLER_ADMIN']);

@@ -7,8 +7,13 @@
  * schedule with jitter; when the schedule is spent the delivery fails, the hook is disabled
  * and its owner told (`onDisabled`).
  *
- * At most `concurrencyPerHost` requests go to one host at a time and `maxInFlight` in all;
- * polls do not wait for deliveries, so one slow receiver holds up only its own.
+ * At most `concurrencyPerHost` requests go to one host at a time, `concurrencyPerOwner` to
+ * the hooks of one owner, and `maxInFlight` in all; polls do not wait for deliveries, so one
+ * slow receiver holds up only its own. The owner's cap is what keeps one tenant from all the
+ * slots: the host is the URL's, and hosts are free to make (a wildcard name, another port),
+ * so receivers that never answer on sixteen hosts held every slot.
+ * A delivery over a cap goes back with `release` and is due again after a poll, behind the
+ * others due by then.
  */
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../../db/database.js';
@@ -52,6 +57,7 @@ export interface WebhookDispatcherOptions {
   pollMs: number;
   timeoutMs: number;
   concurrencyPerHost: number;
+  concurrencyPerOwner: number;
   /**
    * Told once a hook is disabled after its deliveries kept failing (emails the owner), in
    * the transaction that disables it: the notice is queued if and only if that commits.
@@ -111,9 +117,15 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   const leaseMs = timeoutMs * 2 + 5000;
   const repo = deliveriesRepository(db);
   const maxInFlight = options.maxInFlight ?? 64;
-  /** Requests in flight per host, and all of them. */
+  /** Requests in flight per host, per hook owner, and all of them. */
   const hosts = new Map<string, number>();
+  const owners = new Map<string, number>();
   const inFlight = new Set<Promise<boolean>>();
+  const count = (counts: Map<string, number>, key: string, by: 1 | -1) => {
+    const now = (counts.get(key) ?? 0) + by;
+    if (now <= 0) counts.delete(key);
+    else counts.set(key, now);
+  };
 
   async function deliver(delivery: ClaimedDelivery): Promise<boolean> {
     const context = {
@@ -174,7 +186,9 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   }
 
   function track(delivery: ClaimedDelivery, host: string): Promise<boolean> {
-    hosts.set(host, (hosts.get(host) ?? 0) + 1);
+    const owner = delivery.hook.owner_id;
+    count(hosts, host, 1);
+    count(owners, owner, 1);
     const work = deliver(delivery)
       .catch((error: unknown) => {
         // Recording failed (database trouble): the lease brings the delivery back.
@@ -183,9 +197,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       })
       .finally(() => {
         inFlight.delete(work);
-        const left = (hosts.get(host) ?? 1) - 1;
-        if (left <= 0) hosts.delete(host);
-        else hosts.set(host, left);
+        count(hosts, host, -1);
+        count(owners, owner, -1);
       });
     inFlight.add(work);
     return work;
@@ -202,7 +215,10 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     const started: Promise<boolean>[] = [];
     for (const delivery of await repo.claimDue(room, leaseMs)) {
       const host = new URL(delivery.hook.url).host;
-      if ((hosts.get(host) ?? 0) >= options.concurrencyPerHost) {
+      if (
+        (hosts.get(host) ?? 0) >= options.concurrencyPerHost ||
+        (owners.get(delivery.hook.owner_id) ?? 0) >= options.concurrencyPerOwner
+      ) {
         await repo.release(delivery, pollMs);
         continue;
       }
