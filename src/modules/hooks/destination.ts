@@ -11,6 +11,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import type { BookingEnv } from '../../config.js';
+import { lookupsInTurn } from './lookups-in-turn.js';
 
 export class DestinationError extends Error {
   override name = 'DestinationError';
@@ -96,6 +97,13 @@ export function literalRefusal(url: URL, env: BookingEnv): string | undefined {
   return `${host} is not a public address`;
 }
 
+/** Every address of a name, two lookups at a time, each answered within 5 s. */
+const lookupAll = lookupsInTurn(
+  (hostname, options, answer) => dnsLookup(hostname, { ...options, all: true }, answer),
+  2,
+  5000,
+);
+
 type LookupCallback = (
   error: NodeJS.ErrnoException | null,
   address: string | LookupAddress[],
@@ -108,7 +116,7 @@ type LookupCallback = (
  */
 export function guardedLookup(env: BookingEnv) {
   return (hostname: string, options: object, callback: LookupCallback): void => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    lookupAll(hostname, options, (error, addresses) => {
       if (error) return callback(error, []);
       const usable =
         env === 'sandbox' ? addresses : addresses.filter((a) => isPublicAddress(a.address));
