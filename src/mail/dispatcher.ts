@@ -167,7 +167,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const input = await loadConfirmation(db, message.order_id!);
     if (!input) throw new Error(`order ${message.order_id} not found`);
     if (message.kind === 'order_cancellation') {
-      const confirmation = await repo.statusOf(message.order_id!, 'order_confirmation');
+      const confirmation = (await repo.find(message.order_id!, 'order_confirmation'))?.status;
       if (confirmation === 'pending') return 'later';
       if (confirmation !== 'sent') return 'skip';
       return renderConfirmation(input, 'cancellation');

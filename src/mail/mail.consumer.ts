@@ -1,8 +1,9 @@
 /**
  * Email as a consumer of domain events, inside the transaction of the change: a booking
  * queues its confirmation (unless the relay cap said not to), a cancellation queues the
- * cancellation email, but only when the customer may have the confirmation: one that was
- * still waiting is skipped instead and nothing is sent at all (docs/booking.md).
+ * cancellation email, but only when the customer may have the confirmation, and to the
+ * address that got it: one that was still waiting is skipped instead and nothing is sent
+ * at all (docs/booking.md).
  */
 import type { EventConsumer } from '../outbox/index.js';
 import { enqueue, queue, settleConfirmation } from './outbox.repository.js';
@@ -15,12 +16,13 @@ export const mailConsumer: EventConsumer = {
         await queue(tx, { orderId, recipient, senderId: event.actorId });
       }
     } else if (event.name === 'order.cancel') {
-      const { id: orderId, customerEmail: recipient } = event.object;
-      if (recipient && (await settleConfirmation(tx, orderId)) === 'out') {
+      const { id: orderId } = event.object;
+      const confirmation = await settleConfirmation(tx, orderId);
+      if (typeof confirmation === 'object') {
         await enqueue(tx, {
           kind: 'order_cancellation',
           orderId,
-          recipient,
+          recipient: confirmation.out,
           senderId: event.actorId,
         });
       }

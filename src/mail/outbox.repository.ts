@@ -146,12 +146,14 @@ export async function writeSealedInvitationToken(
 /**
  * On cancellation: a confirmation not yet sent nor being sent is never sent (`skipped`).
  * Returns what became of the order's confirmation: `skipped` now, `none` if there was
- * none, or `out` when it was sent, is being sent, or failed (the customer may have it).
+ * none, or the address it went to when it was sent, is being sent, or failed (the customer
+ * may have it): the one address a cancellation may go to, whatever the order says now (a
+ * customer who changed it to a stranger's before cancelling had us mail the stranger).
  */
 export async function settleConfirmation(
   db: Kysely<DB>,
   orderId: string,
-): Promise<'skipped' | 'none' | 'out'> {
+): Promise<'skipped' | 'none' | { out: string }> {
   const skipped = await db
     .updateTable('outbox')
     .set({ status: 'skipped' })
@@ -161,8 +163,8 @@ export async function settleConfirmation(
     .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<=', sql<Date>`now()`)]))
     .executeTakeFirst();
   if (skipped.numUpdatedRows > 0n) return 'skipped';
-  const status = await outboxRepository(db).statusOf(orderId, 'order_confirmation');
-  return status === undefined || status === 'skipped' ? 'none' : 'out';
+  const sent = await outboxRepository(db).find(orderId, 'order_confirmation');
+  return sent === undefined || sent.status === 'skipped' ? 'none' : { out: sent.recipient };
 }
 
 /**
@@ -288,15 +290,17 @@ export function outboxRepository(db: Kysely<DB>) {
         .execute();
     },
 
-    /** The status of an order's email of a kind, if there is one. */
-    async statusOf(orderId: string, kind: MailKind): Promise<OutboxRow['status'] | undefined> {
-      const row = await db
+    /** An order's email of a kind (its status and recipient), if there is one. */
+    async find(
+      orderId: string,
+      kind: MailKind,
+    ): Promise<Pick<OutboxRow, 'status' | 'recipient'> | undefined> {
+      return db
         .selectFrom('outbox')
-        .select('status')
+        .select(['status', 'recipient'])
         .where('order_id', '=', orderId)
         .where('kind', '=', kind)
         .executeTakeFirst();
-      return row?.status;
     },
 
     /** Pending and failed messages, oldest first (for `cli outbox`). */

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDispatcher, type Dispatcher } from '../../src/mail/dispatcher.js';
-import { as, createTestApp, type TestApp } from '../helpers/app.js';
+import { as, createTestApp, signUp, type TestApp } from '../helpers/app.js';
 import { book, item, openShop, type Shop } from '../helpers/booking.js';
 import { parseMail, startSmtpServer, freePort, type TestSmtpServer } from '../mail/smtp.js';
 
@@ -81,6 +81,33 @@ describe('order emails', () => {
     expect(parseMail(canceled!.raw).parts.get('text/plain')).toContain(
       'Your booking has been canceled.',
     );
+  });
+
+  it('a customer who retargets its order before cancelling cannot aim the cancellation elsewhere', async () => {
+    const mallory = await signUp(t.app, { name: 'Mallory' });
+    const booked = await book(t.app, mallory, { items: [item(shop.experienceId)] });
+    expect(booked.statusCode, booked.body).toBe(201);
+    const orderId = booked.json().id;
+    while ((await mail.runOnce()) > 0);
+    expect(subjectsTo(mallory.email)).toEqual(['Booking confirmed: Harbour Kayak']);
+    const retargeted = await as(t.app, mallory, {
+      method: 'PATCH',
+      url: `/api/orders/${orderId}`,
+      payload: { customerEmail: 'victim@example.org', customerName: 'Cheap pills' },
+    });
+    expect(retargeted.statusCode, retargeted.body).toBe(200);
+    const canceled = await as(t.app, mallory, {
+      method: 'POST',
+      url: `/api/orders/${orderId}/cancel`,
+    });
+    expect(canceled.statusCode).toBe(200);
+    while ((await mail.runOnce()) > 0);
+    expect(subjectsTo('victim@example.org')).toEqual([]);
+    // The cancellation goes where the confirmation went.
+    expect(subjectsTo(mallory.email)).toEqual([
+      'Booking confirmed: Harbour Kayak',
+      'Booking canceled: Harbour Kayak',
+    ]);
   });
 
   it('canceled before the confirmation went out: nothing is sent at all', async () => {

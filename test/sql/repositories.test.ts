@@ -459,7 +459,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     markFailedGiveUp: (db) =>
       outboxRepository(db).markFailed({ id: A, attempts: 1 }, 'e', 'give-up'),
     markSkipped: (db) => outboxRepository(db).markSkipped(A),
-    statusOf: (db) => outboxRepository(db).statusOf(A, 'order_confirmation'),
+    find: (db) => outboxRepository(db).find(A, 'order_confirmation'),
     listUnsent: (db) => outboxRepository(db).listUnsent(),
     enqueue: (db) => enqueue(db, { orderId: A, recipient: 'c@example.com', senderId: B }),
     queue: (db) => queue(db, { orderId: A, recipient: 'c@example.com', senderId: B }),

@@ -16,8 +16,8 @@ update "outbox" set "status" = $1, "last_error" = $2, "locked_until" = $3, "secr
 -- markSkipped
 update "outbox" set "status" = $1, "locked_until" = $2, "secret" = $3 where "id" = $4 and "status" = $5;
 
--- statusOf
-select "status" from "outbox" where "order_id" = $1 and "kind" = $2;
+-- find
+select "status", "recipient" from "outbox" where "order_id" = $1 and "kind" = $2;
 
 -- listUnsent
 select * from "outbox" where "status" not in ($1, $2) order by "created_at", "id" limit $3;
@@ -31,7 +31,7 @@ insert into "outbox" ("id", "kind", "order_id", "hook_id", "recipient", "sender_
 
 -- settleConfirmation
 update "outbox" set "status" = $1 where "order_id" = $2 and "kind" = $3 and "status" = $4 and ("locked_until" is null or "locked_until" <= now());
-select "status" from "outbox" where "order_id" = $1 and "kind" = $2;
+select "status", "recipient" from "outbox" where "order_id" = $1 and "kind" = $2;
 
 -- sentToOthersLastHour
 select count(*) as "n" from "outbox" where "sender_id" = $1 and lower("recipient") <> $2 and "created_at" > now() - interval '1 hour';
