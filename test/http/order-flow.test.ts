@@ -706,7 +706,7 @@ describe('changing an order', () => {
     );
   });
 
-  it('lets a customer change its order only before the departure; staff after too', async () => {
+  it('lets a customer change or cancel its order only before the departure; staff after too', async () => {
     const desk = await delegate(t.app, shop.seller, ['ROLE_RESERVATION'], 'Desk Four');
     const past = (
       await book(t.app, desk, {
@@ -722,6 +722,10 @@ describe('changing an order', () => {
       'departure_started',
     );
     expect((await change(desk, past.id, { notes: [{ text: 'No show' }] })).statusCode).toBe(200);
+    const cancelAs = (who: Account) =>
+      as(t.app, who, { method: 'POST', url: `/api/orders/${past.id}/cancel` });
+    expectProblem(await cancelAs(customer), 409, 'departure_started');
+    expect((await cancelAs(desk)).statusCode).toBe(200);
   });
 
   it('honours Idempotency-Key: a retry replays, another order with the same key is refused', async () => {

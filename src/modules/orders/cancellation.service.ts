@@ -1,6 +1,6 @@
 /**
- * Cancelling an order (`POST /api/orders/{id}/cancel`: the customer who booked, the seller or
- * its reservation staff): the order and its items canceled, every live seat given back
+ * Cancelling an order (`POST /api/orders/{id}/cancel`: the customer who booked, before any
+ * of its departures has started, or the seller or its reservation staff): the order and its items canceled, every live seat given back
  * through the seat interface, its guests canceled with their seats, `order.cancel` and the
  * seats' `event.update`s.
  */
@@ -12,7 +12,7 @@ import { DomainError, notFound } from '../../domain/errors.js';
 import { emitChange } from '../../outbox/index.js';
 import { guestsRepository } from './guests.repository.js';
 import { holdsSeats } from './item-status.js';
-import { addSeats, seatsHeld } from './order-changes.js';
+import { addSeats, customerMayChange, seatsHeld } from './order-changes.js';
 import { emitSeatChanges, maySee, type OrdersContext } from './orders.context.js';
 import { ordersRepository } from './orders.repository.js';
 import { toOrderView, type OrderView } from './orders.schemas.js';
@@ -27,6 +27,9 @@ export async function cancel(ctx: OrdersContext, caller: Caller, id: string): Pr
     if (order.status === 'canceled')
       throw new DomainError('already_canceled', `Order ${id} is already canceled.`);
     const items = (await orders.itemsOf([id])).get(id) ?? [];
+    // The customer's own rule for any change (a cancel drops every item): not once a
+    // departure has started, when its guests may be on board; the seller's staff may.
+    if (!access.can('orders', order.seller_id)) customerMayChange(items, ctx.now());
     const live = items.filter((i) => holdsSeats(i.status));
     const guests = guestsRepository(tx);
     const guestsBefore = await guests.liveOf(id);

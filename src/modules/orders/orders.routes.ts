@@ -178,7 +178,11 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{
           'Cancel an order and give its seats back (the customer, the seller or its reservation staff)',
         security: authenticated,
         params: IdParams,
-        response: { 200: OrderRef, ...readErrors, ...errorResponses('already_canceled') },
+        response: {
+          200: OrderRef,
+          ...readErrors,
+          ...errorResponses('already_canceled', 'departure_started'),
+        },
       },
     },
     async (request) => orders.cancel(requireCaller(request), request.params.id),
