@@ -91,3 +91,42 @@ describe('GET /api/availability', () => {
     ).toEqual({});
   });
 });
+
+describe('GET /api/availability at its limits', () => {
+  it('answers 50 experiences of hourly departures over 62 days (74,400 departures)', async () => {
+    const seller = (await openShop(t.app)).seller;
+    const hourly = Array.from({ length: 24 }, (_, hour) => hour * 100);
+    const ids: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      const made = await as(t.app, seller, {
+        method: 'POST',
+        url: '/api/experiences',
+        payload: {
+          name: `Hourly ${i}`,
+          price: 10,
+          priceType: 'person',
+          currency: 'EUR',
+          duration: 30,
+          timezone: 'UTC',
+          group: { outingMax: 8 },
+          schedules: [
+            { type: 'available', repeat: 'weekly', days: [0, 1, 2, 3, 4, 5, 6], times: hourly },
+          ],
+        },
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      ids.push(made.json().id);
+    }
+    // One parameter per departure went past PostgreSQL's 65,535: a 5xx after seconds.
+    const response = await many(
+      seller,
+      `experience=${ids.join(',')}&start=2030-01-01&end=2030-03-03`,
+    );
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+    const body = response.json();
+    expect(Object.keys(body)).toEqual(ids);
+    const first = body[ids[0]!] as Record<string, Record<string, number>>;
+    expect(Object.keys(first)).toHaveLength(62);
+    expect(Object.values(first['2030-02-15']!)).toEqual(Array(24).fill(8));
+  });
+});

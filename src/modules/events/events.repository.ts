@@ -39,6 +39,14 @@ export const eventsWithExperience = (db: Kysely<DB>) =>
     .select(['x.name as title', 'x.timezone as timezone']);
 
 /** Events themselves: read, locked, changed, made, deleted, listed. */
+/**
+ * `= any($1)`: the instants as one array parameter. Availability over weeks of many
+ * experiences asks for tens of thousands of departures; one parameter each went past
+ * PostgreSQL's 65,535 and the request failed after seconds of work. Each instant once.
+ */
+const anyInstant = (instants: readonly Date[]) =>
+  sql<Date>`any(${[...new Set(instants.map((at) => at.toISOString()))]}::timestamptz[])`;
+
 export function eventsRepository(db: Kysely<DB>) {
   const withExperience = () => eventsWithExperience(db);
   // A page of events first, then their experiences: joining before the limit joins every
@@ -167,7 +175,7 @@ export function eventsRepository(db: Kysely<DB>) {
         .where('experience_id', 'in', experienceIds)
         .where((eb) =>
           eb.or([
-            ...(instants.length > 0 ? [eb('starts_at', 'in', instants)] : []),
+            ...(instants.length > 0 ? [eb('starts_at', '=', anyInstant(instants))] : []),
             eb.and([
               eb('manual', '=', true),
               eb('starts_at', '>=', from),
@@ -185,7 +193,7 @@ export function eventsRepository(db: Kysely<DB>) {
         .selectFrom('events')
         .select(['experience_id', 'starts_at', 'max', 'reserved', 'manual'])
         .where('experience_id', 'in', experienceIds)
-        .where('starts_at', 'in', instants)
+        .where('starts_at', '=', anyInstant(instants))
         .execute();
       return rows.map(toDeparture);
     },
