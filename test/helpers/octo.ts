@@ -36,7 +36,8 @@ export interface OctoShop {
   reseller: { id: string; apiKey: string };
 }
 
-const daily = (times: number[]) => [
+/** Departures every day at `times` (HHMM). */
+export const daily = (times: number[]) => [
   { type: 'available', repeat: 'weekly', days: [0, 1, 2, 3, 4, 5, 6], times },
 ];
 

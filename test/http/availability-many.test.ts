@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, expectProblem, signUp, type TestApp } from '../helpers/app.js';
 import { book, item, openShop, type Shop } from '../helpers/booking.js';
+import { createExperience, daily } from '../helpers/octo.js';
 
 let t: TestApp;
 let kayak: Shop;
@@ -98,24 +99,14 @@ describe('GET /api/availability at its limits', () => {
     const hourly = Array.from({ length: 24 }, (_, hour) => hour * 100);
     const ids: string[] = [];
     for (let i = 0; i < 50; i++) {
-      const made = await as(t.app, seller, {
-        method: 'POST',
-        url: '/api/experiences',
-        payload: {
-          name: `Hourly ${i}`,
-          price: 10,
-          priceType: 'person',
-          currency: 'EUR',
-          duration: 30,
-          timezone: 'UTC',
-          group: { outingMax: 8 },
-          schedules: [
-            { type: 'available', repeat: 'weekly', days: [0, 1, 2, 3, 4, 5, 6], times: hourly },
-          ],
-        },
+      const made = await createExperience(t.app, seller, {
+        name: `Hourly ${i}`,
+        duration: 30,
+        timezone: 'UTC',
+        group: { outingMax: 8 },
+        schedules: daily(hourly),
       });
-      expect(made.statusCode, made.body).toBe(201);
-      ids.push(made.json().id);
+      ids.push(made.id);
     }
     // One parameter per departure went past PostgreSQL's 65,535: a 5xx after seconds.
     const response = await many(
