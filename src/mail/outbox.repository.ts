@@ -169,13 +169,18 @@ export async function settleConfirmation(
 
 /**
  * How many emails an account caused to addresses other than `ownEmail` in the last hour
- * (the database's clock): what the relay cap counts.
+ * (the database's clock): what the relay cap counts. Counted under the account's own lock,
+ * held until the transaction ends (`db` is the booking's): bookings of one account sent at
+ * once each counted before the others' emails were written, and all of them mailed
+ * strangers; now each counts those before it. Only a capped account mailing another
+ * address comes here, so no other booking waits.
  */
 export async function sentToOthersLastHour(
   db: Kysely<DB>,
   senderId: string,
   ownEmail: string,
 ): Promise<number> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`relay:${senderId}`}))`.execute(db);
   const row = await db
     .selectFrom('outbox')
     .select((eb) => eb.fn.countAll<number>().as('n'))
