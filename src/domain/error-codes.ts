@@ -39,6 +39,7 @@ export const errorCodes = {
   guide_conflict: { status: 409, title: 'The guide is on an overlapping event' },
   hook_exists: { status: 409, title: 'A hook for this event and URL exists' },
   too_many_hooks: { status: 409, title: 'The user has as many hooks as it may' },
+  too_many_schedules: { status: 409, title: 'It has as many schedules as it may' },
   guide_preferences_exist: { status: 409, title: 'The experience already has guide preferences' },
   already_delegate: { status: 409, title: 'The account is already a delegate of the seller' },
   already_checked_in: { status: 409, title: 'The guest is already checked in' },

@@ -176,6 +176,23 @@ describe('POST /api/experiences/{id}/schedules', () => {
     for (const r of created) expect(ids).toContain(r.json().id);
     expect(ids).toHaveLength(13);
   });
+
+  it('adds none past the 50 a whole body may carry (409 too_many_schedules)', async () => {
+    const shop = await openShop(t.app);
+    for (let i = 1; i < 50; i++) {
+      const added = await post(shop.seller, shop, {
+        type: 'available',
+        repeat: 'weekly',
+        days: [i % 7],
+        times: [600 + i],
+      });
+      expect(added.statusCode, added.body).toBe(201);
+    }
+    expect((await experience(shop)).schedules).toHaveLength(50);
+    const over = { type: 'available', repeat: 'weekly', days: [1], times: [700] };
+    expectProblem(await post(shop.seller, shop, over), 409, 'too_many_schedules');
+    expect((await experience(shop)).schedules).toHaveLength(50);
+  });
 });
 
 describe('PUT and DELETE /api/experiences/{id}/schedules/{scheduleId}', () => {

@@ -472,6 +472,17 @@ describe('guide schedules', () => {
     );
   });
 
+  it('adds none past the 50 a whole body may carry (409 too_many_schedules)', async () => {
+    const full = Array.from({ length: 50 }, () => ALWAYS);
+    const guide = await createGuide(t.app, seller, seller.id, { schedules: full });
+    const path = `/${seller.id}/guides/${guide.id}/schedules`;
+    const refused = await req(seller, 'POST', path, ALWAYS);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().code).toBe('too_many_schedules');
+    const read = await req(seller, 'GET', `/${seller.id}/guides/${guide.id}`);
+    expect(read.json().schedules).toHaveLength(50);
+  });
+
   it('refuses bad schedules with 400 naming the field, and changes nothing', async () => {
     const guide = await createGuide(t.app, seller, seller.id, {
       name: 'Strict',

@@ -6,11 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
 import { IdParams, authenticated, errorResponses } from '../../http/schemas.js';
-import {
-  idempotencyErrors,
-  idempotentCreate,
-  type IdempotencyService,
-} from '../idempotency/index.js';
+import { idempotentCreate, type IdempotencyService } from '../idempotency/index.js';
 import {
   CreateGuidePreferencesBody,
   ExperienceScheduleBody,
@@ -93,7 +89,17 @@ export const experiencePartsRoutes: FastifyPluginAsyncTypebox<{
         security: authenticated,
         params: IdParams,
         body: ExperienceScheduleBody,
-        response: { 201: ScheduleRef, ...writeErrors, ...idempotencyErrors },
+        response: {
+          201: ScheduleRef,
+          ...writeErrors,
+          // One 409 entry for both codes (spreading two would keep only the last).
+          ...errorResponses(
+            'too_many_schedules',
+            'invalid_idempotency_key',
+            'idempotency_key_reused',
+            'idempotency_in_progress',
+          ),
+        },
       },
     },
     async (request, reply) => {

@@ -17,6 +17,7 @@ import {
 } from './experiences.context.js';
 import { experiencesRepository } from './experiences.repository.js';
 import { demographicsOf, schedulesOf } from './experiences.schemas.js';
+import { mustHaveRoomForSchedule } from '../shared/index.js';
 
 /** A change of the schedules alone, checked with the rest of the experience. */
 const changeSchedules = <T>(
@@ -69,6 +70,7 @@ export async function addSchedule(
     caller,
     id,
     (schedules) => {
+      mustHaveRoomForSchedule(schedules, `Experience ${id}`);
       const [added] = withIds([{ ...input, id: undefined }]);
       return { schedules: [...schedules, added!], result: added! };
     },

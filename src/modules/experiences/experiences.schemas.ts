@@ -4,7 +4,14 @@
  */
 import { Type, type Static } from 'typebox';
 import { Id, Nullable, Ref, Timestamp, listOf, refTo } from '../../http/schemas.js';
-import { ExperienceScheduleFields, iso, ref, Schedule, ScheduleFields } from '../shared/index.js';
+import {
+  ExperienceScheduleFields,
+  iso,
+  MAX_SCHEDULES,
+  ref,
+  Schedule,
+  ScheduleFields,
+} from '../shared/index.js';
 import type { Selectable } from 'kysely';
 import type { ExperiencesTable } from '../../db/types.js';
 import type { Schedule as StoredSchedule } from '../schedules/index.js';
@@ -147,7 +154,7 @@ const experienceFields = {
     Type.String({ minLength: 1, maxLength: 64, description: 'IANA, default UTC' }),
   ),
   group: Type.Optional(Group),
-  schedules: Type.Optional(Type.Array(ScheduleBody, { maxItems: 50 })),
+  schedules: Type.Optional(Type.Array(ScheduleBody, { maxItems: MAX_SCHEDULES })),
   demographics: Type.Optional(Type.Array(DemographicBody, { maxItems: 20 })),
   resources: Type.Optional(
     Type.Array(

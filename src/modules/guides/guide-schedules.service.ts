@@ -12,6 +12,7 @@ import { normalizeSchedule, type Schedule, type ScheduleInput } from '../schedul
 import { checkSchedules, emit, guide, type GuidesContext } from './guides.context.js';
 import { guidesRepository } from './guides.repository.js';
 import { guideSchedulesOf, toGuideView, type GuideView } from './guides.schemas.js';
+import { mustHaveRoomForSchedule } from '../shared/index.js';
 
 /** Writes the guide's schedules as `edit` makes them, under its row lock; answers with the guide. */
 async function writeSchedules(
@@ -58,7 +59,10 @@ export async function addSchedule(
   const added = { ...normalizeSchedule(input), id: newId() };
   await guide(ctx, caller, sellerId, guideId);
   return recordedCreate(ctx.db, record, async (tx) => {
-    await writeSchedules(ctx, tx, caller, guideId, (schedules) => [...schedules, added]);
+    await writeSchedules(ctx, tx, caller, guideId, (schedules) => {
+      mustHaveRoomForSchedule(schedules, `Guide ${guideId}`);
+      return [...schedules, added];
+    });
     return added;
   });
 }

@@ -143,7 +143,11 @@ export const guidesRoutes: FastifyPluginAsyncTypebox<{
         security,
         params: GuideParams,
         body: GuideScheduleBody,
-        response: { 201: refTo(GuideSchedule), ...writeErrors },
+        response: {
+          201: refTo(GuideSchedule),
+          ...writeErrors,
+          ...errorResponses('too_many_schedules'),
+        },
       },
     },
     async (request, reply) => {

@@ -4,7 +4,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { Id, Nullable, Ref, Timestamp, listOf, refTo } from '../../http/schemas.js';
-import { Hhmm, iso, ref, ScheduleFields } from '../shared/index.js';
+import { Hhmm, iso, MAX_SCHEDULES, ref, ScheduleFields } from '../shared/index.js';
 import type { Selectable } from 'kysely';
 import type { GuidesTable } from '../../db/types.js';
 import type { Schedule } from '../schedules/index.js';
@@ -57,7 +57,10 @@ const profile = {
 };
 
 export const CreateGuideBody = Type.Object(
-  { ...profile, schedules: Type.Optional(Type.Array(GuideScheduleBody, { maxItems: 50 })) },
+  {
+    ...profile,
+    schedules: Type.Optional(Type.Array(GuideScheduleBody, { maxItems: MAX_SCHEDULES })),
+  },
   { additionalProperties: false },
 );
 

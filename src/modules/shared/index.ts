@@ -7,7 +7,9 @@ export {
   DateString,
   ExperienceScheduleFields,
   Hhmm,
+  MAX_SCHEDULES,
   Schedule,
   ScheduleFields,
   TimeRange,
 } from './schedule.schemas.js';
+export { mustHaveRoomForSchedule } from './schedule-limit.js';
