@@ -82,6 +82,10 @@ export function parseStart(text: string, zone: string): Date | undefined {
     const [hour, minute] = local.slice(11, 16).split(':').map(Number) as [number, number];
     // Luxon moves a skipped local time forward: a changed wall clock never existed.
     if (parsed.hour !== hour || parsed.minute !== minute) return undefined;
+    // A fall-back night's local time, as bookings read it (its second occurrence): Luxon
+    // picks the occurrence whose offset the zone has today, so July and January differed.
+    const at = localToInstant(local.slice(0, 10), hour * 100 + minute, zone);
+    return at && new Date(at.getTime() + parsed.second * 1000 + parsed.millisecond);
   }
   return parsed.toJSDate();
 }

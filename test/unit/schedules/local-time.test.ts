@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   instantToLocal,
   isTimeZone,
@@ -277,6 +277,18 @@ describe('parseStart', () => {
     expect(iso(parseStart('2019-10-27T02:30:00', 'Europe/Paris'))).toBe(
       iso(localToInstant('2019-10-27', 230, 'Europe/Paris')),
     );
+    // Whatever the season the server is in: Luxon alone guessed from today's offset, and
+    // read it as the first occurrence in summer.
+    for (const today of ['2019-07-01T12:00:00Z', '2019-01-15T12:00:00Z']) {
+      vi.useFakeTimers({ now: new Date(today), toFake: ['Date'] });
+      try {
+        expect(iso(parseStart('2019-10-27T02:30:15.250', 'Europe/Paris')), today).toBe(
+          '2019-10-27T01:30:15.250Z',
+        );
+      } finally {
+        vi.useRealTimers();
+      }
+    }
     // With an offset, either occurrence can be named.
     expect(iso(parseStart('2019-10-27T02:30:00+02:00', 'Europe/Paris'))).toBe(
       '2019-10-27T00:30:00.000Z',
