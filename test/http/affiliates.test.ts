@@ -3,7 +3,8 @@
  * and replayed by an Idempotency-Key retry, lists them in Xola's shape without their
  * secrets, and revokes them: refused at once. The seller's own API key works as Bearer;
  * another account's does not; wrong Bearer credentials count in the failed-authentication
- * throttle with wrong API keys.
+ * throttle with wrong API keys. Commissions take two decimals; one seller's Idempotency-Key
+ * replays nothing to another.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';

@@ -1,4 +1,7 @@
-/** Delegates through HTTP: who may manage them, the two ways to name the user, and roles. */
+/**
+ * Delegates through HTTP: who may manage them, the two ways to name the user, roles, and an
+ * Idempotency-Key that is one seller's only.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   as,

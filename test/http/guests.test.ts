@@ -2,7 +2,8 @@
  * Guests (issue 29, docs/booking.md "Guests"): every seat of an order item is a guest with its
  * own ticket code, made with the seats and gone from the live list with them. Through the
  * public API: bookings (plain and by guest type), changes (resized up and down, moved, an
- * item added, one dropped), cancellation and an expired hold.
+ * item added, one dropped), cancellation and an expired hold; the 1,000 seats one order may
+ * hold.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, expectProblem, type Account, type TestApp } from '../helpers/app.js';

@@ -2,7 +2,9 @@
  * OCTo's booking lifecycle at /octo as OCTo's validator runs it, every answer checked against
  * the specification: reserve -> extend -> confirm -> update -> cancel on a seller with two
  * products, get and list by both references, a sold-out departure, and each error code on
- * its trigger; a repeated reserve with the same uuid. Holds that expire: octo-holds.test.ts.
+ * its trigger; a repeated reserve with the same uuid, a repeated confirmation, no email of
+ * ours, and a booking with a guest on board neither cancelled nor resized. Holds that
+ * expire: octo-holds.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, type TestApp } from '../helpers/app.js';

@@ -3,7 +3,8 @@
  * and lists; experiences naming their resources; a boat shared by two experiences whose
  * departures overlap (exact overlap: touching windows share nothing), refused with 409
  * resource_full naming it; seats given back by cancellations and changes; seats per guest;
- * availability as the smaller of the departure's and the boat's room; who may.
+ * availability as the smaller of the departure's and the boat's room; who may; a boat an
+ * experience stops using, and an event whose window grows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

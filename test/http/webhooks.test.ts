@@ -3,7 +3,8 @@
  * on loopback ports: the hooks API (Xola's shape), signed deliveries verified with the
  * Standard Webhooks library, payloads in the hook's API version, retries after 500s and
  * timeouts, the delivery log, disabling and re-enabling, resending, isolation between
- * sellers, and who may manage hooks.
+ * sellers (one owner's share of the delivery slots too), who may manage hooks, and who hears
+ * the private `user.update`.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {

@@ -38,7 +38,6 @@ export const eventsWithExperience = (db: Kysely<DB>) =>
     .selectAll('e')
     .select(['x.name as title', 'x.timezone as timezone']);
 
-/** Events themselves: read, locked, changed, made, deleted, listed. */
 /**
  * `= any($1)`: the instants as one array parameter. Availability over weeks of many
  * experiences asks for tens of thousands of departures; one parameter each went past
@@ -47,6 +46,7 @@ export const eventsWithExperience = (db: Kysely<DB>) =>
 const anyInstant = (instants: readonly Date[]) =>
   sql<Date>`any(${[...new Set(instants.map((at) => at.toISOString()))]}::timestamptz[])`;
 
+/** Events themselves: read, locked, changed, made, deleted, listed. */
 export function eventsRepository(db: Kysely<DB>) {
   const withExperience = () => eventsWithExperience(db);
   // A page of events first, then their experiences: joining before the limit joins every

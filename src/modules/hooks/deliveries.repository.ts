@@ -220,8 +220,9 @@ export function deliveriesRepository(db: Kysely<DB>) {
     },
 
     /**
-     * Gives a claim back untried (its host or its owner was busy), due again after `delayMs` so the
-     * deliveries of other hosts come first meanwhile; the attempt is not counted.
+     * Gives a claim back untried (its host or its owner was busy), due again after `delayMs`
+     * so the deliveries of other hosts and owners come first meanwhile; the attempt is not
+     * counted.
      */
     async release(claim: Pick<ClaimedDelivery, 'id' | 'attempts'>, delayMs: number): Promise<void> {
       await db

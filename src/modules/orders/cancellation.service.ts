@@ -1,8 +1,8 @@
 /**
  * Cancelling an order (`POST /api/orders/{id}/cancel`: the customer who booked, before any
- * of its departures has started, or the seller or its reservation staff): the order and its items canceled, every live seat given back
- * through the seat interface, its guests canceled with their seats, `order.cancel` and the
- * seats' `event.update`s.
+ * of its departures has started, or the seller or its reservation staff): the order and its
+ * items canceled, every live seat given back through the seat interface, its guests
+ * canceled with their seats, `order.cancel` and the seats' `event.update`s.
  */
 import { creationTime } from '../../db/creation-clock.js';
 import { inTransaction } from '../../db/unit-of-work.js';

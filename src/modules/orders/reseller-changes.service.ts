@@ -4,10 +4,10 @@
  * (`reviseItems` plans what moves or resizes at today's prices, `commitChange` moves the
  * seats through the seat interface, revises the guests and emits `order.update` or
  * `order.cancel`). What only resellers meet is checked under that lock: a hold confirmed or
- * extended only before its deadline (the sweeper may not have run yet), nothing changed or
- * cancelled once the departure started, and no seat moved, resized or given back once a
- * guest of the booking checked in (a check-in takes the same lock, so the two never race).
- * The reseller's own facts (confirmation, contact,
+ * extended only before its deadline (the sweeper may not have run yet) and before its
+ * departure starts, nothing changed or cancelled once the departure started, and no seat
+ * moved, resized or given back once a guest of the booking checked in (a check-in takes the
+ * same lock, so the two never race). The reseller's own facts (confirmation, contact,
  * reference, each seat's uuid, how it ended) are written in the same transaction.
  */
 import { inTransaction, type Tx } from '../../db/unit-of-work.js';

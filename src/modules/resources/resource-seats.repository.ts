@@ -67,8 +67,8 @@ export function resourceSeatsRepository(db: Kysely<DB>) {
 
     /**
      * Departures that gave seats back: what they hold follows their reserved seats. It takes
-     * no lock, so it only ever lowers a hold (`least`): a row written before its experience
-     * dropped and took the resource again must not rise here unchecked.
+     * no resource lock, so it may only ever lower a hold (`least`): a row whose seats per
+     * guest or departure changed since it was checked must not rise here unchecked.
      */
     async settle(events: readonly { eventId: string; reserved: number }[]): Promise<void> {
       if (events.length === 0) return;

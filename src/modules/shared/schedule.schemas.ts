@@ -8,7 +8,7 @@ import { Id } from '../../http/schemas.js';
 /**
  * The schedules one experience or guide may have: every availability answer, assignment and
  * booking walks them all. A whole body is held to it by its schema, one added at a time by
- * `tooManySchedules` (adding them one by one went past it).
+ * `mustHaveRoomForSchedule` (adding them one by one went past it).
  */
 export const MAX_SCHEDULES = 50;
 
