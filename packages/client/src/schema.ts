@@ -4117,6 +4117,27 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
+    /** @description It has as many schedules as it may */
+    TooManySchedulesProblem: {
+      /** @enum {string} */
+      code: 'too_many_schedules';
+      detail: string;
+      /** @description One entry per field at fault */
+      errors?: {
+        detail: string;
+        /** @enum {unknown} */
+        in: 'body' | 'query' | 'path' | 'header';
+        name: string;
+      }[];
+      requestId?: string;
+      /** @enum {number} */
+      status: 409;
+      /** @example It has as many schedules as it may */
+      title: string;
+      type: string;
+    } & {
+      [key: string]: unknown;
+    };
     /** @description No such filterable field */
     UnknownFieldProblem: {
       /** @enum {string} */
@@ -6647,13 +6668,15 @@ export interface operations {
           'application/problem+json': components['schemas']['NotFoundProblem'];
         };
       };
-      /** @description Problem: idempotency_in_progress */
+      /** @description Problem: too_many_schedules, idempotency_in_progress */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['IdempotencyInProgressProblem'];
+          'application/problem+json':
+            | components['schemas']['TooManySchedulesProblem']
+            | components['schemas']['IdempotencyInProgressProblem'];
         };
       };
       /** @description Problem: idempotency_key_reused */
@@ -7700,13 +7723,15 @@ export interface operations {
           'application/problem+json': components['schemas']['NotFoundProblem'];
         };
       };
-      /** @description Problem: already_canceled */
+      /** @description Problem: already_canceled, departure_started */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['AlreadyCanceledProblem'];
+          'application/problem+json':
+            | components['schemas']['AlreadyCanceledProblem']
+            | components['schemas']['DepartureStartedProblem'];
         };
       };
       /** @description Problem: rate_limited */
@@ -9193,6 +9218,15 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['NotFoundProblem'];
+        };
+      };
+      /** @description Problem: too_many_schedules */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['TooManySchedulesProblem'];
         };
       };
       /** @description Problem: rate_limited */
