@@ -34,6 +34,7 @@ update "outbox" set "status" = $1 where "order_id" = $2 and "kind" = $3 and "sta
 select "status", "recipient" from "outbox" where "order_id" = $1 and "kind" = $2;
 
 -- sentToOthersLastHour
+select pg_advisory_xact_lock(hashtext($1));
 select count(*) as "n" from "outbox" where "sender_id" = $1 and lower("recipient") <> $2 and "created_at" > now() - interval '1 hour';
 
 -- queueInvitation
