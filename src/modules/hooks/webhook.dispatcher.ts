@@ -8,12 +8,9 @@
  * and its owner told (`onDisabled`).
  *
  * At most `concurrencyPerHost` requests go to one host at a time, `concurrencyPerOwner` to
- * the hooks of one owner, and `maxInFlight` in all; polls do not wait for deliveries, so one
- * slow receiver holds up only its own. The owner's cap is what keeps one tenant from all the
- * slots: the host is the URL's, and hosts are free to make (a wildcard name, another port),
- * so receivers that never answer on sixteen hosts held every slot.
- * A delivery over a cap goes back with `release` and is due again after a poll, behind the
- * others due by then.
+ * the hooks of one owner (delivery-slots.ts), and `maxInFlight` in all; polls do not wait
+ * for deliveries, so one slow receiver holds up only its own. A delivery over a cap goes back
+ * with `release` and is due again after a poll, behind the others due by then.
  */
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../../db/database.js';
@@ -23,6 +20,7 @@ import { webhookDeliveries, webhookLag } from '../../metrics/index.js';
 import { auditOf, pollLoop, type Audit } from '../../outbox/index.js';
 import type { VersionRegistry } from '../../versions/registry.js';
 import { applyTransforms } from '../../versions/transforms.js';
+import { deliverySlots } from './delivery-slots.js';
 import { deliveriesRepository, type ClaimedDelivery } from './deliveries.repository.js';
 import { hooksRepository } from './hooks.repository.js';
 import { toHookView, type HookView } from './hooks.schemas.js';
@@ -111,85 +109,89 @@ export async function renderPayload(
   };
 }
 
+/**
+ * Sends one claimed delivery, signed, and records its outcome: delivered, retried after the
+ * next delay of the schedule, or given up (the hook disabled and its owner told). Whether
+ * it was delivered.
+ */
+async function deliverOne(
+  options: WebhookDispatcherOptions,
+  repo: ReturnType<typeof deliveriesRepository>,
+  delivery: ClaimedDelivery,
+): Promise<boolean> {
+  const { db, cipher, versions, send, logger, retryScheduleMs } = options;
+  const context = {
+    deliveryId: delivery.id,
+    hookId: delivery.hook.id,
+    attempt: delivery.attempts,
+  };
+  const { reseller_id: resellerId } = delivery.hook;
+  const payload =
+    resellerId !== null && options.renderForReseller
+      ? await options.renderForReseller({
+          hookId: delivery.hook.id,
+          url: delivery.hook.url,
+          resellerId,
+          eventName: delivery.event.name,
+          object: delivery.event.object,
+        })
+      : await renderPayload(delivery, versions, db);
+  const body = JSON.stringify(payload);
+  const signer = new Webhook(openSecret(cipher, delivery.hook));
+  const sentAt = new Date();
+  const outcome = await send({
+    url: delivery.hook.url,
+    body,
+    headers: {
+      'webhook-id': delivery.event.id,
+      'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+      'webhook-signature': signer.sign(delivery.event.id, sentAt, body),
+    },
+  });
+  const retryIndex = delivery.attempts - delivery.round_start - 1;
+  const next = outcome.ok
+    ? 'delivered'
+    : retryIndex < retryScheduleMs.length
+      ? jitter(retryScheduleMs[retryIndex]!)
+      : 'give-up';
+  const recorded = await repo.record(delivery, outcome, next);
+  if (!recorded) return outcome.ok;
+  webhookDeliveries.inc({
+    result: outcome.ok ? 'delivered' : next === 'give-up' ? 'gave_up' : 'failed',
+  });
+  if (outcome.ok) {
+    webhookLag.observe((Date.now() - delivery.event.created_at.getTime()) / 1000);
+    logger.info({ ...context, status: outcome.statusCode }, 'webhook delivered');
+  } else if (next === 'give-up') {
+    logger.error({ ...context, status: outcome.statusCode }, 'webhook failed; hook disabled');
+    await inTransaction(db, async (tx) => {
+      const hook = await hooksRepository(tx).setStatus(delivery.hook.id, 'disabled');
+      if (hook) await options.onDisabled(tx, toHookView(hook));
+    });
+  } else {
+    logger.warn(
+      { ...context, status: outcome.statusCode, error: outcome.error, retryInMs: next },
+      'webhook failed; will retry',
+    );
+  }
+  return outcome.ok;
+}
+
 export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
-  const { db, cipher, versions, send, logger, retryScheduleMs, pollMs, timeoutMs } = options;
+  const { db, logger, pollMs, timeoutMs } = options;
   // A lease long enough for the POST and for recording its outcome.
   const leaseMs = timeoutMs * 2 + 5000;
   const repo = deliveriesRepository(db);
   const maxInFlight = options.maxInFlight ?? 64;
-  /** Requests in flight per host, per hook owner, and all of them. */
-  const hosts = new Map<string, number>();
-  const owners = new Map<string, number>();
+  const slots = deliverySlots({
+    perHost: options.concurrencyPerHost,
+    perOwner: options.concurrencyPerOwner,
+  });
   const inFlight = new Set<Promise<boolean>>();
-  const count = (counts: Map<string, number>, key: string, by: 1 | -1) => {
-    const now = (counts.get(key) ?? 0) + by;
-    if (now <= 0) counts.delete(key);
-    else counts.set(key, now);
-  };
 
-  async function deliver(delivery: ClaimedDelivery): Promise<boolean> {
-    const context = {
-      deliveryId: delivery.id,
-      hookId: delivery.hook.id,
-      attempt: delivery.attempts,
-    };
-    const { reseller_id: resellerId } = delivery.hook;
-    const payload =
-      resellerId !== null && options.renderForReseller
-        ? await options.renderForReseller({
-            hookId: delivery.hook.id,
-            url: delivery.hook.url,
-            resellerId,
-            eventName: delivery.event.name,
-            object: delivery.event.object,
-          })
-        : await renderPayload(delivery, versions, db);
-    const body = JSON.stringify(payload);
-    const signer = new Webhook(openSecret(cipher, delivery.hook));
-    const sentAt = new Date();
-    const outcome = await send({
-      url: delivery.hook.url,
-      body,
-      headers: {
-        'webhook-id': delivery.event.id,
-        'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-        'webhook-signature': signer.sign(delivery.event.id, sentAt, body),
-      },
-    });
-    const retryIndex = delivery.attempts - delivery.round_start - 1;
-    const next = outcome.ok
-      ? 'delivered'
-      : retryIndex < retryScheduleMs.length
-        ? jitter(retryScheduleMs[retryIndex]!)
-        : 'give-up';
-    const recorded = await repo.record(delivery, outcome, next);
-    if (!recorded) return outcome.ok;
-    webhookDeliveries.inc({
-      result: outcome.ok ? 'delivered' : next === 'give-up' ? 'gave_up' : 'failed',
-    });
-    if (outcome.ok) {
-      webhookLag.observe((Date.now() - delivery.event.created_at.getTime()) / 1000);
-      logger.info({ ...context, status: outcome.statusCode }, 'webhook delivered');
-    } else if (next === 'give-up') {
-      logger.error({ ...context, status: outcome.statusCode }, 'webhook failed; hook disabled');
-      await inTransaction(db, async (tx) => {
-        const hook = await hooksRepository(tx).setStatus(delivery.hook.id, 'disabled');
-        if (hook) await options.onDisabled(tx, toHookView(hook));
-      });
-    } else {
-      logger.warn(
-        { ...context, status: outcome.statusCode, error: outcome.error, retryInMs: next },
-        'webhook failed; will retry',
-      );
-    }
-    return outcome.ok;
-  }
-
-  function track(delivery: ClaimedDelivery, host: string): Promise<boolean> {
-    const owner = delivery.hook.owner_id;
-    count(hosts, host, 1);
-    count(owners, owner, 1);
-    const work = deliver(delivery)
+  function track(delivery: ClaimedDelivery): Promise<boolean> {
+    const give = slots.take(delivery.hook);
+    const work = deliverOne(options, repo, delivery)
       .catch((error: unknown) => {
         // Recording failed (database trouble): the lease brings the delivery back.
         logger.error({ deliveryId: delivery.id, error: String(error) }, 'webhook not recorded');
@@ -197,8 +199,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       })
       .finally(() => {
         inFlight.delete(work);
-        count(hosts, host, -1);
-        count(owners, owner, -1);
+        give();
       });
     inFlight.add(work);
     return work;
@@ -214,15 +215,11 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     if (room <= 0) return { room, started: [] };
     const started: Promise<boolean>[] = [];
     for (const delivery of await repo.claimDue(room, leaseMs)) {
-      const host = new URL(delivery.hook.url).host;
-      if (
-        (hosts.get(host) ?? 0) >= options.concurrencyPerHost ||
-        (owners.get(delivery.hook.owner_id) ?? 0) >= options.concurrencyPerOwner
-      ) {
+      if (slots.full(delivery.hook)) {
         await repo.release(delivery, pollMs);
         continue;
       }
-      started.push(track(delivery, host));
+      started.push(track(delivery));
     }
     return { room, started };
   }
