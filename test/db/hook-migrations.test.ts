@@ -1,11 +1,14 @@
 /**
- * Migration 0022: a hook hears the domain events numbered after its creation. A new hook
- * takes the events' last number when it is inserted; hooks made before the migration get
- * the number the old stamp rule implied for the events still waiting for the fan-out.
+ * The hooks' migrations. 0022: a hook hears the domain events numbered after its creation.
+ * A new hook takes the events' last number when it is inserted; hooks made before the
+ * migration get the number the old stamp rule implied for the events still waiting for the
+ * fan-out. 0024: hooks made before it keep hearing `user.update` (who made them was not
+ * recorded); a hook inserted without saying hears nothing private.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { numberHooksMadeBefore } from '../../src/db/migrations/0022_hook_hears_after.js';
+import { up as addHearsPrivate } from '../../src/db/migrations/0024_hook_private_events.js';
 import { newId } from '../../src/db/ids.js';
 import { as, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
 
@@ -89,5 +92,26 @@ describe('migration 0022: the number a hook hears after', () => {
 
     expect(await hearsAfter(middle)).toBe(waitingBefore);
     expect(await hearsAfter(oldest)).toBe(0);
+  });
+});
+
+describe('migration 0024: which hooks hear private events', () => {
+  it('keeps existing hooks hearing them, and defaults new rows to not', async () => {
+    const id = await makeHook('http://127.0.0.1:9/private');
+    const hearsPrivate = async () =>
+      (
+        await sql<{
+          hears: boolean;
+        }>`select hears_private as hears from hooks where id = ${id}`.execute(t.database.db)
+      ).rows[0]?.hears;
+    expect(await hearsPrivate()).toBe(true); // made by the seller itself
+    // As before the migration: no column; then the migration.
+    await sql`alter table hooks drop column hears_private`.execute(t.database.db);
+    await addHearsPrivate(t.database.db as never);
+    expect(await hearsPrivate()).toBe(true);
+    const { rows } = await sql<{ column_default: string }>`
+      select column_default from information_schema.columns
+       where table_name = 'hooks' and column_name = 'hears_private'`.execute(t.database.db);
+    expect(rows[0]!.column_default).toBe('false');
   });
 });
