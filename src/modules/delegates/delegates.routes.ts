@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { requireCaller } from '../../http/auth.js';
 import { ListQuery, authenticated, errorResponses, listErrors, refTo } from '../../http/schemas.js';
 import { describeList } from '../../query/describe.js';
-import { idempotencyKey, sendOutcome, type IdempotencyService } from '../idempotency/index.js';
+import { requestOf, sendOutcome, type IdempotencyService } from '../idempotency/index.js';
 import { delegateList } from './delegates.list.js';
 import {
   AcceptDelegationBody,
@@ -52,11 +52,7 @@ export const delegatesRoutes: FastifyPluginAsyncTypebox<{
       const outcome = await idempotency.run(
         {
           scope: caller.id,
-          key: idempotencyKey(request),
-          method: request.method,
-          // The path as asked: one key for two sellers' delegates is two requests.
-          path: request.url.split('?')[0]!,
-          body: request.body,
+          ...requestOf(request),
         },
         async (record) => delegates.add(caller, request.params.id, request.body, record),
       );

@@ -9,10 +9,22 @@ import { sendProblem } from '../../http/error-handler.js';
 import type { ProblemBody } from '../../http/problems.js';
 import type { IdempotencyService, IdempotentOutcome, Recorder } from './idempotency.service.js';
 
-export function idempotencyKey(request: FastifyRequest): string | undefined {
+function idempotencyKey(request: FastifyRequest): string | undefined {
   const value = request.headers['idempotency-key'];
   return Array.isArray(value) ? value.join(',') : value;
 }
+
+/**
+ * What a request is, for its Idempotency-Key: its method, its path as asked (its ids
+ * included: one key sent to two sellers' `/users/{id}/...` is two requests; the route's
+ * pattern replayed the first seller's answer to both) and its body.
+ */
+export const requestOf = (request: FastifyRequest) => ({
+  key: idempotencyKey(request),
+  method: request.method,
+  path: request.url.split('?')[0]!,
+  body: request.body,
+});
 
 export function sendOutcome(reply: FastifyReply, outcome: IdempotentOutcome): FastifyReply {
   if (outcome.replayed) void reply.header('idempotent-replayed', 'true');
@@ -74,12 +86,7 @@ async function idempotent(
         : request.checkout
           ? `checkout:${request.checkout.keyId}:${request.ip}`
           : `address:${request.ip}`,
-      key: idempotencyKey(request),
-      method: request.method,
-      // The path as asked, its ids included: one key sent to two sellers' `/users/{id}/...`
-      // is two requests (the route's pattern replayed the first seller's answer to both).
-      path: request.url.split('?')[0]!,
-      body: request.body,
+      ...requestOf(request),
     },
     async (record) => {
       const body = await perform((tx, result) =>

@@ -13,7 +13,7 @@ export {
   idempotencyErrors,
   idempotentCreate,
   idempotentUpdate,
-  idempotencyKey,
+  requestOf,
   sendOutcome,
   type IdempotentOptions,
 } from './idempotent-reply.js';
