@@ -1,6 +1,7 @@
 /**
- * Email as a consumer of domain events, inside the transaction of the change: a booking
- * queues its confirmation (unless the relay cap said not to), a cancellation queues the
+ * Email as a consumer of domain events, inside the transaction of the change: a booking, or
+ * the change that confirms an order's first item, queues its confirmation when its hint
+ * says so (modules/orders/confirmations.ts), a cancellation queues the
  * cancellation email, but only when the customer may have the confirmation, and to the
  * address that got it: one that was still waiting is skipped instead and nothing is sent
  * at all (docs/booking.md).
@@ -10,9 +11,9 @@ import { enqueue, queue, settleConfirmation } from './outbox.repository.js';
 
 export const mailConsumer: EventConsumer = {
   async onEvent(tx, event) {
-    if (event.name === 'order.create') {
+    if (event.name === 'order.create' || event.name === 'order.update') {
       const { id: orderId, customerEmail: recipient } = event.object;
-      if (recipient && event.hints.sendConfirmation) {
+      if (recipient && event.hints?.sendConfirmation) {
         await queue(tx, { orderId, recipient, senderId: event.actorId });
       }
     } else if (event.name === 'order.cancel') {

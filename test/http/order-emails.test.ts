@@ -110,6 +110,50 @@ describe('order emails', () => {
     ]);
   });
 
+  it('a staff hold or pending order confirms nothing until its items are confirmed, then sends the confirmation once', async () => {
+    for (const status of [100, 103]) {
+      const address = `held.${status}@example.com`;
+      const held = await book(t.app, shop.seller, {
+        customerName: 'Held Guest',
+        customerEmail: address,
+        items: [{ ...item(shop.experienceId, '2030-07-01', 900, 2), status }],
+      });
+      expect(held.statusCode, held.body).toBe(201);
+      const order = held.json();
+      while ((await mail.runOnce()) > 0);
+      expect(await emailsOf(order.id)).toEqual([]);
+      expect(subjectsTo(address)).toEqual([]);
+
+      const confirm = (to: number) =>
+        as(t.app, shop.seller, {
+          method: 'PATCH',
+          url: `/api/orders/${order.id}`,
+          payload: { items: [{ id: order.items[0].id, status: to }] },
+        });
+      expect((await confirm(200)).statusCode).toBe(200);
+      while ((await mail.runOnce()) > 0);
+      expect(subjectsTo(address)).toEqual(['Booking confirmed: Harbour Kayak']);
+      // Back to pending and confirmed again: the customer already has its confirmation.
+      expect((await confirm(100)).statusCode).toBe(200);
+      expect((await confirm(200)).statusCode).toBe(200);
+      while ((await mail.runOnce()) > 0);
+      expect(subjectsTo(address)).toEqual(['Booking confirmed: Harbour Kayak']);
+    }
+  });
+
+  it('a hold canceled before it was confirmed sends neither email', async () => {
+    const held = await book(t.app, shop.seller, {
+      customerName: 'Held Guest',
+      customerEmail: 'held.cancel@example.com',
+      items: [{ ...item(shop.experienceId, '2030-07-02', 900, 1), status: 103 }],
+    });
+    expect(held.statusCode, held.body).toBe(201);
+    expect((await cancel(held.json().id)).statusCode).toBe(200);
+    while ((await mail.runOnce()) > 0);
+    expect(await emailsOf(held.json().id)).toEqual([]);
+    expect(subjectsTo('held.cancel@example.com')).toEqual([]);
+  });
+
   it('canceled before the confirmation went out: nothing is sent at all', async () => {
     const orderId = await bookFor('ann.two@example.com');
     expect((await cancel(orderId)).statusCode).toBe(200);

@@ -8,7 +8,6 @@
 import { creationTime } from '../../db/creation-clock.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { newId } from '../../db/ids.js';
-import type { Tx } from '../../db/unit-of-work.js';
 import { inBatchedTransaction, type BatchTx } from '../../db/write-batch.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller, Checkout } from '../../domain/caller.js';
@@ -18,6 +17,7 @@ import { eventsFacade, departureKey } from '../events/index.js';
 import type { Recorder } from '../idempotency/index.js';
 import type { BookingInput, PlannedBooking, PlannedItem } from './booking.js';
 import { SHORT_CODE_TRIES, newShortCode } from './booking-codes.js';
+import { sendsConfirmation, type Sender } from './confirmations.js';
 import { guestsOf } from './guests.js';
 import { guestsRepository } from './guests.repository.js';
 import { planCheckout, planRequest } from './booking-request.js';
@@ -26,34 +26,6 @@ import { emitSeatChanges, type OrdersContext } from './orders.context.js';
 import { ordersRepository } from './orders.repository.js';
 import { toOrderView, type OrderRow, type OrderView } from './orders.schemas.js';
 import { derived, itemRow } from './order-writes.js';
-
-/** Who books: its account, and whether its confirmations to others are capped. */
-export interface Sender {
-  id: string;
-  email: string;
-  /** Customers are; the seller's staff (their customers' addresses are business) are not. */
-  capped: boolean;
-  /**
-   * False: no confirmation email of ours, whatever address the order carries. A reseller's
-   * booking: its guest hears from the reseller, and a hold is no confirmed booking.
-   */
-  confirms?: boolean;
-}
-
-/**
- * Whether a customer account has already caused its hour's share of confirmations to
- * addresses not its own: then the booking stands and the email is not sent (docs/booking.md).
- */
-async function overRelayCap(
-  ctx: OrdersContext,
-  tx: Tx,
-  recipient: string,
-  sender: Sender,
-): Promise<boolean> {
-  if (!sender.capped || recipient.toLowerCase() === sender.email.toLowerCase()) return false;
-  const sent = await ctx.relayCap.sentToOthersLastHour(tx, sender.id, sender.email);
-  return sent >= ctx.relayCap.toOthersPerHour;
-}
 
 /**
  * Writes a checked booking: events found or made, seats taken, order and email stored (the
@@ -110,10 +82,12 @@ async function write(
   const guests = guestsOf(items, stamp);
   await guestsRepository(tx).insert(guests);
   const view = toOrderView(order, items, guests);
-  const sendConfirmation =
-    sender.confirms !== false &&
-    !!plan.customerEmail &&
-    !(await overRelayCap(ctx, tx, plan.customerEmail, sender));
+  const sendConfirmation = await sendsConfirmation(ctx, tx, {
+    before: [],
+    after: items,
+    recipient: plan.customerEmail,
+    sender,
+  });
   await ctx.domainEvents.emit(tx, {
     name: 'order.create',
     sellerId: plan.sellerId,

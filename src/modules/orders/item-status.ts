@@ -28,6 +28,9 @@ export const STAFF_STATUSES: readonly number[] = [
 
 export const holdsSeats = (status: number): boolean => status < 300;
 
+/** Confirmed: 200-299 (a hold or pending item is not, and its confirmation waits for it). */
+export const isConfirmed = (status: number): boolean => status >= 200 && status < 300;
+
 export type OrderStatus = 'confirmed' | 'canceled';
 
 /** `canceled` when no item holds a seat any more, else `confirmed` (items say the rest). */

@@ -213,7 +213,12 @@ export async function change(
       before,
       after,
       { id: caller.id, reason: 'change' },
-      { ...work, fields, ...(input.amount !== undefined ? { expected: input.amount } : {}) },
+      {
+        ...work,
+        fields,
+        ...(input.amount !== undefined ? { expected: input.amount } : {}),
+        confirmAs: { id: caller.id, email: caller.email, capped: !staff },
+      },
     );
     await record(tx, { status: 200, body: changed });
     return changed;

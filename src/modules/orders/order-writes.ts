@@ -14,6 +14,7 @@ import { eventsFacade, type SeatDelta } from '../events/index.js';
 import { iso } from '../shared/index.js';
 import { checkAmount, type PlannedItem } from './booking.js';
 import { newTicketCode } from './booking-codes.js';
+import { sendsConfirmation, type Sender } from './confirmations.js';
 import { applyRevision, reviseGuests } from './guests.js';
 import { guestsRepository } from './guests.repository.js';
 import { inBookingOrder } from './item-order.js';
@@ -80,6 +81,11 @@ export interface ChangeWork {
   expected?: number;
   /** A held order's new deadline (a reseller extending its hold); else it keeps its own. */
   holdUntil?: Date;
+  /**
+   * Who the change's confirmation email, if it confirms the order's first item, is sent as
+   * (confirmations.ts); without it the change sends none (an expired hold, a reseller's).
+   */
+  confirmAs?: Sender;
 }
 
 /**
@@ -143,14 +149,27 @@ export async function commitChange(
   for (const [eventId, ids] of revision.moved) await guests.moveTo(eventId, ids);
   await guests.insert(revision.added);
   const view = toOrderView(next, ordered, applyRevision(live, revision));
-  await emitChange(ctx.domainEvents, tx, {
-    name:
-      next.status === 'canceled' && order.status !== 'canceled' ? 'order.cancel' : 'order.update',
+  const event = {
     sellerId: order.seller_id,
     actorId: actor.id,
     after: view,
     before: toOrderView(order, before, live),
-  });
+  };
+  if (next.status === 'canceled' && order.status !== 'canceled') {
+    await emitChange(ctx.domainEvents, tx, { name: 'order.cancel', ...event });
+  } else {
+    const sendConfirmation = await sendsConfirmation(ctx, tx, {
+      before,
+      after,
+      recipient: next.customer_email,
+      sender: work.confirmAs,
+    });
+    await emitChange(ctx.domainEvents, tx, {
+      name: 'order.update',
+      ...event,
+      hints: { sendConfirmation },
+    });
+  }
   await emitSeatChanges(ctx, tx, order.seller_id, actor.id, changes);
   return view;
 }

@@ -8,9 +8,12 @@ import { Order, type OrderView } from './orders.schemas.js';
 
 declare module '../../outbox/domain-events.js' {
   interface DomainEventMap {
-    /** `hints.sendConfirmation`: whether its confirmation email is queued (mail.consumer.ts). */
+    /**
+     * `hints.sendConfirmation`: whether its confirmation email is queued (mail.consumer.ts):
+     * by the booking, or by the change that confirms its first item (confirmations.ts).
+     */
     'order.create': { object: OrderView; hints: { sendConfirmation: boolean } };
-    'order.update': { object: OrderView };
+    'order.update': { object: OrderView; hints?: { sendConfirmation: boolean } };
     'order.cancel': { object: OrderView };
   }
 }

@@ -1,0 +1,62 @@
+/**
+ * When an order's confirmation email is sent: the first time it has a confirmed item (status
+ * 200-299; docs/booking.md). A booking with one queues it; a staff hold (103) or pending
+ * order (100) does not, and the change that later confirms one of its items does. The
+ * outbox keeps one confirmation per order, so confirming again never sends a second. Who
+ * causes it decides the rest: a reseller never (its guest hears from the reseller), a
+ * customer account mailing others only within its hourly relay cap.
+ */
+import type { Tx } from '../../db/unit-of-work.js';
+import { isConfirmed } from './item-status.js';
+import type { OrdersContext } from './orders.context.js';
+
+/** Who books or confirms: its account, and whether its confirmations to others are capped. */
+export interface Sender {
+  id: string;
+  email: string;
+  /** Customers are; the seller's staff (their customers' addresses are business) are not. */
+  capped: boolean;
+  /**
+   * False: no confirmation email of ours, whatever address the order carries. A reseller's
+   * booking: its guest hears from the reseller.
+   */
+  confirms?: boolean;
+}
+
+/**
+ * Whether a customer account has already caused its hour's share of confirmations to
+ * addresses not its own: then the booking stands and the email is not sent (docs/booking.md).
+ */
+async function overRelayCap(
+  ctx: OrdersContext,
+  tx: Tx,
+  recipient: string,
+  sender: Sender,
+): Promise<boolean> {
+  if (!sender.capped || recipient.toLowerCase() === sender.email.toLowerCase()) return false;
+  const sent = await ctx.relayCap.sentToOthersLastHour(tx, sender.id, sender.email);
+  return sent >= ctx.relayCap.toOthersPerHour;
+}
+
+/**
+ * Whether this write sends the order's confirmation: its items before (none for a booking)
+ * and after, the address it goes to, and who causes it (none: a write that never confirms,
+ * such as an expired hold or a reseller's change).
+ */
+export async function sendsConfirmation(
+  ctx: OrdersContext,
+  tx: Tx,
+  write: {
+    before: readonly { status: number }[];
+    after: readonly { status: number }[];
+    recipient: string | null;
+    sender: Sender | undefined;
+  },
+): Promise<boolean> {
+  const { sender, recipient } = write;
+  if (!sender || sender.confirms === false || !recipient) return false;
+  const confirmed = (items: readonly { status: number }[]) =>
+    items.some((i) => isConfirmed(i.status));
+  if (confirmed(write.before) || !confirmed(write.after)) return false;
+  return !(await overRelayCap(ctx, tx, recipient, sender));
+}
