@@ -568,6 +568,49 @@ describe('guides given to POST /api/events', () => {
     expect((await postEvent(seller, { ...payload, guides: [] })).json().guides).toEqual([]);
   });
 
+  it('checks the guides it keeps again when the event grows: 409 and the event as it was', async () => {
+    const own = await openShop(t.app);
+    const at = (start: string, fields: Record<string, unknown> = {}) =>
+      createEvent(t.app, own.seller, own.experienceId, start, fields);
+    const guide = await createGuide(t.app, own.seller, own.seller.id, { name: 'Kept' });
+    const daytime = await createGuide(t.app, own.seller, own.seller.id, {
+      name: 'Daytime',
+      schedules: [DAYTIME],
+    });
+    // 90 minutes: 09:00-10:30 and 10:30-12:00 touch; 16:30-18:00 ends as the day does.
+    const morning = await at('2031-01-07T09:00', { guides: [guide.id] });
+    const next = await at('2031-01-07T10:30', { guides: [guide.id] });
+    const evening = await at('2031-01-07T16:30', { guides: [daytime.id] });
+    const grow = await as(t.app, own.seller, {
+      method: 'PUT',
+      url: `/api/experiences/${own.experienceId}`,
+      payload: { duration: 120 },
+    });
+    expect(grow.statusCode, grow.body).toBe(200);
+    const upsert = (start: string, fields: Record<string, unknown> = {}) =>
+      postEvent(own.seller, { experience: { id: own.experienceId }, start, ...fields });
+
+    // Without a guides list, and with one that keeps the guide: both refused.
+    for (const fields of [{}, { guides: [guide.id] }]) {
+      const conflict = expectProblem(
+        await upsert('2031-01-07T09:00', fields),
+        409,
+        'guide_conflict',
+      );
+      expect(conflict.guide).toEqual({ id: guide.id });
+      expect((conflict.event as EventView).id).toBe(next.id);
+    }
+    expect((await readEvent(t.app, own.seller, morning.id)).json()).toEqual(morning);
+    expectProblem(await upsert('2031-01-07T16:30'), 409, 'guide_unavailable');
+    expect((await readEvent(t.app, own.seller, evening.id)).json()).toEqual(evening);
+    // Taking the guide off lets the event grow.
+    const grown = await upsert('2031-01-07T09:00', { guides: [] });
+    expect(grown.statusCode, grown.body).toBe(201);
+    expect(Date.parse((await readEvent(t.app, own.seller, morning.id)).json().end)).toBe(
+      Date.parse(morning.start) + 120 * 60_000,
+    );
+  });
+
   it('needs guide rights for the guides, not for the event', async () => {
     const guide = await createGuide(t.app, seller, seller.id);
     const clerk = await delegate(t.app, seller, ['ROLE_RESERVATION']);

@@ -157,6 +157,25 @@ export async function setGuides(
   for (const id of wanted) await assignGuide(trx, guides, event, id, options);
 }
 
+/**
+ * An event whose window moved (an upsert after its experience's duration changed): the
+ * guides still on it, who have not declined, checked against the new window as an
+ * assignment is (schedule, overlap; no forceConfirm). A guide kept on a longer event could
+ * otherwise be on two departures at once, or outside its schedule.
+ */
+export async function recheckGuides(
+  trx: Tx,
+  guides: GuidesFacade,
+  event: EventRow,
+  checkSchedule: boolean,
+): Promise<void> {
+  for (const guideId of [...event.guide_ids].sort()) {
+    if (event.guide_statuses[guideId] === 'declined') continue;
+    const guide = await lockedGuide(trx, guides, event, guideId);
+    await checkAvailable(trx, guides, guide, event, { forceConfirm: false, checkSchedule });
+  }
+}
+
 export function requireGuideOn(event: EventRow, guideId: string): void {
   if (!event.guide_ids.includes(guideId)) throw notFound(`Guide ${guideId} on event ${event.id}`);
 }

@@ -13,7 +13,7 @@ import { guidesFacade as guides } from '../guides/index.js';
 import { resourcesFacade, type ResourceUse } from '../resources/index.js';
 import type { Recorder } from '../idempotency/index.js';
 import { parseStart } from '../schedules/index.js';
-import { setGuides } from './assignment.js';
+import { recheckGuides, setGuides } from './assignment.js';
 import { eventsRepository } from './events.repository.js';
 import { experienceMustExist } from './events.rules.js';
 import { announceEventUpdate, capacityBelowReserved } from './event-changes.js';
@@ -74,6 +74,9 @@ async function holdOverWindow(
   }
 }
 
+const sameWindow = (a: EventRow, b: EventRow) =>
+  a.starts_at.getTime() === b.starts_at.getTime() && a.ends_at.getTime() === b.ends_at.getTime();
+
 /** Creates the event, or updates the one at the same start (201 both ways). */
 export const eventUpsert =
   ({ db, domainEvents }: Required<EventsServiceDeps>) =>
@@ -100,11 +103,13 @@ export const eventUpsert =
     }
     return inTransaction(db, async (tx) => {
       const events = eventsRepository(tx);
-      // Guides before the event, as assignment and deletion lock them: one lock order
-      // everywhere, so these paths cannot deadlock each other.
-      for (const guideId of [...(guideIds ?? [])].sort()) await guides.lock(tx, guideId);
       // What the event was, if there was one at this start (for the audit).
       const existing = await events.findAt(experience.id, start);
+      // Guides before the event, as assignment and deletion lock them: one lock order
+      // everywhere, so these paths cannot deadlock each other. Those it has are locked too:
+      // a longer window checks them again (recheckGuides).
+      const locked = new Set([...(guideIds ?? []), ...(existing?.guide_ids ?? [])]);
+      for (const guideId of [...locked].sort()) await guides.lock(tx, guideId);
       let written: { id: string; created: boolean };
       try {
         written = await experienceMustExist(
@@ -135,6 +140,10 @@ export const eventUpsert =
         });
       } else if (created) {
         await staffNewEvent(tx, id, experience.guide);
+      }
+      const after = (await events.findById(id))!;
+      if (existing && !sameWindow(existing, after)) {
+        await recheckGuides(tx, guides, after, checkSchedule);
       }
       const view = await announceEventUpdate(domainEvents, tx, {
         id,
