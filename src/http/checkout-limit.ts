@@ -1,52 +1,81 @@
 /**
  * Rate limits of publishable keys (checkout). A publishable key is public (it sits in web
- * pages), so its traffic is counted per key (all the pages embedding it) and per key and
- * client address (one visitor, or one abuser), in fixed windows, in Redis when configured
- * (shared by every instance; counters.ts says what happens while it is away). Counted before the key is looked up, like the general limit.
- * (The general limit, http/rate-limit.ts, still applies per client address on top.)
+ * pages), so anyone can send it: a limit that anyone can exhaust for everyone is a switch
+ * that turns the seller's checkout off. Hence:
+ *
+ * - Only requests to routes that take a key are counted (any other is refused with 403 by
+ *   the checkout guard, uncounted), and never the health checks.
+ * - Each client address has its own allowance per key (`perAddress`), refused attempts
+ *   included: one visitor, or one abuser.
+ * - The key as a whole (`perKey`, every page embedding it) is a ceiling on guest bookings
+ *   made, counted when one is booked (201): reaching it takes real bookings, which hold
+ *   seats the seller sees and can cancel, with the key revoked; requests that book nothing
+ *   never count towards it.
+ *
+ * Fixed windows, in Redis when configured (shared by every instance; counters.ts says what
+ * happens while it is away). The general limit (http/rate-limit.ts) applies per client
+ * address on top.
  */
 import { createHash } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors.js';
 import { expiringCounters } from './counters.js';
 import type { SharedRedis } from './redis.js';
+import { routeOf } from './route-of.js';
 
 export interface CheckoutLimits {
+  /** Guest bookings per window with one key. */
   perKey: number;
+  /** Requests per window with one key from one client address. */
   perAddress: number;
   windowMs: number;
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
 
-export function checkoutLimitHook(limits: CheckoutLimits, redis?: SharedRedis) {
-  const counters = expiringCounters(redis, 'checkout-limit:');
-  return (request: FastifyRequest): Promise<void> | undefined => {
-    const key = request.headers['x-publishable-key'];
-    if (typeof key !== 'string' || key === '') return undefined;
-    return countHits(limits, counters, digest(key), request.ip);
-  };
+/** The key a counted request carries: one sent to a route that takes keys. */
+function keyOf(request: FastifyRequest): string | undefined {
+  const key = request.headers['x-publishable-key'];
+  if (typeof key !== 'string' || key === '') return undefined;
+  return routeOf(request).config.checkout === true ? digest(key) : undefined;
 }
 
-async function countHits(
-  limits: CheckoutLimits,
-  counters: ReturnType<typeof expiringCounters>,
-  id: string,
-  ip: string,
-): Promise<void> {
-  const checks: [number, string][] = [
-    [limits.perKey, `k:${id}`],
-    [limits.perAddress, `a:${id}:${ip}`],
-  ];
-  for (const [max, counter] of checks) {
-    if (max === 0) continue;
-    const { count, ttlMs } = await counters.hit(counter, limits.windowMs);
-    if (count > max) {
-      throw new DomainError(
-        'rate_limited',
-        `Rate limit of ${max} requests per ${Math.round(limits.windowMs / 1000)} s with this publishable key reached; retry later.`,
-        { retryAfter: Math.max(1, Math.ceil(ttlMs / 1000)) },
-      );
+const books = (request: FastifyRequest) =>
+  request.method === 'POST' && routeOf(request).url === '/api/orders';
+
+export function checkoutLimitHooks(limits: CheckoutLimits, redis?: SharedRedis) {
+  const counters = expiringCounters(redis, 'checkout-limit:');
+  const refuse = (max: number, what: string, ttlMs: number) =>
+    new DomainError(
+      'rate_limited',
+      `Rate limit of ${max} ${what} per ${Math.round(limits.windowMs / 1000)} s with this publishable key reached; retry later.`,
+      { retryAfter: Math.max(1, Math.ceil(ttlMs / 1000)) },
+    );
+
+  async function admit(id: string, request: FastifyRequest): Promise<void> {
+    if (limits.perAddress > 0) {
+      const { count, ttlMs } = await counters.hit(`a:${id}:${request.ip}`, limits.windowMs);
+      if (count > limits.perAddress) throw refuse(limits.perAddress, 'requests', ttlMs);
+    }
+    if (limits.perKey > 0 && books(request)) {
+      const booked = await counters.get(`k:${id}`);
+      if (booked && booked.count >= limits.perKey) {
+        throw refuse(limits.perKey, 'bookings', booked.ttlMs);
+      }
     }
   }
+
+  return {
+    onRequest: (request: FastifyRequest): Promise<void> | undefined => {
+      const id = keyOf(request);
+      return id === undefined ? undefined : admit(id, request);
+    },
+    /** A guest booking made counts towards its key's ceiling. */
+    onResponse: (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
+      if (limits.perKey === 0 || reply.statusCode !== 201 || !request.checkout) return undefined;
+      const id = keyOf(request);
+      if (id === undefined || !books(request)) return undefined;
+      return counters.hit(`k:${id}`, limits.windowMs).then(() => undefined);
+    },
+  };
 }

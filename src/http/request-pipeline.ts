@@ -14,7 +14,7 @@ import type { Db } from '../db/database.js';
 import { authenticationHook, type Authenticator } from './auth.js';
 import { isUnder } from './error-handler.js';
 import type { AuthThrottle } from './auth-throttle.js';
-import { checkoutLimitHook } from './checkout-limit.js';
+import { checkoutLimitHooks } from './checkout-limit.js';
 import { conditionalGet } from './conditional-get.js';
 import { expandHook, readExpand, type Expanders } from './expand.js';
 import { refuseMalformedQuery, refuseUnstorableInput } from './input-text.js';
@@ -46,19 +46,16 @@ export async function registerRequestPipeline(app: FastifyInstance, p: Pipeline)
   // authentication leaves them alone, and the rate limit keys them on what they read.
   const ownScopes = modules.flatMap((m) => (m.ownAuthentication && m.prefix ? [m.prefix] : []));
   await registerRateLimit(app, config, p.redis, ownScopes);
-  app.addHook(
-    'onRequest',
-    atOnceOrAfter(
-      checkoutLimitHook(
-        {
-          perKey: config.rateLimit.checkoutPerKey,
-          perAddress: config.rateLimit.checkoutPerAddress,
-          windowMs: config.rateLimit.windowMs,
-        },
-        p.redis,
-      ),
-    ),
+  const checkoutLimit = checkoutLimitHooks(
+    {
+      perKey: config.rateLimit.checkoutPerKey,
+      perAddress: config.rateLimit.checkoutPerAddress,
+      windowMs: config.rateLimit.windowMs,
+    },
+    p.redis,
   );
+  app.addHook('onRequest', atOnceOrAfter(checkoutLimit.onRequest));
+  app.addHook('onResponse', atOnceOrAfter(checkoutLimit.onResponse));
   app.addHook('onRequest', atOnce(versioning.fromHeader));
   app.addHook(
     'onRequest',
