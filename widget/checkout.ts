@@ -243,7 +243,10 @@ function open(button: HTMLElement): void {
     });
     const json = (await response.json().catch(() => ({}))) as T & Problem;
     if (!response.ok)
-      throw Object.assign(new Error(json.detail ?? String(response.status)), { problem: json });
+      throw Object.assign(new Error(json.detail ?? String(response.status)), {
+        problem: json,
+        status: response.status,
+      });
     return json;
   }
 
@@ -290,6 +293,16 @@ function open(button: HTMLElement): void {
   }
 
   const errorBox = (text: string) => h('div', { class: 'error', role: 'alert' }, text);
+
+  /** A refusal that says nothing of whether the order exists: retried with the same key. */
+  function unsettled(error: unknown): boolean {
+    const { problem, status = 0 } = error as { problem?: Problem; status?: number };
+    return (
+      status >= 500 ||
+      problem?.code === 'idempotency_in_progress' ||
+      problem?.code === 'rate_limited'
+    );
+  }
 
   function explain(error: unknown): string {
     const problem = (error as { problem?: Problem }).problem;
@@ -550,11 +563,13 @@ function open(button: HTMLElement): void {
       );
     } catch (error) {
       const problem = (error as { problem?: Problem }).problem;
-      if (!problem) {
-        // The network failed: the order may or may not exist; the same key finds out.
+      if (!problem || unsettled(error)) {
+        // The order may or may not exist (the network failed, the first attempt is still
+        // being booked, the server was busy or failed): the same key finds out. A new key
+        // here could book twice.
         show(
           T.details,
-          errorBox(T.network),
+          errorBox(explain(error)),
           h('button', { class: 'primary', onclick: () => void book(form) }, T.retry),
         );
         return;

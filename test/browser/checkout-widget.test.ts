@@ -45,7 +45,8 @@ const hostPage = (apiOrigin: string) => `<!doctype html>
 </body></html>`;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // /demo is off by default outside a sandbox; its test below needs it.
+  t = await createTestApp({ DEMO_PAGE: 'true' });
   api = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace(/\/$/, '');
   seller = await signUp(t.app, { roles: ['ROLE_SELLER'] });
   const experience = await as(t.app, seller, {
@@ -322,6 +323,51 @@ describe('the checkout widget in Chromium', () => {
     const mine = (await ordersOfSeller()).filter((o) => o.customerName === 'Net Retry');
     expect(mine).toHaveLength(1);
     expect(mine[0]!.shortCode).toBe(await dialog.locator('[data-short-code]').innerText());
+    await page.context().close();
+  });
+
+  it('keeps the Idempotency-Key when the first booking is still in progress: one order', async () => {
+    const page = await openPage();
+    // The first booking is booked, but the page hears "still in progress" (a retry that
+    // overtook it): a new key on the next try would book a second order.
+    let answered = false;
+    const keys: string[] = [];
+    await page.route('**/api/orders', async (route) => {
+      keys.push(route.request().headers()['idempotency-key'] ?? '');
+      if (answered) return route.continue();
+      answered = true;
+      const booked = await route.fetch();
+      expect(booked.status()).toBe(201);
+      await route.fulfill({
+        status: 409,
+        contentType: 'application/problem+json',
+        headers: { 'access-control-allow-origin': '*' },
+        body: JSON.stringify({
+          code: 'idempotency_in_progress',
+          detail: 'A request with this Idempotency-Key is still in progress; retry later.',
+        }),
+      });
+    });
+    await page.click('#book');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('group').getByRole('button').first().click();
+    await dialog.getByRole('group').getByRole('button').first().click();
+    await dialog.getByRole('button', { name: 'Your details' }).click();
+    await dialog.getByLabel('Full name').fill('Slow Retry');
+    await dialog.getByLabel('Email').fill('slow@example.com');
+    await dialog.getByLabel('Phone').fill('+1 555 0198');
+    await dialog.getByRole('button', { name: 'Book' }).click();
+    await expect
+      .poll(() => dialog.getByRole('alert').innerText(), { timeout: 15_000 })
+      .toMatch(/still in progress/);
+    await dialog.getByRole('button', { name: 'Try again' }).click();
+    await expect
+      .poll(() => dialog.locator('[data-short-code]').isVisible(), { timeout: 15_000 })
+      .toBe(true);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    const mine = (await ordersOfSeller()).filter((o) => o.customerName === 'Slow Retry');
+    expect(mine).toHaveLength(1);
     await page.context().close();
   });
 });

@@ -80,11 +80,13 @@ async function idempotent(
   const stored = options.stored ?? ((body: unknown) => body);
   const outcome = await idempotency.run(
     {
-      // A guest checkout's keys are its own per publishable key and client address.
+      // A guest checkout's keys are its own per publishable key, not per client address: a
+      // phone that changed networks between an attempt and its retry must find its order
+      // (the key is a random UUID the widget made, and a replay needs the same body).
       scope: caller
         ? caller.id
         : request.checkout
-          ? `checkout:${request.checkout.keyId}:${request.ip}`
+          ? `checkout:${request.checkout.keyId}`
           : `address:${request.ip}`,
       ...requestOf(request),
     },
