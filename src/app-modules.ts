@@ -18,6 +18,7 @@ import {
   mailConsumer,
   mailModule,
   sentToOthersLastHour,
+  sentToRecipientLastDay,
 } from './mail/index.js';
 import { checkinsModule } from './modules/checkins/index.js';
 import { checkoutModule } from './modules/checkout/index.js';
@@ -141,7 +142,11 @@ export async function createModules(ctx: ModuleContext): Promise<Modules> {
       domainEvents,
       holdMs: config.holds.holdMs,
       pollMarginMs: config.pollHorizonMarginMs,
-      relayCap: { sentToOthersLastHour, toOthersPerHour: config.confirmationsToOthersPerHour },
+      relayCap: {
+        sentToOthersLastHour,
+        toOthersPerHour: config.confirmationsToOthersPerHour,
+        sentToRecipientLastDay,
+      },
       ...(config.holds.sweep
         ? { sweeper: { sweepMs: config.holds.sweepMs, logger: log.child({ component: 'holds' }) } }
         : {}),

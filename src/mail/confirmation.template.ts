@@ -139,6 +139,13 @@ function subjectOf(order: OrderView, wording: Wording): string {
   return `${wording.subject}: ${first}${more}`.replace(/[\r\n]+/g, ' ');
 }
 
+/**
+ * A name as the greeting shows it: on one line. A name is free text, and one typed with line
+ * breaks at a public checkout would otherwise write its own paragraphs into a mail from the
+ * seller.
+ */
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+
 function guideText(guide: GuideContact): string[] {
   const contact = [guide.phone, guide.email].filter(Boolean).join(', ');
   return [
@@ -148,7 +155,7 @@ function guideText(guide: GuideContact): string[] {
 }
 
 function textOf(order: OrderView, items: ItemLines[], wording: Wording): string {
-  const lines = [`Hello ${order.customerName},`, '', wording.headline, ''];
+  const lines = [`Hello ${oneLine(order.customerName)},`, '', wording.headline, ''];
   lines.push(`Your booking code: ${order.shortCode} (${READ_OUT})`, '');
   items.forEach(({ item, when, canceled, guides }, i) => {
     lines.push(`${i + 1}. ${item.name}${canceled ? ' (canceled)' : ''}`);
@@ -196,7 +203,7 @@ function htmlOf(order: OrderView, items: ItemLines[], subject: string, wording: 
         <title>${subject}</title>
       </head>
       <body>
-        <p>Hello ${order.customerName},</p>
+        <p>Hello ${oneLine(order.customerName)},</p>
         <p>${wording.headline}</p>
         <p>
           Your booking code: <strong><code>${order.shortCode}</code></strong> (${READ_OUT})

@@ -191,6 +191,32 @@ export async function sentToOthersLastHour(
   return Number(row.n);
 }
 
+/**
+ * How many confirmations an account or publishable key caused to one address in the last
+ * day (the database's clock): what holds a guest checkout's mail to one address. Counted
+ * under a lock of the pair, held until the transaction ends, as the relay cap's count is;
+ * bookings to other addresses never wait on it.
+ */
+export async function sentToRecipientLastDay(
+  db: Kysely<DB>,
+  senderId: string,
+  recipient: string,
+): Promise<number> {
+  const address = recipient.toLowerCase();
+  await sql`select pg_advisory_xact_lock(hashtext(${`relay:${senderId}:${address}`}))`.execute(
+    db,
+  );
+  const row = await db
+    .selectFrom('outbox')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('sender_id', '=', senderId)
+    .where('kind', '=', 'order_confirmation')
+    .where((eb) => eb(eb.fn('lower', ['recipient']), '=', address))
+    .where('created_at', '>', sql<Date>`now() - interval '1 day'`)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export function outboxRepository(db: Kysely<DB>) {
   return {
     /** Emails waiting to go out, and how long the oldest has waited (metrics; `outbox_unsent`). */

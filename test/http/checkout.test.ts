@@ -6,6 +6,8 @@
  * Rate-limited per key and per key and client address; a revoked key is refused at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderConfirmation } from '../../src/mail/confirmation.template.js';
+import { loadConfirmation } from '../../src/mail/index.js';
 import {
   as,
   createTestApp,
@@ -310,6 +312,46 @@ describe('guest checkout', () => {
       .where('seller_id', '=', other.seller.id)
       .execute();
     expect(orders).toEqual([]);
+  });
+});
+
+describe('guest confirmations', () => {
+  it('go to one address a few times a day per key, and greet the guest on one line', async () => {
+    const confirmations = async (recipient: string) =>
+      t.database.db
+        .selectFrom('outbox')
+        .select(['order_id', 'sender_id'])
+        .where('kind', '=', 'order_confirmation')
+        .where('recipient', '=', recipient)
+        .execute();
+    const bookFor = async (email: string, day: string, customerName = guest.customerName) => {
+      const booked = await withKey('POST', '/api/orders', {
+        ...guest,
+        customerName,
+        customerEmail: email,
+        items: [item(shop.experienceId, day, 900, 1)],
+      });
+      expect(booked.statusCode, booked.body).toBe(201);
+      return booked.json();
+    };
+    const target = 'stranger@example.org';
+    for (const day of ['2032-01-05', '2032-01-06', '2032-01-07', '2032-01-08']) {
+      await bookFor(target, day, 'Your card was charged.\nDispute at https://evil.example');
+    }
+    // Four bookings stand; three confirmations went to the address, under the key.
+    const sent = await confirmations(target);
+    expect(sent).toHaveLength(3);
+    expect(new Set(sent.map((m) => m.sender_id))).toEqual(new Set([keyId]));
+    // Another address is not held by it.
+    await bookFor('someone.else@example.org', '2032-01-09');
+    expect(await confirmations('someone.else@example.org')).toHaveLength(1);
+    // The name a guest typed with a line break is one line in the greeting.
+    const rendered = renderConfirmation(
+      (await loadConfirmation(t.database.db, sent[0]!.order_id!))!,
+    );
+    expect(rendered.text).toContain(
+      'Hello Your card was charged. Dispute at https://evil.example,\n',
+    );
   });
 });
 

@@ -162,8 +162,8 @@ export function book(
 /**
  * A guest checkout's booking (a publishable key): no customer account, the customer's
  * name, email and phone required, `source: "checkout"`. Its confirmation is not held to
- * a customer's hourly cap on mail to others: the guest writes its own address, and the
- * key's rate limits bound the volume (docs/security.md).
+ * a customer's hourly cap on mail to others (the guest writes its own address) but to a
+ * few a day to one address (confirmations.ts, docs/security.md).
  */
 export function bookAtCheckout(
   ctx: OrdersContext,
@@ -173,7 +173,7 @@ export function bookAtCheckout(
 ): Promise<OrderView> {
   return counted(async () => {
     const { planned } = await planCheckout(ctx, checkout, input, false);
-    const sender = { id: checkout.keyId, email: '', capped: false };
+    const sender = { id: checkout.keyId, email: '', capped: false, guest: true };
     return commitBooking(ctx, planned, sender, record);
   });
 }

@@ -4,7 +4,8 @@
  * order (100) does not, and the change that later confirms one of its items does. The
  * outbox keeps one confirmation per order, so confirming again never sends a second. Who
  * causes it decides the rest: a reseller never (its guest hears from the reseller), a
- * customer account mailing others only within its hourly relay cap.
+ * customer account mailing others only within its hourly relay cap, a guest checkout's key
+ * a few a day to one address.
  */
 import type { Tx } from '../../db/unit-of-work.js';
 import { isConfirmed } from './item-status.js';
@@ -21,7 +22,17 @@ export interface Sender {
    * booking: its guest hears from the reseller.
    */
   confirms?: boolean;
+  /**
+   * A guest checkout's publishable key: the guest writes its own address, so no hourly cap
+   * on others, but at most GUEST_CONFIRMATIONS_PER_ADDRESS a day to one address (a page's
+   * key is public: without it, anyone could mail a stranger from the seller's name on
+   * every booking).
+   */
+  guest?: boolean;
 }
+
+/** Confirmations of one publishable key's bookings to one address per day. */
+export const GUEST_CONFIRMATIONS_PER_ADDRESS = 3;
 
 /**
  * Whether a customer account has already caused its hour's share of confirmations to
@@ -33,6 +44,10 @@ async function overRelayCap(
   recipient: string,
   sender: Sender,
 ): Promise<boolean> {
+  if (sender.guest) {
+    const sent = await ctx.relayCap.sentToRecipientLastDay(tx, sender.id, recipient);
+    return sent >= GUEST_CONFIRMATIONS_PER_ADDRESS;
+  }
   if (!sender.capped || recipient.toLowerCase() === sender.email.toLowerCase()) return false;
   const sent = await ctx.relayCap.sentToOthersLastHour(tx, sender.id, sender.email);
   return sent >= ctx.relayCap.toOthersPerHour;

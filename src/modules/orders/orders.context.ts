@@ -17,6 +17,8 @@ export interface RelayCap {
   sentToOthersLastHour(tx: Tx, senderId: string, ownEmail: string): Promise<number>;
   /** How many of those a customer account may cause per hour (the relay cap). */
   readonly toOthersPerHour: number;
+  /** Confirmations the account or key caused to `recipient` in the last day. */
+  sentToRecipientLastDay(tx: Tx, senderId: string, recipient: string): Promise<number>;
 }
 
 export interface OrdersServiceDeps {

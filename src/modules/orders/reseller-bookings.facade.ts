@@ -31,7 +31,11 @@ export interface ResellerBookingDeps {
  * A reseller's bookings send no confirmation of ours (reserve's sender says so), so there is
  * no relay to cap.
  */
-const NO_RELAY = { sentToOthersLastHour: async () => 0, toOthersPerHour: Infinity };
+const NO_RELAY = {
+  sentToOthersLastHour: async () => 0,
+  toOthersPerHour: Infinity,
+  sentToRecipientLastDay: async () => 0,
+};
 
 const contextOf = (deps: ResellerBookingDeps): OrdersContext =>
   ordersContext({ relayCap: NO_RELAY, ...deps });
