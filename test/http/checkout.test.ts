@@ -315,6 +315,35 @@ describe('guest checkout', () => {
   });
 });
 
+describe('guest order size', () => {
+  it('is at most 50 seats, quoted or booked; the seller books larger groups', async () => {
+    // Departures of ten seats each: 51 seats take six of them.
+    const items = (quantities: number[], month: string) =>
+      quantities.map((q, i) => item(shop.experienceId, `2032-${month}-1${i}`, 900, q));
+    const over = [10, 10, 10, 10, 10, 1];
+    for (const url of ['/api/orders/prepare', '/api/orders']) {
+      const refused = expectProblem(
+        await withKey('POST', url, { ...guest, items: items(over, '02') }),
+        400,
+        'validation_failed',
+      );
+      expect(refused.errors).toEqual([
+        expect.objectContaining({ in: 'body', name: 'items.5.quantity' }),
+      ]);
+    }
+    const fifty = await withKey('POST', '/api/orders', {
+      ...guest,
+      items: items([10, 10, 10, 10, 10], '02'),
+    });
+    expect(fifty.statusCode, fifty.body).toBe(201);
+    const staff = await book(t.app, shop.seller, {
+      customerName: 'Big Group',
+      items: items(over, '03'),
+    });
+    expect(staff.statusCode, staff.body).toBe(201);
+  });
+});
+
 describe('guest confirmations', () => {
   it('go to one address a few times a day per key, and greet the guest on one line', async () => {
     const confirmations = async (recipient: string) =>

@@ -11,6 +11,7 @@ import { DomainError } from '../../domain/errors.js';
 import { delegatesFacade } from '../delegates/index.js';
 import { usersFacade as users, type Account } from '../users/index.js';
 import {
+  itemError,
   planBooking,
   unscheduled,
   type BookingContext,
@@ -20,6 +21,7 @@ import {
 import { readLineItems } from './line-items.js';
 import type { OrdersContext } from './orders.context.js';
 import { ordersRepository } from './orders.repository.js';
+import { MAX_GUEST_ORDER_SEATS } from './orders.rules.js';
 import { eventsFacade } from '../events/index.js';
 import { experiencesFacade } from '../experiences/index.js';
 
@@ -122,6 +124,15 @@ export async function planCheckout(
       {
         errors: [{ in: 'body', name: 'items.0.experience.id', detail: 'no such experience' }],
       },
+    );
+  }
+  const { items } = planned.planned;
+  const seats = items.reduce((sum, item) => sum + item.quantity, 0);
+  if (seats > MAX_GUEST_ORDER_SEATS) {
+    throw itemError(
+      items.at(-1)!.index,
+      'quantity',
+      `a guest checkout books at most ${MAX_GUEST_ORDER_SEATS} seats (this one would hold ${seats}); ask the seller for a larger group`,
     );
   }
   return planned;

@@ -107,7 +107,7 @@ export const departureOf = (i: {
   arrivalTime: number;
 }): string => `${i.experience.id} ${i.arrival} ${i.arrivalTime}`;
 
-const itemError = (index: number, field: string, detail: string) =>
+export const itemError = (index: number, field: string, detail: string) =>
   invalid('body', `items.${index}.${field}`, detail);
 
 /** The seller the items are of, and whether the caller is its staff (404 for what it may not see). */

@@ -13,6 +13,13 @@ import type { BookableExperience } from '../experiences/index.js';
  */
 export const MAX_ORDER_SEATS = 1000;
 
+/**
+ * The seats one guest checkout (a publishable key, anonymous) may book in one order: the
+ * widget offers up to 50. An anonymous caller with a public key otherwise booked a thousand
+ * confirmed seats a request; a larger group calls the seller, whose staff book any size.
+ */
+export const MAX_GUEST_ORDER_SEATS = 50;
+
 /** Why `quantity` is not a group size the experience takes, or undefined if it is. */
 export function groupSizeError(
   experience: Pick<BookableExperience, 'orderMin' | 'orderMax'>,
