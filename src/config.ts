@@ -3,7 +3,8 @@
  *
  * Every variable is declared once in `EnvSchema` (type, default, description); `loadConfig`
  * converts and validates them and returns a frozen, typed `Config`. A bad value stops
- * start-up with a message naming the variable, never a stack trace.
+ * start-up with a message naming the variable, never a stack trace, and never echoing a
+ * secret, token or URL.
  */
 import fs from 'node:fs';
 import { isIP } from 'node:net';
@@ -11,6 +12,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
+
+/**
+ * The longest duration a variable may name: what `setTimeout` can wait (2^31-1 ms). Node
+ * runs a longer timer after 1 ms, so an hour too many would become a busy loop.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The secret `deploy/booking.env.example` once shipped, and anything like it: public. */
+const PLACEHOLDER_SECRET = /^change-me/i;
 
 const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000, description: 'HTTP port' }),
@@ -38,12 +48,16 @@ const EnvSchema = Type.Object({
   DEMO_PAGE: Type.Optional(
     Type.Boolean({
       description:
-        'Serve /demo, the checkout widget on a sample seller made on first visit; default: true when embedded',
+        'Serve /demo, the checkout widget on a sample seller made on first visit; default: true on the embedded database in a sandbox or listening on loopback',
     }),
   ),
   BOOKING_ENV: Type.Enum(['production', 'sandbox'], { default: 'production' }),
   BOOKING_SECRET: Type.Optional(
-    Type.String({ minLength: 32, description: 'Server secret (at least 32 characters)' }),
+    Type.String({
+      minLength: 32,
+      description:
+        'Server secret (at least 32 characters); required with DATABASE_URL, where every process must share it',
+    }),
   ),
   BOOKING_SECRET_PREVIOUS: Type.Optional(
     Type.String({
@@ -63,11 +77,14 @@ const EnvSchema = Type.Object({
   MAIL_FROM: Type.String({ minLength: 3, default: 'Bookings <bookings@localhost>' }),
   OUTBOX_POLL_MS: Type.Integer({
     minimum: 10,
+    maximum: 3_600_000,
     default: 1000,
     description: 'Mail dispatcher poll interval',
   }),
   OUTBOX_RETRY_BASE_MS: Type.Integer({
     minimum: 1,
+    // The retry delay is capped at 1 h whatever the base (mail/dispatcher.ts).
+    maximum: 3_600_000,
     default: 5000,
     description: 'First retry delay of a failed email; doubles per attempt up to 1 h',
   }),
@@ -139,7 +156,7 @@ const EnvSchema = Type.Object({
     default: 1000,
     description: 'Requests per window per credential; 0 disables rate limiting',
   }),
-  RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
+  RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, maximum: 86_400_000, default: 60_000 }),
   CHECKOUT_RATE_PER_KEY: Type.Integer({
     minimum: 0,
     default: 1200,
@@ -263,10 +280,10 @@ export interface Config {
   readonly dataDir: string;
   readonly databasePoolSize: number;
   readonly migrateOnStart: boolean;
-  /** Serve /demo (the widget on a sample seller): the newcomer's embedded setup only, by default. */
+  /** Serve /demo (the widget on a sample seller): by default, a sandbox on the embedded database only. */
   readonly demoPage: boolean;
   readonly env: BookingEnv;
-  /** Unset: a secret file generated in `dataDir` (see security/secret.ts). */
+  /** Unset (embedded database only): a secret file generated in `dataDir` (security/secret.ts). */
   readonly secret: string | undefined;
   /** During a rotation of BOOKING_SECRET: the one being replaced, still opened. */
   readonly previousSecret: string | undefined;
@@ -355,6 +372,48 @@ function trustedProxies(value: string | undefined): string[] {
 /** The variables this service reads, for docs and for `cli config`. */
 export const configVariables = Object.keys(EnvSchema.properties) as (keyof Env)[];
 
+const properties = EnvSchema.properties as Record<string, { type?: unknown; enum?: string[] }>;
+const integerVariables = configVariables.filter((name) => properties[name]?.type === 'integer');
+
+/**
+ * Integers written in digits only (a sign is left to the schema's minimum to name). TypeBox's
+ * conversion would take "0.5" as 0 and "false" as 0, and 0 turns several limits off.
+ */
+function badIntegers(raw: Record<string, string>): string[] {
+  return integerVariables.filter((name) => raw[name] !== undefined && !/^-?\d+$/.test(raw[name]));
+}
+
+/**
+ * Rules across variables, or beyond what the schema says, as (variable, message) pairs.
+ * With a PostgreSQL server, a process without BOOKING_SECRET would generate its own in its
+ * DATA_DIR, and keys one instance (or a `cli` command) sealed would not open on another.
+ */
+function crossChecks(env: Env): [string, string][] {
+  const problems: [string, string][] = [];
+  if (env.DATABASE_URL !== undefined && env.BOOKING_SECRET === undefined)
+    problems.push([
+      'BOOKING_SECRET',
+      'BOOKING_SECRET must be set with DATABASE_URL: every instance and command sharing the database uses the same one',
+    ]);
+  // BOOKING_SECRET_PREVIOUS may be the placeholder: it is how a deployment rotates away from it.
+  if (env.BOOKING_SECRET !== undefined && PLACEHOLDER_SECRET.test(env.BOOKING_SECRET))
+    problems.push([
+      'BOOKING_SECRET',
+      'BOOKING_SECRET is the example placeholder (change-me…): set a random one, e.g. `openssl rand -base64 48`',
+    ]);
+  const schedule = env.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number);
+  if (schedule.some((delay) => delay > MAX_TIMER_MS))
+    problems.push([
+      'WEBHOOK_RETRY_SCHEDULE_MS',
+      `WEBHOOK_RETRY_SCHEDULE_MS must be <= ${MAX_TIMER_MS} in every delay`,
+    ]);
+  return problems;
+}
+
+/** A listening address only this machine reaches. */
+const isLoopbackHost = (host: string) =>
+  host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw: Record<string, string> = {};
   for (const name of configVariables) {
@@ -362,16 +421,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // An empty variable means "not set": shells and compose files produce those.
     if (value !== undefined && value.trim() !== '') raw[name] = value.trim();
   }
+  const messages = new Map<string, string>();
+  for (const name of badIntegers(raw))
+    messages.set(name, describe(name, 'must be integer', raw[name]));
   const converted = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw)) as Env;
-  const errors = [...Value.Errors(EnvSchema, converted)];
-  if (errors.length > 0) {
-    const messages = new Map<string, string>();
-    for (const error of errors) {
-      const name = error.instancePath.replace(/^\//, '');
-      if (!messages.has(name)) messages.set(name, describe(name, error.message, raw[name]));
-    }
-    throw new ConfigError(`Invalid configuration: ${[...messages.values()].join('; ')}`);
+  for (const error of Value.Errors(EnvSchema, converted)) {
+    const name = error.instancePath.replace(/^\//, '');
+    if (!messages.has(name)) messages.set(name, describe(name, error.message, raw[name]));
   }
+  // Only on an otherwise valid configuration: these read values the schema has checked.
+  if (messages.size === 0)
+    for (const [name, message] of crossChecks(converted))
+      if (!messages.has(name)) messages.set(name, message);
+  if (messages.size > 0)
+    throw new ConfigError(`Invalid configuration: ${[...messages.values()].join('; ')}`);
   return Object.freeze({
     port: converted.PORT,
     host: converted.HOST,
@@ -380,7 +443,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(converted.DATA_DIR),
     databasePoolSize: converted.DATABASE_POOL_SIZE,
     migrateOnStart: converted.MIGRATE_ON_START ?? converted.DATABASE_URL === undefined,
-    demoPage: converted.DEMO_PAGE ?? converted.DATABASE_URL === undefined,
+    // A newcomer's: the embedded database, in a sandbox or listening on loopback only (what
+    // `npm start` does). Reachable from elsewhere in production it would be a seller nobody
+    // set up, taking real orders (and mailing through the operator's relay) for anyone.
+    demoPage:
+      converted.DEMO_PAGE ??
+      (converted.DATABASE_URL === undefined &&
+        (converted.BOOKING_ENV === 'sandbox' || isLoopbackHost(converted.HOST))),
     env: converted.BOOKING_ENV,
     secret: converted.BOOKING_SECRET,
     previousSecret: converted.BOOKING_SECRET_PREVIOUS,
@@ -442,10 +511,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 function describe(name: string, message: string, value: string | undefined): string {
-  const schema = (EnvSchema.properties as Record<string, { enum?: string[] }>)[name];
+  const schema = properties[name];
   const allowed = schema?.enum ? ` (one of ${schema.enum.join(', ')})` : '';
-  // Never echo secrets or URLs that may carry credentials.
-  const shown = value === undefined || /SECRET|URL/.test(name) ? '' : ` (got "${value}")`;
+  // Never echo secrets, tokens or URLs that may carry credentials: stderr goes to the journal.
+  const hidden = /SECRET|TOKEN|PASSWORD|URL/.test(name);
+  const shown = value === undefined || hidden ? '' : ` (got "${value}")`;
   return `${name} ${message}${allowed}${shown}`;
 }
 

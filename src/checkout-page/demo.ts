@@ -3,8 +3,9 @@
  * newcomer sees it work after `npm start`. The sample is made through the service's own
  * API on the first visit (a seller, a kayak tour with guest types and daily departures, a
  * publishable key) and remembered in DATA_DIR/demo.json; later visits reuse it while its
- * key still works. On by default with the embedded database only (DEMO_PAGE). The snippet
- * to paste wraps inside the page (its button line is longer than any screen is wide).
+ * key still works. On by default only in a sandbox on the embedded database (DEMO_PAGE): in
+ * production it would be a seller nobody set up, open to anyone. The snippet to paste wraps
+ * inside the page (its button line is longer than any screen is wide).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -70,32 +71,54 @@ async function makeShop(app: FastifyInstance): Promise<DemoShop> {
   return { sellerId: seller.id, experienceId: experience.id, key: key.key };
 }
 
-/** The sample shop: the remembered one while its key works, else a new one. */
+/** The remembered sample, if any: none yet, or an unreadable file, is made again. */
+function savedShop(file: string): DemoShop | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as DemoShop;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Answers that say the saved sample is gone: its key refused, or its experience missing. */
+const GONE = new Set([401, 404]);
+
+/**
+ * The sample shop: the remembered one while its key works, else a new one. Only an answer
+ * that says the sample is gone makes another: a 429 or a 5xx says nothing about it, and
+ * making a seller on each would fill the database with them. Then the saved one is shown
+ * and checked again on the next visit.
+ */
 export function demoShop(app: FastifyInstance, dataDir: string): () => Promise<DemoShop> {
   const file = path.join(dataDir, 'demo.json');
   let pending: Promise<DemoShop> | undefined;
-  const load = async (): Promise<DemoShop> => {
-    try {
-      const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as DemoShop;
+  const load = async (): Promise<{ shop: DemoShop; settled: boolean }> => {
+    const saved = savedShop(file);
+    if (saved) {
       const check = await app.inject({
         method: 'GET',
         url: `/api/experiences/${saved.experienceId}`,
         headers: { 'x-publishable-key': saved.key },
       });
-      if (check.statusCode === 200) return saved;
-    } catch {
-      // No sample yet (or an unreadable one): make it.
+      if (check.statusCode === 200) return { shop: saved, settled: true };
+      if (!GONE.has(check.statusCode)) return { shop: saved, settled: false };
     }
     const shop = await makeShop(app);
     fs.mkdirSync(dataDir, { recursive: true });
     fs.writeFileSync(file, JSON.stringify(shop));
-    return shop;
+    return { shop, settled: true };
   };
   return () => {
-    pending ??= load().catch((error: unknown) => {
-      pending = undefined;
-      throw error;
-    });
+    pending ??= load().then(
+      ({ shop, settled }) => {
+        if (!settled) pending = undefined;
+        return shop;
+      },
+      (error: unknown) => {
+        pending = undefined;
+        throw error;
+      },
+    );
     return pending;
   };
 }

@@ -5,7 +5,13 @@
  * for a given --seed; progress on stderr, the summary on stdout.
  *
  *   cli seed [--sellers 1000] [--orders 1000000] [--experiences N] [--events N]
- *            [--customers N] [--seed 1] [--from YYYY-MM-DD] [--batch 50000] [--reset]
+ *            [--customers N] [--seed 1] [--from YYYY-MM-DD] [--batch 50000]
+ *            [--reset [--yes-destroy-production-data]]
+ *
+ * --reset empties every table, accounts included. With BOOKING_ENV=production (of the process
+ * that runs the command: the server's, through its admin socket) it also needs the
+ * confirmation flag, so a shell that happens to hold the production environment cannot
+ * wipe it with a command meant for a test database.
  */
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../security/passwords.js';
@@ -16,9 +22,30 @@ import { parseSeedArgs, SeedUsageError, type SeedOptions } from './seed/options.
 import { createProgress, duration, type Progress } from './seed/progress.js';
 import { lineStream, type CommandContext } from './context.js';
 
+/** The flag `--reset` needs with BOOKING_ENV=production (docs/operations.md). */
+export const RESET_CONFIRMATION = '--yes-destroy-production-data';
+
 export const SEED_USAGE = `seed [--sellers 1000] [--orders 1000000] [--experiences 5/seller]
        [--events 40/experience] [--customers orders/50] [--seed 1] [--from YYYY-MM-DD]
-       [--batch 50000] [--reset]   fill the database with realistic data (deterministic per --seed)`;
+       [--batch 50000] [--reset [${RESET_CONFIRMATION}]]
+       fill the database with realistic data (deterministic per --seed); --reset empties it
+       first, and in production only with ${RESET_CONFIRMATION}`;
+
+/**
+ * The seed's options, the confirmation taken out first (it is this command's business, not
+ * the generator's); refuses a production reset without it before anything is opened.
+ */
+function checkedOptions(ctx: CommandContext, args: string[]): SeedOptions {
+  const confirmed = args.includes(RESET_CONFIRMATION);
+  const options = parseSeedArgs(args.filter((arg) => arg !== RESET_CONFIRMATION));
+  if (confirmed && !options.reset)
+    throw new SeedUsageError(`${RESET_CONFIRMATION} only goes with --reset`);
+  if (options.reset && !confirmed && ctx.config.env === 'production')
+    throw new SeedRefusedError(
+      `Refusing --reset with BOOKING_ENV=production: it empties every table, accounts included. Add ${RESET_CONFIRMATION} if that is what you mean.`,
+    );
+  return options;
+}
 
 /** Seeds the context's database with its secret; returns what was made. */
 export async function seed(
@@ -50,7 +77,7 @@ export async function seedCommand(ctx: CommandContext, args: string[]): Promise<
   let options: SeedOptions;
   let result: Awaited<ReturnType<typeof seed>>;
   try {
-    options = parseSeedArgs(args);
+    options = checkedOptions(ctx, args);
     result = await seed(ctx, options);
   } catch (error) {
     if (!(error instanceof SeedUsageError || error instanceof SeedRefusedError)) throw error;

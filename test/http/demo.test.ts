@@ -1,7 +1,8 @@
 /**
  * `/demo` (docs/widget.md): the checkout widget on a sample seller made on the first visit
  * through the service's own API, remembered in DATA_DIR; a page with its own strict CSP.
- * Off with DEMO_PAGE=false (the default with a PostgreSQL server).
+ * On by default only on the embedded database, in a sandbox or listening on loopback (what
+ * `npm start` does); DEMO_PAGE turns it on or off.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,7 +13,8 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-demo-'));
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ DATA_DIR: dataDir });
+  // A sandbox on the embedded database (the test database is handed in): on by default.
+  t = await createTestApp({ DATA_DIR: dataDir, BOOKING_ENV: 'sandbox' });
 });
 afterAll(async () => {
   await t.close();
@@ -50,6 +52,23 @@ describe('GET /demo', () => {
       expect((await off.app.inject({ method: 'GET', url: '/demo' })).statusCode).toBe(404);
     } finally {
       await off.close();
+    }
+  });
+
+  it('is not served by default in production listening beyond loopback, even embedded', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-demo-prod-'));
+    const production = await createTestApp({
+      DATA_DIR: dir,
+      BOOKING_ENV: 'production',
+      HOST: '0.0.0.0',
+    });
+    try {
+      expect((await production.app.inject({ method: 'GET', url: '/demo' })).statusCode).toBe(404);
+      // Nothing was made: no sample seller, no demo.json.
+      expect(fs.existsSync(path.join(dir, 'demo.json'))).toBe(false);
+    } finally {
+      await production.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -2,7 +2,7 @@
  * The command line as an operator runs it (through tsx, to skip the build): a command
  * pointed at a directory without a database says so and makes nothing there (only `migrate`
  * makes one, from the template); creating an admin, migrating, usage errors, and the
- * one-line refusal of a bad configuration.
+ * one-line refusal of a bad configuration (a PostgreSQL server without BOOKING_SECRET too).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -102,4 +102,26 @@ describe('the command line', () => {
     expect(err).toContain('PORT must be integer');
     expect(err).not.toContain('    at ');
   });
+
+  it('refuses a PostgreSQL server without BOOKING_SECRET, server and command line alike', async () => {
+    // Nothing listens on port 1: the refusal comes before any connection is tried.
+    const env = { DATABASE_URL: 'postgres://booking@127.0.0.1:1/booking', BOOKING_SECRET: '' };
+    const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      env: { ...process.env, ...env },
+    });
+    let err = '';
+    server.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    expect(await new Promise((resolve) => server.on('exit', resolve))).toBe(1);
+    expect(err).toContain('BOOKING_SECRET must be set with DATABASE_URL');
+    expect(err).not.toContain('    at ');
+    for (const command of [
+      ['users', 'create', '--email', 'a@example.com', '--name', 'A'],
+      ['migrate'],
+    ]) {
+      const refused = await runCli(command, env);
+      expect(refused.code, command.join(' ')).toBe(1);
+      expect(refused.out.trim().split('\n'), refused.out).toHaveLength(1);
+      expect(refused.out).toContain('BOOKING_SECRET must be set with DATABASE_URL');
+    }
+  }, 60_000);
 });

@@ -78,6 +78,17 @@ describe('server secret', () => {
     expect(loadSecret({ secret: undefined, dataDir: dir })).toBe(first);
     fs.rmSync(dir, { recursive: true });
   });
+
+  it('generates none for a shared database: there BOOKING_SECRET is required', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'secret-'));
+    const shared = { dataDir: dir, databaseUrl: 'postgres://u@db/b' };
+    expect(() => loadSecret({ ...shared, secret: undefined })).toThrow(
+      /BOOKING_SECRET must be set/,
+    );
+    expect(fs.readdirSync(dir)).toEqual([]);
+    expect(loadSecret({ ...shared, secret: 'from-env' })).toBe('from-env');
+    fs.rmSync(dir, { recursive: true });
+  });
 });
 
 describe('random letters and digits', () => {
