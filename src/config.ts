@@ -159,9 +159,9 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, maximum: 86_400_000, default: 60_000 }),
   CHECKOUT_RATE_PER_KEY: Type.Integer({
     minimum: 0,
-    default: 1200,
+    default: 300,
     description:
-      'Requests per window with one publishable key (every page embedding it); 0 turns it off',
+      'Guest bookings made per window with one publishable key (every page embedding it); 0 turns it off',
   }),
   CHECKOUT_RATE_PER_ADDRESS: Type.Integer({
     minimum: 0,
