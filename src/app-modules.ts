@@ -88,6 +88,7 @@ export async function createModules(ctx: ModuleContext): Promise<Modules> {
     idempotency,
     cipher,
     latestVersion: LATEST_VERSION,
+    passwordAttempts: ctx.authThrottle,
   });
   // Resellers' Bearer credentials: cached with API keys, revoked everywhere at once.
   const resellers = resellersModule({

@@ -3,7 +3,7 @@
  * need the current password; a new password rotates the API key (the old one refused at
  * once); nobody else may change a user; every refusal changes nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   as,
   basic,
@@ -104,6 +104,29 @@ describe('PUT /api/users/{id}', () => {
     expectProblem(await put(user, user.id, { role: 'ROLE_ADMIN' }), 400, 'validation_failed');
     const now = (await me({ 'x-api-key': user.apiKey })).json();
     expect(now).toMatchObject({ name: 'Kept', email: user.email });
+  });
+
+  it('counts wrong current passwords as failed sign-ins: a leaked key cannot guess at speed', async () => {
+    // The tests' apps run without the throttle; this one has the production default.
+    const throttled = await createTestApp({ AUTH_FAILURES_PER_ADDRESS: '20' });
+    onTestFinished(() => throttled.close());
+    const user = await signUp(throttled.app, { name: 'Guessed' });
+    const taken = (await signUp(throttled.app, { name: 'Other' })).email;
+    const guess = (currentPassword: string, remoteAddress = '192.0.2.40') =>
+      throttled.app.inject({
+        method: 'PUT',
+        url: `/api/users/${user.id}`,
+        remoteAddress,
+        headers: { 'x-api-key': user.apiKey },
+        payload: { email: taken, currentPassword },
+      });
+    for (let i = 0; i < 5; i++) expectProblem(await guess(`wrong ${i}`), 403, 'forbidden');
+    // From the fifth failure on, this address waits before trying this account again: even
+    // the right password is not tried (it would tell the guesser it is right).
+    const waiting = expectProblem(await guess(user.password), 429, 'rate_limited');
+    expect(waiting).not.toHaveProperty('errors');
+    // The owner elsewhere is not held by it.
+    expectProblem(await guess(user.password, '192.0.2.41'), 409, 'email_taken');
   });
 
   it('lets nobody else change a user; an admin may, without a password', async () => {

@@ -116,13 +116,22 @@ function newEmail(row: UserRow, input: AccountChange): string | undefined {
  * The email and the password change only with the current password (a leaked API key
  * alone must not take the account over); an admin needs none.
  */
-async function checkGuarded(caller: Caller, row: UserRow, input: AccountChange): Promise<void> {
+async function checkGuarded(
+  ctx: UsersContext,
+  caller: Caller,
+  row: UserRow,
+  input: AccountChange,
+  address: string,
+): Promise<void> {
   const guarded = input.password !== undefined || newEmail(row, input) !== undefined;
   if (!guarded || isAdmin(caller)) return;
   if (input.currentPassword === undefined) {
     throw invalid('body', 'currentPassword', 'is required to change the email or password');
   }
+  // Counted as sign-ins are: a wrong guess waits its turn, whatever key sends it.
+  await ctx.passwordAttempts.check(address, row.email);
   if (!(await verifyPassword(input.currentPassword, row.password_hash))) {
+    await ctx.passwordAttempts.failed(address, row.email);
     throw new DomainError('forbidden', 'The current password is not right.', {
       errors: [{ in: 'body', name: 'currentPassword', detail: 'is not right' }],
     });
@@ -139,9 +148,10 @@ export async function update(
   caller: Caller,
   id: string,
   input: AccountChange,
+  address: string,
 ): Promise<UserView> {
   const row = await ownedUser(ctx, caller, id, 'change this user');
-  await checkGuarded(caller, row, input);
+  await checkGuarded(ctx, caller, row, input, address);
   const email = newEmail(row, input);
   const key = input.password === undefined ? undefined : keyMaterial(ctx, id);
   const changes = {

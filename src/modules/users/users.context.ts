@@ -23,7 +23,22 @@ export interface UsersServiceDeps {
   domainEvents?: EventSink;
   /** Verified API keys of this instance (caller-cache.ts): dropped when a key rotates. */
   callers?: CallerCache;
+  /**
+   * Wrong current passwords counted as failed sign-ins (http/auth-throttle.ts: per address,
+   * per account and address, per account), and checked before the password is: the one
+   * place a caller holding only an API key can test a password, which otherwise answered
+   * a thousand guesses a minute.
+   */
+  passwordAttempts?: PasswordAttempts;
 }
+
+export interface PasswordAttempts {
+  /** Throws 429 when this address must wait before trying this account's password. */
+  check(address: string, email: string): Promise<void>;
+  failed(address: string, email: string): Promise<void>;
+}
+
+const UNCOUNTED: PasswordAttempts = { check: async () => undefined, failed: async () => undefined };
 
 /** The dependencies with their defaults; without a cache there is none to drop keys from. */
 export type UsersContext = Required<Omit<UsersServiceDeps, 'callers'>> &
@@ -31,6 +46,7 @@ export type UsersContext = Required<Omit<UsersServiceDeps, 'callers'>> &
 
 export const usersContext = (deps: UsersServiceDeps): UsersContext => ({
   domainEvents: noEvents,
+  passwordAttempts: UNCOUNTED,
   ...deps,
 });
 

@@ -123,7 +123,8 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
         },
       },
     },
-    async (request) => users.update(requireCaller(request), request.params.id, request.body),
+    async (request) =>
+      users.update(requireCaller(request), request.params.id, request.body, request.ip),
   );
 
   app.get(

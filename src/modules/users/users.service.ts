@@ -32,7 +32,8 @@ export function usersService(deps: UsersServiceDeps) {
     me: (caller: Caller, withMetadata: boolean) => me(ctx, caller, withMetadata),
     withApiKey: (account: UserView) => withApiKey(ctx, account),
     getApiKey: (caller: Caller, id: string) => getApiKey(ctx, caller, id),
-    update: (caller: Caller, id: string, input: AccountChange) => update(ctx, caller, id, input),
+    update: (caller: Caller, id: string, input: AccountChange, address: string) =>
+      update(ctx, caller, id, input, address),
     rotateApiKey: (caller: Caller, id: string) => rotateApiKey(ctx, caller, id),
     mergeMetadata: (caller: Caller, id: string, pairs: Record<string, unknown>) =>
       mergeMetadata(ctx, caller, id, pairs),
