@@ -2,21 +2,37 @@
  * Process entry: config -> database -> app -> listen, and a graceful shutdown on SIGTERM
  * or SIGINT: drain (readiness 503 for SHUTDOWN_DRAIN_MS while still serving, so a balancer
  * takes the instance out first), then stop accepting, finish in-flight requests, close the
- * pool.
+ * pool. SIGHUP and SIGUSR2 are ignored (IGNORED_SIGNALS).
  */
 import './node20-navigator.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import closeWithGrace from 'close-with-grace';
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
 import { serverCommands } from './cli/commands.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
 
+/**
+ * Signals that stop nothing, logged and otherwise ignored. Log rotation sends SIGHUP by
+ * habit, and tools send SIGUSR2; close-with-grace would stop on them with exit code 0,
+ * which systemd's `Restart=on-failure` takes for a wanted stop: the instance stayed down.
+ * Logs go to stdout, so there is nothing to reopen; a stop is SIGTERM (docs/operations.md).
+ */
+const IGNORED_SIGNALS = ['SIGHUP', 'SIGUSR2'] as const;
+
 async function main(): Promise<void> {
   const config = loadConfig();
+  // From the start: one arriving while the database opens would end the process otherwise.
+  const logTo: { log?: FastifyBaseLogger } = {};
+  for (const signal of IGNORED_SIGNALS) {
+    process.on(signal, () => logTo.log?.warn({ signal }, `${signal} ignored: stop with SIGTERM`));
+  }
   // With the embedded database, the command line's commands run here while this runs.
   const app = await buildApp(config, { adminCommands: serverCommands });
-  closeWithGrace({ delay: config.shutdownDrainMs + 10_000 }, async ({ signal, err }) => {
+  logTo.log = app.log;
+  const grace = { delay: config.shutdownDrainMs + 10_000, skip: [...IGNORED_SIGNALS] };
+  closeWithGrace(grace, async ({ signal, err }) => {
     if (err) {
       app.log.error({ err }, 'shutting down after an error');
     } else {

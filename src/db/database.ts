@@ -234,6 +234,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       idleTimeoutMillis: 30_000,
       // A starved pool fails loudly (a logged 500) instead of hanging requests forever.
       connectionTimeoutMillis: 10_000,
+      // An idle connection to a database cut off without a word (a dropped route, a
+      // firewall, a host gone) is probed after 10 s idle and dropped once the probes go
+      // unanswered (the kernel's interval and count: 9 x 75 s by default on Linux), instead
+      // of being handed to a statement that waits out ~15 min of retransmissions. Node 20
+      // sets only the idle delay; readiness is bounded by ping's timeout regardless.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
     });
     keepErrorsFromCrashing(pool);
     wrapPoolClients(pool);
@@ -332,7 +339,23 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   };
 }
 
-/** One round trip to the database: what readiness means. */
-export async function ping(db: Db): Promise<void> {
-  await sql`select 1`.execute(db);
+/**
+ * One round trip to the database within `timeoutMs`: what readiness means. A database that
+ * does not answer (unreachable without a refusal, every connection busy, the embedded one
+ * held by a long transaction) rejects when the time is up instead of hanging the caller;
+ * the statement itself is left to finish or fail on its own.
+ */
+export async function ping(db: Db, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`the database did not answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
+  try {
+    await Promise.race([sql`select 1`.execute(db), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -2,7 +2,8 @@
  * `GET /metrics` in Prometheus' text format (prom-client): the process's instruments
  * (metrics/), this app's gauges read at scrape time (emails waiting and the oldest one's
  * age, database connections in use and requests waiting for one), and the duration of every
- * request by method, route pattern and status. Who may scrape: anyone with `METRICS_TOKEN`
+ * request by method, route pattern and status. A scrape answers even while the database
+ * does not: the outbox's numbers are then the last ones read (outboxReader). Who may scrape: anyone with `METRICS_TOKEN`
  * as a Bearer token; without a token configured, only a client on this host talking to it
  * directly (loopback, and not forwarded by a proxy: a balancer in front adds
  * X-Forwarded-For, and its clients are not local). Everyone else gets 403.
@@ -41,26 +42,66 @@ function mayScrape(request: FastifyRequest, token: string | undefined): boolean 
   return LOOPBACK.has(peer) && FORWARDED.every((name) => request.headers[name] === undefined);
 }
 
+/** How long a scrape waits for the outbox's numbers before it shows the last ones read. */
+export const OUTBOX_READ_MS = 500;
+
+/**
+ * The outbox's numbers for a scrape, never failing it and never holding it longer than
+ * OUTBOX_READ_MS: prom-client collects every gauge at once and fails the whole scrape when
+ * one collect rejects, so a database that is down or slow would take the process and pool
+ * metrics with it, during the very outage they should show. Then the numbers are the last
+ * ones read and `fresh` is false. One read at a time: the gauges of one scrape, and a
+ * scrape while a read is still waiting, share it instead of each taking a connection.
+ */
+function outboxReader(read: MetricsSources['outbox']) {
+  const latest = { pending: 0, oldestSeconds: 0, fresh: false };
+  let reading: Promise<void> | undefined;
+  return async (): Promise<typeof latest> => {
+    reading ??= read()
+      .then(
+        (stats) => void Object.assign(latest, stats, { fresh: true }),
+        () => void (latest.fresh = false),
+      )
+      .finally(() => (reading = undefined));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        latest.fresh = false;
+        resolve();
+      }, OUTBOX_READ_MS);
+    });
+    await Promise.race([reading, late]);
+    clearTimeout(timer);
+    return latest;
+  };
+}
+
 /** This app's gauges, read when scraped. */
 function appRegistry(sources: MetricsSources): Registry {
   const registry = new Registry();
-  const outbox = { pending: 0, oldestSeconds: 0 };
+  const outbox = outboxReader(() => sources.outbox());
   new Gauge({
     name: 'outbox_pending',
     help: 'Emails waiting in the outbox',
     registers: [registry],
     async collect() {
-      Object.assign(outbox, await sources.outbox());
-      this.set(outbox.pending);
+      this.set((await outbox()).pending);
     },
   });
   new Gauge({
     name: 'outbox_oldest_seconds',
     help: 'How long the oldest waiting email has waited',
     registers: [registry],
-    collect() {
-      // Read by outbox_pending's collect, which prom-client runs first (registration order).
-      this.set(outbox.oldestSeconds);
+    async collect() {
+      this.set((await outbox()).oldestSeconds);
+    },
+  });
+  new Gauge({
+    name: 'outbox_stats_fresh',
+    help: 'Whether this scrape read the outbox gauges (1), or they are the last ones read because the database failed or was slow (0)',
+    registers: [registry],
+    async collect() {
+      this.set((await outbox()).fresh ? 1 : 0);
     },
   });
   new Gauge({

@@ -203,9 +203,7 @@ export async function sentToRecipientLastDay(
   recipient: string,
 ): Promise<number> {
   const address = recipient.toLowerCase();
-  await sql`select pg_advisory_xact_lock(hashtext(${`relay:${senderId}:${address}`}))`.execute(
-    db,
-  );
+  await sql`select pg_advisory_xact_lock(hashtext(${`relay:${senderId}:${address}`}))`.execute(db);
   const row = await db
     .selectFrom('outbox')
     .select((eb) => eb.fn.countAll<number>().as('n'))

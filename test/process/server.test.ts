@@ -2,7 +2,10 @@
  * The real process: the production bundle (scripts/bundle.mjs, what `npm start` runs) started
  * as a child. Proves the bundle runs with the dependencies it leaves outside (PGlite, Swagger
  * UI), that the embedded database persists across restarts, and that SIGTERM lets an
- * in-flight request finish before the process exits.
+ * in-flight request finish before the process exits; and that SIGHUP (log rotation sends it
+ * by habit) and SIGUSR2 are logged and ignored, where close-with-grace stopped the server
+ * with exit code 0, which systemd's `Restart=on-failure` does not restart (docs/operations.md,
+ * "Signals").
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -79,6 +82,26 @@ describe('the server process', () => {
     } finally {
       second.child.kill('SIGTERM');
       expect(await second.exited).toBe(0);
+    }
+  }, 120_000);
+
+  it('keeps serving through SIGHUP and SIGUSR2, and stops on SIGTERM', async () => {
+    const server = await startServer(bundle.bundle, { DATABASE_URL: '', DATA_DIR: dataDir });
+    let exitedEarly: number | null | undefined;
+    void server.exited.then((code) => (exitedEarly = code));
+    try {
+      for (const signal of ['SIGHUP', 'SIGUSR2'] as const) {
+        server.child.kill(signal);
+        // Long enough for a close (no drain outside production) and an exit.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(exitedEarly, `${signal}: ${server.output()}`).toBeUndefined();
+        expect(server.output()).toContain(`${signal} ignored`);
+        const ready = await fetch(`${server.base}/readyz`);
+        expect(ready.status, signal).toBe(200);
+      }
+    } finally {
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
     }
   }, 120_000);
 });

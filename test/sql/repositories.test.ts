@@ -59,6 +59,7 @@ const {
   queueInvitation,
   sealedInvitationTokens,
   sentToOthersLastHour,
+  sentToRecipientLastDay,
   settleConfirmation,
   writeSealedInvitationToken,
 } = tracked(outboxModule);
@@ -91,6 +92,8 @@ const A = 'a'.repeat(24);
 const B = 'b'.repeat(24);
 const AT = new Date('2030-06-01T09:00:00Z');
 const LATER = new Date('2030-06-01T11:00:00Z');
+/** A resealed value as `cli rotate-secret` writes it back: with the value it replaces. */
+const resealed = () => Object.assign(Buffer.alloc(1), { was: Buffer.alloc(1) });
 const NEW_EVENT = {
   id: A,
   experience_id: B,
@@ -170,7 +173,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
       usersRepository(db).updateProfile(A, { name: 'N', email: 'e@example.com' }),
     lockMetadata: (db) => usersRepository(db).lockMetadata(A),
     sealedKeys: (db) => usersRepository(db).sealedKeys(A, 500),
-    setSealedKey: (db) => usersRepository(db).setSealedKey(A, Buffer.alloc(1)),
+    setSealedKey: (db) => usersRepository(db).setSealedKey(A, resealed()),
     writeMetadata: (db) => usersRepository(db).writeMetadata(A, { k: 1 }),
   },
   delegates: {
@@ -465,6 +468,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     queue: (db) => queue(db, { orderId: A, recipient: 'c@example.com', senderId: B }),
     settleConfirmation: (db) => settleConfirmation(db, A),
     sentToOthersLastHour: (db) => sentToOthersLastHour(db, A, 'a@example.com'),
+    sentToRecipientLastDay: (db) => sentToRecipientLastDay(db, A, 'B@example.com'),
     queueInvitation: (db) =>
       queueInvitation(db, {
         id: A,
@@ -498,7 +502,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
       }),
     lockOwner: (db) => hooksRepository(db).lockOwner(B),
     sealedSecrets: (db) => hooksRepository(db).sealedSecrets(A, 500),
-    setSealedSecret: (db) => hooksRepository(db).setSealedSecret(A, Buffer.alloc(1)),
+    setSealedSecret: (db) => hooksRepository(db).setSealedSecret(A, resealed()),
     countOf: (db) => hooksRepository(db).countOf(B),
     find: (db) => hooksRepository(db).find(B, A),
     findById: (db) => hooksRepository(db).findById(A),
@@ -557,7 +561,7 @@ repositories.resellers = {
   findById: (db) => resellersRepository(db).findById(A),
   revoke: (db) => resellersRepository(db).revoke(B, A, AT),
   sealedKeys: (db) => resellersRepository(db).sealedKeys(A, 500),
-  setSealedKey: (db) => resellersRepository(db).setSealedKey(A, Buffer.alloc(1)),
+  setSealedKey: (db) => resellersRepository(db).setSealedKey(A, resealed()),
   ...listCalls(
     affiliateList,
     (db) => resellersRepository(db).listSource(),

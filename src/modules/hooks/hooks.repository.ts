@@ -13,6 +13,7 @@ import type {
   WebhookDeliveriesTable,
 } from '../../db/types.js';
 import type { ListSource } from '../../query/run.js';
+import type { Resealed } from '../../security/secret-rotation.js';
 
 export type HookRow = Selectable<HooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
@@ -32,12 +33,15 @@ export function hooksRepository(db: Kysely<DB>) {
       return rows.map((r) => ({ id: r.id, sealed: r.secret_ciphertext }));
     },
 
-    async setSealedSecret(id: string, sealed: Buffer): Promise<void> {
-      await db
+    /** Only where the secret is still the one read (`sealed.was`); false when it was replaced. */
+    async setSealedSecret(id: string, sealed: Resealed): Promise<boolean> {
+      const result = await db
         .updateTable('hooks')
         .set({ secret_ciphertext: sealed })
         .where('id', '=', id)
-        .execute();
+        .where('secret_ciphertext', '=', sealed.was)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
     },
 
     /** The new hook, or undefined when the owner has one for this event and URL. */

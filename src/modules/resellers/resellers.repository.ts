@@ -4,6 +4,7 @@ import { creationTime } from '../../db/creation-clock.js';
 import { listSource } from '../../db/list-source.js';
 import type { DB, ResellerCredentialsTable } from '../../db/types.js';
 import type { ListSource } from '../../query/run.js';
+import type { Resealed } from '../../security/secret-rotation.js';
 
 export type ResellerCredentialRow = Selectable<ResellerCredentialsTable>;
 
@@ -79,12 +80,15 @@ export function resellersRepository(db: Kysely<DB>) {
       return rows.map((r) => ({ id: r.id, sealed: r.key_ciphertext }));
     },
 
-    async setSealedKey(id: string, sealed: Buffer): Promise<void> {
-      await db
+    /** Only where the secret is still the one read (`sealed.was`); false when it was replaced. */
+    async setSealedKey(id: string, sealed: Resealed): Promise<boolean> {
+      const result = await db
         .updateTable('reseller_credentials')
         .set({ key_ciphertext: sealed })
         .where('id', '=', id)
-        .execute();
+        .where('key_ciphertext', '=', sealed.was)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
     },
   };
 }

@@ -4,6 +4,7 @@ import { creationStamps, touchedAt } from '../../db/creation-clock.js';
 import { listSource } from '../../db/list-source.js';
 import type { ListSource } from '../../query/run.js';
 import type { DB, UsersTable } from '../../db/types.js';
+import type { Resealed } from '../../security/secret-rotation.js';
 
 export type UserRow = Selectable<UsersTable>;
 export type CallerRow = Pick<
@@ -67,12 +68,15 @@ export function usersRepository(db: Kysely<DB>) {
       return rows.map((r) => ({ id: r.id, sealed: r.api_key_ciphertext }));
     },
 
-    async setSealedKey(id: string, sealed: Buffer): Promise<void> {
-      await db
+    /** Only where the key is still the one read (`sealed.was`); false when it was replaced. */
+    async setSealedKey(id: string, sealed: Resealed): Promise<boolean> {
+      const result = await db
         .updateTable('users')
         .set({ api_key_ciphertext: sealed })
         .where('id', '=', id)
-        .execute();
+        .where('api_key_ciphertext', '=', sealed.was)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
     },
 
     async insert(row: NewUserRow): Promise<UserRow> {

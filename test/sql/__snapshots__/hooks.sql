@@ -8,7 +8,7 @@ select pg_advisory_xact_lock(hashtext($1));
 select "id", "secret_ciphertext" from "hooks" where "id" > $1 order by "id" limit $2;
 
 -- setSealedSecret
-update "hooks" set "secret_ciphertext" = $1 where "id" = $2;
+update "hooks" set "secret_ciphertext" = $1 where "id" = $2 and "secret_ciphertext" = $3;
 
 -- countOf
 select count(*) as "n" from "hooks" where "owner_id" = $1 and "reseller_id" is null;

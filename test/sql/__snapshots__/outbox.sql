@@ -37,6 +37,10 @@ select "status", "recipient" from "outbox" where "order_id" = $1 and "kind" = $2
 select pg_advisory_xact_lock(hashtext($1));
 select count(*) as "n" from "outbox" where "sender_id" = $1 and lower("recipient") <> $2 and "created_at" > now() - interval '1 hour';
 
+-- sentToRecipientLastDay
+select pg_advisory_xact_lock(hashtext($1));
+select count(*) as "n" from "outbox" where "sender_id" = $1 and "kind" = $2 and lower("recipient") = $3 and "created_at" > now() - interval '1 day';
+
 -- queueInvitation
 update "outbox" set "status" = $1, "secret" = $2 where "delegate_id" = $3 and "kind" = $4 and "status" = $5 and ("locked_until" is null or "locked_until" <= now());
 insert into "outbox" ("id", "kind", "delegate_id", "recipient", "sender_id", "secret") values ($1, $2, $3, $4, $5, $6);

@@ -14,7 +14,7 @@ update "reseller_credentials" set "revoked_at" = $1 where "seller_id" = $2 and "
 select "id", "key_ciphertext" from "reseller_credentials" where "id" > $1 order by "id" limit $2;
 
 -- setSealedKey
-update "reseller_credentials" set "key_ciphertext" = $1 where "id" = $2;
+update "reseller_credentials" set "key_ciphertext" = $1 where "id" = $2 and "key_ciphertext" = $3;
 
 -- listSource.rows
 select "r".* from "reseller_credentials" as "r" where (("r"."seller_id" in ($1))) order by "r"."created_at" desc, "r"."id" desc limit 6;

@@ -41,7 +41,7 @@ select "metadata" from "users" where "id" = $1 for update;
 select "id", "api_key_ciphertext" from "users" where "id" > $1 order by "id" limit $2;
 
 -- setSealedKey
-update "users" set "api_key_ciphertext" = $1 where "id" = $2;
+update "users" set "api_key_ciphertext" = $1 where "id" = $2 and "api_key_ciphertext" = $3;
 
 -- writeMetadata
 update "users" set "metadata" = $1, "updated_at" = greatest($2::timestamptz, "users"."updated_at" + interval '1 millisecond') where "id" = $3;
