@@ -19,6 +19,7 @@ import {
   mailModule,
   sentToOthersLastHour,
   sentToRecipientLastDay,
+  invitationsLastHour,
 } from './mail/index.js';
 import { checkinsModule } from './modules/checkins/index.js';
 import { checkoutModule } from './modules/checkout/index.js';
@@ -124,6 +125,7 @@ export async function createModules(ctx: ModuleContext): Promise<Modules> {
       idempotency,
       // The invitation email, with its token sealed, in the invitation's transaction.
       sendInvitation: (tx, invitation) => enqueueInvitation(tx, cipher, invitation),
+      recentInvitations: invitationsLastHour,
       hasBookedWith: ordersFacade.hasBookedWith,
       callersChanged: (userId) => callers.invalidate(userId),
     }),

@@ -144,7 +144,7 @@ function subjectOf(order: OrderView, wording: Wording): string {
  * breaks at a public checkout would otherwise write its own paragraphs into a mail from the
  * seller.
  */
-const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+export const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 function guideText(guide: GuideContact): string[] {
   const contact = [guide.phone, guide.email].filter(Boolean).join(', ');

@@ -3,7 +3,13 @@
  * confirmation (loaded through the modules' facades, rendered by the template) and the SMTP
  * dispatcher; invitation emails with their sealed tokens. What other code imports from mail/.
  */
-export { enqueue, sentToOthersLastHour, sentToRecipientLastDay } from './outbox.repository.js';
+export {
+  enqueue,
+  invitationsLastHour,
+  sentToOthersLastHour,
+  sentToRecipientLastDay,
+  type InvitationWindow,
+} from './outbox.repository.js';
 export { composeInvitation, enqueueInvitation, sealedInvitations } from './invitation.js';
 export { mailConsumer } from './mail.consumer.js';
 export { createDispatcher, type Dispatcher, type DispatcherOptions } from './dispatcher.js';

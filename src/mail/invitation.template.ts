@@ -3,7 +3,7 @@
  * secret token that alone accepts (docs/security.md, "Invitations"). The token is shown with
  * the request that spends it; the service has no web pages for a link to open.
  */
-import { escapeHtml, type RenderedEmail } from './confirmation.template.js';
+import { escapeHtml, oneLine, type RenderedEmail } from './confirmation.template.js';
 
 export interface InvitationInput {
   sellerId: string;
@@ -18,7 +18,7 @@ export function renderInvitation(input: InvitationInput): RenderedEmail {
   const lines = [
     'Hello,',
     '',
-    `${input.sellerName} invites you to act for it on the booking service, with the roles ${input.roles.join(', ')}.`,
+    `The seller named "${oneLine(input.sellerName)}" on the booking service invites you to act for it, with the roles ${input.roles.join(', ')}.`,
     '',
     `To accept, sign in with an account of yours (or create one) and send this request before ${input.expiresAt.toISOString()}:`,
     `POST /api/users/${input.sellerId}/delegates/${input.delegateId}/accept`,
@@ -30,5 +30,7 @@ export function renderInvitation(input: InvitationInput): RenderedEmail {
   const html = `<!doctype html><html><head><meta charset="utf-8" /><title>Invitation</title></head><body>${lines
     .map((line) => (line ? `<p>${escapeHtml(line)}</p>` : ''))
     .join('')}</body></html>`;
-  return { subject: `Invitation to act for ${input.sellerName}`, text, html };
+  // The seller's name is its own free text: quoted in the body, kept out of the subject (a
+  // name such as "Your account is locked" would otherwise head a mail from our sender).
+  return { subject: 'An invitation to act for a seller', text, html };
 }

@@ -191,6 +191,46 @@ export async function sentToOthersLastHour(
   return Number(row.n);
 }
 
+/** Invitation emails in the last hour, and how long until the oldest of them leaves it. */
+export interface InvitationWindow {
+  count: number;
+  freeInMs: number;
+}
+
+/**
+ * A seller's invitation emails queued in the last hour (the database's clock): all of them,
+ * and those of one invitation. Counted under the seller's lock, held until the transaction
+ * ends, so invitations sent at once each count those before them.
+ */
+export async function invitationsLastHour(
+  db: Kysely<DB>,
+  sellerId: string,
+  delegateId: string,
+): Promise<{ seller: InvitationWindow; invitation: InvitationWindow }> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`invite:${sellerId}`}))`.execute(db);
+  const row = await db
+    .selectFrom('outbox as o')
+    .innerJoin('delegates as d', 'd.id', 'o.delegate_id')
+    .select([
+      sql<number>`count(*)`.as('all_n'),
+      sql<number>`count(*) filter (where o.delegate_id = ${delegateId})`.as('mine_n'),
+      sql<number>`coalesce(extract(epoch from min(o.created_at) + interval '1 hour' - now()) * 1000, 0)`.as(
+        'all_free',
+      ),
+      sql<number>`coalesce(extract(epoch from min(o.created_at) filter (where o.delegate_id = ${delegateId}) + interval '1 hour' - now()) * 1000, 0)`.as(
+        'mine_free',
+      ),
+    ])
+    .where('d.seller_id', '=', sellerId)
+    .where('o.kind', '=', 'delegate_invitation')
+    .where('o.created_at', '>', sql<Date>`now() - interval '1 hour'`)
+    .executeTakeFirstOrThrow();
+  return {
+    seller: { count: Number(row.all_n), freeInMs: Number(row.all_free) },
+    invitation: { count: Number(row.mine_n), freeInMs: Number(row.mine_free) },
+  };
+}
+
 /**
  * How many confirmations an account or publishable key caused to one address in the last
  * day (the database's clock): what holds a guest checkout's mail to one address. Counted

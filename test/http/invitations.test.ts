@@ -290,6 +290,44 @@ describe('an invitation by email', () => {
     expect(await inbox(invitee.email)).toHaveLength(1); // the one read above
   });
 
+  it('is mailed to one address at most 3 times an hour, and from one seller 30 times', async () => {
+    const own = await openShop(t.app);
+    const address = `bombed.${Date.now()}@example.org`;
+    for (const roles of [['ROLE_GUIDE'], ['ROLE_CURATOR'], ['ROLE_RESERVATION']]) {
+      expect((await invite(address, roles, own.seller)).statusCode).toBeLessThan(300);
+    }
+    const fourth = expectProblem(
+      await invite(address, ['ROLE_GUIDE'], own.seller),
+      429,
+      'rate_limited',
+    );
+    expect(fourth.detail).toContain('3 invitations an hour');
+    // Refused, it changed nothing: the roles of the third stand, three emails were queued.
+    const listed = await as(t.app, own.seller, {
+      method: 'GET',
+      url: `/api/users/${own.seller.id}/delegates`,
+    });
+    expect(listed.json().data.map((d: { roles: string[] }) => d.roles)).toEqual([
+      ['ROLE_RESERVATION'],
+    ]);
+    expect(await invitationEmailsTo(address)).toHaveLength(3);
+    // The seller's name is its own text: quoted in the body, never the subject.
+    const [latest] = (await inbox(address)).slice(-1);
+    expect(latest!.subject).toBe('An invitation to act for a seller');
+    expect(latest!.text).toMatch(/The seller named "[^"\n]+" on the booking service invites/);
+    // Other addresses, until the seller's hour is spent (27 more make 30).
+    for (let i = 0; i < 27; i++) {
+      expect((await invite(`staff.${i}.${address}`, ['ROLE_GUIDE'], own.seller)).statusCode).toBe(
+        201,
+      );
+    }
+    const spent = await invite(`one.more.${address}`, ['ROLE_GUIDE'], own.seller);
+    expectProblem(spent, 429, 'rate_limited');
+    expect(Number(spent.headers['retry-after'])).toBeGreaterThan(3000);
+    // Another seller is not held by it.
+    expect((await invite(`one.more.${address}`, ['ROLE_GUIDE'])).statusCode).toBe(201);
+  });
+
   it('is answered and mailed the same whether or not an account has the address', async () => {
     const existing = await signUp(t.app);
     const nobody = uniqueEmail('nobody');

@@ -60,6 +60,7 @@ const {
   sealedInvitationTokens,
   sentToOthersLastHour,
   sentToRecipientLastDay,
+  invitationsLastHour,
   settleConfirmation,
   writeSealedInvitationToken,
 } = tracked(outboxModule);
@@ -469,6 +470,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     settleConfirmation: (db) => settleConfirmation(db, A),
     sentToOthersLastHour: (db) => sentToOthersLastHour(db, A, 'a@example.com'),
     sentToRecipientLastDay: (db) => sentToRecipientLastDay(db, A, 'B@example.com'),
+    invitationsLastHour: (db) => invitationsLastHour(db, A, B),
     queueInvitation: (db) =>
       queueInvitation(db, {
         id: A,

@@ -43,7 +43,7 @@ export const delegatesRoutes: FastifyPluginAsyncTypebox<{
           200: DelegateRef,
           201: DelegateRef,
           ...errors,
-          ...errorResponses('validation_failed'),
+          ...errorResponses('validation_failed', 'rate_limited'),
         },
       },
     },

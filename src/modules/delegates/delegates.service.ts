@@ -40,10 +40,26 @@ export interface InvitationToSend {
   token: string;
 }
 
+/** Invitation emails in the last hour, and when the oldest leaves it (mail/'s count). */
+export interface RecentInvitations {
+  seller: { count: number; freeInMs: number };
+  invitation: { count: number; freeInMs: number };
+}
+
+/**
+ * Invitation emails per hour: to one invitation (its address; sending again to correct the
+ * roles is fine, a loop is a mail bomb), and from one seller. Anyone may sign up as a seller
+ * and invite any address, and the email goes from the service's own sender.
+ */
+export const INVITATIONS_PER_ADDRESS_PER_HOUR = 3;
+export const INVITATIONS_PER_SELLER_PER_HOUR = 30;
+
 export interface DelegatesServiceDeps {
   db: Db;
   /** Queues the invitation email in the invitation's transaction (app.ts passes mail/'s). */
   sendInvitation: (tx: Tx, invitation: InvitationToSend) => Promise<void>;
+  /** The seller's invitation emails of the last hour, counted under the seller's lock. */
+  recentInvitations: (tx: Tx, sellerId: string, delegateId: string) => Promise<RecentInvitations>;
   /** Whether a user booked with a seller (the orders module's; app.ts passes it in). */
   hasBookedWith: (db: Executor, userId: string, sellerId: string) => Promise<boolean>;
   /** After a user's delegations changed: this instance forgets its cached key (others are notified). */
@@ -53,6 +69,7 @@ export interface DelegatesServiceDeps {
 export function delegatesService({
   db,
   sendInvitation,
+  recentInvitations,
   hasBookedWith,
   callersChanged = () => undefined,
 }: DelegatesServiceDeps) {
@@ -78,6 +95,12 @@ export function delegatesService({
     accessOf(caller).require('delegates', sellerId, `the delegates of seller ${sellerId}`);
   }
 
+  /** 429: the invitation is not made nor changed (its transaction rolls back). */
+  const tooManyInvitations = (detail: string, freeInMs: number) =>
+    new DomainError('rate_limited', `Too many invitations: ${detail}; retry later.`, {
+      retryAfter: Math.max(1, Math.ceil(freeInMs / 1000)),
+    });
+
   const ownDelegate = (name: string) =>
     new DomainError('validation_failed', 'A seller cannot be its own delegate.', {
       errors: [{ in: 'body', name, detail: 'is the seller itself' }],
@@ -87,14 +110,32 @@ export function delegatesService({
    * A fresh token for an invitation not accepted yet (any earlier one is void from now on),
    * and the email that carries it, both in `tx`. An accepted invitation gets none.
    */
-  async function invite(tx: Tx, delegateId: string, email: string, senderId: string) {
+  async function invite(
+    tx: Tx,
+    sellerId: string,
+    delegateId: string,
+    email: string,
+    senderId: string,
+  ) {
     const token = generateInvitationToken();
     const issued = await delegatesRepository(tx).issueToken(
       delegateId,
       invitationDigest(token),
       INVITATION_LIFETIME_MS,
     );
-    if (issued) await sendInvitation(tx, { delegateId, recipient: email, senderId, token });
+    if (!issued) return;
+    const recent = await recentInvitations(tx, sellerId, delegateId);
+    if (recent.invitation.count >= INVITATIONS_PER_ADDRESS_PER_HOUR)
+      throw tooManyInvitations(
+        `this address is sent at most ${INVITATIONS_PER_ADDRESS_PER_HOUR} invitations an hour`,
+        recent.invitation.freeInMs,
+      );
+    if (recent.seller.count >= INVITATIONS_PER_SELLER_PER_HOUR)
+      throw tooManyInvitations(
+        `a seller sends at most ${INVITATIONS_PER_SELLER_PER_HOUR} invitations an hour`,
+        recent.seller.freeInMs,
+      );
+    await sendInvitation(tx, { delegateId, recipient: email, senderId, token });
   }
 
   return {
@@ -138,7 +179,7 @@ export function delegatesService({
           roles: input.roles,
           ...row,
         });
-        if (row.email !== null) await invite(tx, id, row.email, caller.id);
+        if (row.email !== null) await invite(tx, sellerId, id, row.email, caller.id);
         const stored = (await delegates.find(sellerId, id))!;
         const outcome = {
           status: created ? (201 as const) : (200 as const),
