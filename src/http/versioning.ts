@@ -11,6 +11,7 @@ import { applyTransforms } from '../versions/transforms.js';
 import type { RequestParts } from '../versions/types.js';
 import { DomainError } from '../domain/errors.js';
 import { routeOf } from './route-of.js';
+import { freeFormResponse } from './versioning-free-form.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -76,7 +77,9 @@ export function versionHooks(registry: VersionRegistry, db: Db) {
 
     /** preValidation: translate an older request into the current shape. */
     rewriteRequest: (request: FastifyRequest): Promise<void> | undefined => {
-      const route = { method: request.method, url: routeOf(request).url ?? '' };
+      // A HEAD is its GET without the body (Fastify's automatic HEAD routes): the same rewrites.
+      const method = request.method === 'HEAD' ? 'GET' : request.method;
+      const route = { method, url: routeOf(request).url ?? '' };
       const changes = registry.requestRewrites(request.apiVersion, route);
       if (changes.length === 0) return undefined;
       const context = { db, caller: request.caller };
@@ -89,11 +92,12 @@ export function versionHooks(registry: VersionRegistry, db: Db) {
 
     /**
      * preSerialization: every object in the response (a page, a nested object, an error
-     * body) in the shape of the caller's version.
+     * body) in the shape of the caller's version. A response that is the client's free-form
+     * JSON (metadata) has no objects of the API: it goes out as stored.
      */
     rewriteResponse: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
       const transforms = registry.objectTransforms(request.apiVersion);
-      if (transforms.length === 0) return payload;
+      if (transforms.length === 0 || freeFormResponse(request, reply)) return payload;
       const body = await applyTransforms(payload, transforms, { db, caller: request.caller });
       // The route's response schema describes the latest shape; an older one is sent as is.
       reply.serializer(JSON.stringify);

@@ -5,7 +5,17 @@
  * a payload (a single response, a list page, nested in another object, inside an error
  * body or a webhook payload) and rewrites them in one batch per transform, so a transform
  * that needs the database makes one query per response, not one per object.
+ *
+ * Only objects the API itself builds are rewritten: the walk never enters a user's free-form
+ * data (`FREE_FORM_KEYS`), where a value tagged `{"object":"event"}` is the user's, not an
+ * event, and must come back as it was stored (or a transform would rewrite it or throw on it).
  */
+
+/**
+ * Properties that hold a client's free-form JSON (a user's `metadata`: any keys, any values),
+ * wherever they appear. Whatever is in them is data, never an API object: not searched.
+ */
+export const FREE_FORM_KEYS: ReadonlySet<string> = new Set(['metadata']);
 
 /** An API object: anything carrying an `object` tag. */
 export type ApiObject = Record<string, unknown> & { object: string };
@@ -49,7 +59,11 @@ function findSlots(holder: Record<string, unknown>, tag: string): Slot[] {
       value.forEach((_, index) => visit(value, index));
     } else if (isPlainObject(value)) {
       if (typeOf(value) === tag) slots.push({ parent, key });
-      else for (const child of Object.keys(value)) visit(value, child);
+      else {
+        for (const child of Object.keys(value)) {
+          if (!FREE_FORM_KEYS.has(child)) visit(value, child);
+        }
+      }
     }
   };
   visit(holder, 'payload');

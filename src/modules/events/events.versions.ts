@@ -93,16 +93,26 @@ export function eventVersionChanges(): VersionChanges {
    * linked to that user (`equals`/`in` match any of them, `notEqual`/`nin` exclude them
    * all). A user with no profile matches nothing (an id no guide has stands for it). The
    * list's own scope still decides what the caller sees.
+   *
+   * The rewrite reads its own output as it wrote it: `paging.next` carries the rewritten
+   * query (`guides[in]=<guide ids>`) and the client follows it on the same version, so a
+   * guide id linked to a user (what this writes; ids are unique across tables, so no user
+   * has one) stays as it is instead of being looked up again as a user, which matched nothing.
    */
   async function guidesFilter(request: RequestParts, context: VersionContext): Promise<void> {
     const KEY = /^guides(?:\[(equals|in|notEqual|nin)\])?$/;
     for (const [key, value] of Object.entries(request.query)) {
       const match = KEY.exec(key);
       if (!match || typeof value !== 'string') continue;
-      const userIds = value.split(',').map((v) => v.trim());
-      if (!userIds.every(isId)) continue; // let the query language answer
-      const byUser = await guides.guidesOfUsers(context.db, userIds);
-      const guideIds = [...new Set(userIds.flatMap((id) => byUser.get(id) ?? []))];
+      const ids = value.split(',').map((v) => v.trim());
+      if (!ids.every(isId)) continue; // let the query language answer
+      const byUser = await guides.guidesOfUsers(context.db, ids);
+      const notUsers = ids.filter((id) => (byUser.get(id) ?? []).length === 0);
+      const written =
+        notUsers.length > 0 ? await guides.usersOfGuides(context.db, notUsers) : new Map();
+      const guideIds = [
+        ...new Set(ids.flatMap((id) => (written.has(id) ? [id] : (byUser.get(id) ?? [])))),
+      ];
       const negated = match[1] === 'notEqual' || match[1] === 'nin';
       delete request.query[key];
       request.query[`guides[${negated ? 'nin' : 'in'}]`] = (
@@ -111,23 +121,41 @@ export function eventVersionChanges(): VersionChanges {
     }
   }
 
+  /**
+   * The transforms below rewrite only the shape they know (the latest event's, or the one
+   * the newer transform left) and pass anything else through: an event whose guides are not
+   * that shape is left as it is, never a thrown error that turns a read into a 500.
+   */
+  type AssignedGuide = { status: string; guide: { id: string } };
+  const isAssignedGuide = (g: unknown): g is AssignedGuide =>
+    typeof g === 'object' &&
+    g !== null &&
+    typeof (g as AssignedGuide).status === 'string' &&
+    isId((g as AssignedGuide).guide?.id);
+  const guideIdsOf = (e: ApiObject): string[] | undefined =>
+    Array.isArray(e.guides) && e.guides.every(isId) ? e.guides : undefined;
+
   /** Before v2018-06-26: an event's guides as bare ids, without those who declined. */
   const guidesAsIds = (events: ApiObject[]) =>
-    events.map((e) => ({
-      ...e,
-      guides: (e.guides as { status: string; guide: { id: string } }[])
-        .filter((g) => g.status !== 'declined')
-        .map((g) => g.guide.id),
-    }));
+    events.map((e) =>
+      Array.isArray(e.guides) && e.guides.every(isAssignedGuide)
+        ? {
+            ...e,
+            guides: e.guides.filter((g) => g.status !== 'declined').map((g) => g.guide.id),
+          }
+        : e,
+    );
 
   /** An event's guides as user ids (guides without a linked user are left out). */
   async function guidesAsUsers(events: ApiObject[], context: VersionContext) {
-    const ids = [...new Set(events.flatMap((e) => e.guides as string[]))];
+    const ids = [...new Set(events.flatMap((e) => guideIdsOf(e) ?? []))];
+    if (ids.length === 0) return events;
     const users = await guides.usersOfGuides(context.db, ids);
-    return events.map((e) => ({
-      ...e,
-      guides: (e.guides as string[]).flatMap((id) => (users.has(id) ? [users.get(id)!] : [])),
-    }));
+    return events.map((e) => {
+      const guideIds = guideIdsOf(e);
+      if (!guideIds) return e;
+      return { ...e, guides: guideIds.flatMap((id) => (users.has(id) ? [users.get(id)!] : [])) };
+    });
   }
 
   /** The guide an assignment error names is its user for these callers. */

@@ -110,6 +110,53 @@ export async function renderPayload(
 }
 
 /**
+ * The body a delivery sends, or why it has none. A payload that cannot be rendered (a
+ * transform of the hook's version that throws, say) is a failed attempt: recorded, retried
+ * on the schedule and given up like any other. Thrown, it would leave the delivery
+ * unrecorded and the lease would hand it back for ever, first in line each time.
+ */
+async function renderBody(
+  options: WebhookDispatcherOptions,
+  delivery: ClaimedDelivery,
+): Promise<{ body: string } | { error: string }> {
+  const { reseller_id: resellerId } = delivery.hook;
+  try {
+    const payload =
+      resellerId !== null && options.renderForReseller
+        ? await options.renderForReseller({
+            hookId: delivery.hook.id,
+            url: delivery.hook.url,
+            resellerId,
+            eventName: delivery.event.name,
+            object: delivery.event.object,
+          })
+        : await renderPayload(delivery, options.versions, options.db);
+    return { body: JSON.stringify(payload) };
+  } catch (error) {
+    return { error: `payload not rendered: ${String(error)}` };
+  }
+}
+
+/** POSTs a rendered body to the delivery's hook, signed with the hook's secret. */
+function sendSigned(
+  options: WebhookDispatcherOptions,
+  delivery: ClaimedDelivery,
+  body: string,
+): ReturnType<WebhookSend> {
+  const signer = new Webhook(openSecret(options.cipher, delivery.hook));
+  const sentAt = new Date();
+  return options.send({
+    url: delivery.hook.url,
+    body,
+    headers: {
+      'webhook-id': delivery.event.id,
+      'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+      'webhook-signature': signer.sign(delivery.event.id, sentAt, body),
+    },
+  });
+}
+
+/**
  * Sends one claimed delivery, signed, and records its outcome: delivered, retried after the
  * next delay of the schedule, or given up (the hook disabled and its owner told). Whether
  * it was delivered.
@@ -119,35 +166,17 @@ async function deliverOne(
   repo: ReturnType<typeof deliveriesRepository>,
   delivery: ClaimedDelivery,
 ): Promise<boolean> {
-  const { db, cipher, versions, send, logger, retryScheduleMs } = options;
+  const { db, logger, retryScheduleMs } = options;
   const context = {
     deliveryId: delivery.id,
     hookId: delivery.hook.id,
     attempt: delivery.attempts,
   };
-  const { reseller_id: resellerId } = delivery.hook;
-  const payload =
-    resellerId !== null && options.renderForReseller
-      ? await options.renderForReseller({
-          hookId: delivery.hook.id,
-          url: delivery.hook.url,
-          resellerId,
-          eventName: delivery.event.name,
-          object: delivery.event.object,
-        })
-      : await renderPayload(delivery, versions, db);
-  const body = JSON.stringify(payload);
-  const signer = new Webhook(openSecret(cipher, delivery.hook));
-  const sentAt = new Date();
-  const outcome = await send({
-    url: delivery.hook.url,
-    body,
-    headers: {
-      'webhook-id': delivery.event.id,
-      'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-      'webhook-signature': signer.sign(delivery.event.id, sentAt, body),
-    },
-  });
+  const rendered = await renderBody(options, delivery);
+  const outcome =
+    'error' in rendered
+      ? { ok: false, statusCode: null, error: rendered.error, response: null, durationMs: 0 }
+      : await sendSigned(options, delivery, rendered.body);
   const retryIndex = delivery.attempts - delivery.round_start - 1;
   const next = outcome.ok
     ? 'delivered'
