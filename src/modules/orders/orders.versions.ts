@@ -44,11 +44,13 @@ const FIELDS_OF_FIRST_ITEM = [
 
 function withFirstItemAtTop(objects: ApiObject[]): ApiObject[] {
   return objects.map((object) => {
-    const first = (object.items as Record<string, unknown>[] | undefined)?.[0];
-    if (!first) return object;
+    // An order the API built; anything else shaped like one is left as it is (never a 500).
+    const first: unknown = Array.isArray(object.items) ? object.items[0] : undefined;
+    if (typeof first !== 'object' || first === null) return object;
     const top: Record<string, unknown> = {};
-    for (const field of FIELDS_OF_FIRST_ITEM) if (field in first) top[field] = first[field];
-    return { ...object, ...top, arrival: object.arrival ?? first.arrival };
+    const item = first as Record<string, unknown>;
+    for (const field of FIELDS_OF_FIRST_ITEM) if (field in item) top[field] = item[field];
+    return { ...object, ...top, arrival: object.arrival ?? item.arrival };
   });
 }
 

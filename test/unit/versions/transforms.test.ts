@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { orderVersionChanges } from '../../../src/modules/orders/orders.versions.js';
 import { applyTransforms, type ObjectTransform } from '../../../src/versions/transforms.js';
 
 const event = (id: string, guides: string[]) => ({ object: 'event', id, guides });
@@ -71,5 +72,24 @@ describe('applyTransforms', () => {
   it('refuses a transform that drops objects', async () => {
     const broken: ObjectTransform<null> = { version: 'v', object: 'event', down: () => [] };
     await expect(applyTransforms(event('e', []), [broken], null)).rejects.toThrow(/count/);
+  });
+});
+
+describe('the multi-item orders change (before 2017-09-28)', () => {
+  const down = orderVersionChanges.objects!.find((t) => t.object === 'order')!;
+
+  it('puts the first item at the top of an order', async () => {
+    const order = { object: 'order', id: 'o1', items: [{ arrival: '2030-01-02', quantity: 2 }] };
+    expect(await applyTransforms(order, [down], null)).toMatchObject({
+      arrival: '2030-01-02',
+      quantity: 2,
+    });
+  });
+
+  it('leaves alone what is shaped like an order without an array of item objects', async () => {
+    for (const items of ['abc', 42, ['x'], [null], { 0: { quantity: 1 } }]) {
+      const order = { object: 'order', id: 'o1', items };
+      expect(await applyTransforms(order, [down], null)).toEqual(order);
+    }
   });
 });
