@@ -49,14 +49,18 @@ function varyOnOrigin(reply: FastifyReply): void {
   void reply.header('vary', `${text}, Origin`);
 }
 
+/** The headers that let the page's script read the answer: on every one, refusals too. */
+function allowWidget(request: FastifyRequest, reply: FastifyReply): void {
+  varyOnOrigin(reply);
+  if (!fromWidget(request)) return;
+  void reply
+    .header('access-control-allow-origin', WIDGET_CORS.origin)
+    .header('access-control-expose-headers', EXPOSE_HEADERS);
+}
+
 export function registerWidgetCors(app: FastifyInstance): void {
   app.addHook('onRequest', (request, reply, done) => {
-    varyOnOrigin(reply);
-    if (!fromWidget(request)) return done();
-    void reply
-      .header('access-control-allow-origin', WIDGET_CORS.origin)
-      .header('access-control-expose-headers', EXPOSE_HEADERS);
-    if (request.raw.method !== 'OPTIONS') return done();
+    if (request.raw.method !== 'OPTIONS' || !fromWidget(request)) return done();
     // A preflight is answered here: no handler runs for it. Without the two headers a
     // browser sends, it is not one: refused in the documented format (the library answered
     // a bare text 400).
@@ -74,5 +78,13 @@ export function registerWidgetCors(app: FastifyInstance): void {
       .code(204)
       .header('content-length', '0')
       .send();
+  });
+  // On sending, not on receiving: a request refused before this module's hooks run (the
+  // rate limits, a wrong or revoked key: 429, 401, 403) is answered with them too, or the
+  // browser hides the refusal and its Retry-After from the widget, which shows a network
+  // failure instead.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    allowWidget(request, reply);
+    done(null, payload);
   });
 }

@@ -235,6 +235,8 @@ describe('guest checkout', () => {
     const idem = { 'idempotency-key': 'checkout-retry-1' };
     const booked = await withKey('POST', '/api/orders', { ...cart, ...guest, amount: 51 }, idem);
     expect(booked.statusCode, booked.body).toBe(201);
+    // The guest's personal data: never stored by a cache on the way.
+    expect(booked.headers['cache-control']).toBe('no-store');
     expect(booked.json()).toMatchObject({
       status: 'confirmed',
       customer: null,

@@ -88,6 +88,29 @@ describe('CORS', () => {
     expect(plain.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('lets the widget read its refusals: a wrong key, a key over its limit', async () => {
+    const limited = await createTestApp({ CHECKOUT_RATE_PER_ADDRESS: '1' });
+    try {
+      const send = (key: string) =>
+        limited.app.inject({
+          method: 'GET',
+          url: '/api/experiences',
+          headers: { origin: 'https://tours.example', 'x-publishable-key': key },
+        });
+      const wrong = await send('pk_' + 'x'.repeat(32));
+      expect(wrong.statusCode).toBe(401);
+      expect(wrong.headers['access-control-allow-origin']).toBe('*');
+      expect(String(wrong.headers.vary)).toContain('Origin');
+      await send('pk_' + 'y'.repeat(32));
+      const over = await send('pk_' + 'y'.repeat(32));
+      expectProblem(over, 429, 'rate_limited');
+      expect(over.headers['access-control-allow-origin']).toBe('*');
+      expect(over.headers['access-control-expose-headers']).toContain('retry-after');
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('refuses a widget preflight without Origin or its method in the error format', async () => {
     for (const headers of [
       { 'access-control-request-method': 'POST' },
