@@ -22,17 +22,17 @@ import {
   invitationsLastHour,
 } from './mail/index.js';
 import { checkinsModule } from './modules/checkins/index.js';
-import { checkoutModule } from './modules/checkout/index.js';
+import { checkoutFacade, checkoutModule } from './modules/checkout/index.js';
 import { delegatesModule } from './modules/delegates/index.js';
 import { eventsFacade, eventsModule } from './modules/events/index.js';
 import { experiencesFacade, experiencesModule } from './modules/experiences/index.js';
 import { guidesModule } from './modules/guides/index.js';
-import { hooksModule, webhookSender } from './modules/hooks/index.js';
+import { hooksFacade, hooksModule, webhookSender } from './modules/hooks/index.js';
 import { idempotencyService } from './modules/idempotency/index.js';
 import { resourcesModule } from './modules/resources/index.js';
 import { octoModule, ownKeyReseller } from './modules/octo/index.js';
 import { ordersFacade, ordersModule } from './modules/orders/index.js';
-import { resellerOwners, resellersModule } from './modules/resellers/index.js';
+import { resellerOwners, resellersFacade, resellersModule } from './modules/resellers/index.js';
 import {
   createCallerCache,
   usersFacade,
@@ -41,7 +41,7 @@ import {
 } from './modules/users/index.js';
 import { createEventSink } from './outbox/index.js';
 import { setPasswordHashConcurrency } from './security/passwords.js';
-import { configuredCipher } from './security/secret.js';
+import { configuredCipher, configuredFingerprintKey } from './security/secret.js';
 import { apiVersions, LATEST_VERSION } from './versions/index.js';
 import { createVersionRegistry, type VersionRegistry } from './versions/registry.js';
 import type { ApiVersion, VersionChanges } from './versions/types.js';
@@ -73,7 +73,7 @@ export async function createModules(ctx: ModuleContext): Promise<Modules> {
   const { db } = database;
   const cipher = configuredCipher(config);
   setPasswordHashConcurrency(config.passwordHashConcurrency);
-  const idempotency = idempotencyService({ db });
+  const idempotency = idempotencyService({ db, fingerprintKey: configuredFingerprintKey(config) });
   // Domain events, written in each change's transaction; email is derived from them there,
   // webhooks by the hooks module's dispatcher.
   const domainEvents = createEventSink([mailConsumer], { store: ctx.storeDomainEvents });
@@ -128,6 +128,12 @@ export async function createModules(ctx: ModuleContext): Promise<Modules> {
       recentInvitations: invitationsLastHour,
       hasBookedWith: ordersFacade.hasBookedWith,
       callersChanged: (userId) => callers.invalidate(userId),
+      // What a delegate made ends with the capability it made it with (docs/security.md).
+      madeWith: {
+        hooks: [hooksFacade.disableMadeBy],
+        keys: [resellersFacade.revokeMadeBy, checkoutFacade.revokeMadeBy],
+      },
+      propagated: () => callers.propagated(),
     }),
     guidesModule({
       db,

@@ -17,7 +17,7 @@ import { migrateAll } from '../migrate-all.js';
 import { DomainError } from '../domain/errors.js';
 import { idempotencyService } from '../modules/idempotency/index.js';
 import { usersModule } from '../modules/users/index.js';
-import { configuredCipher } from '../security/secret.js';
+import { configuredCipher, configuredFingerprintKey } from '../security/secret.js';
 import { LATEST_VERSION } from '../versions/index.js';
 import {
   CommandRefusedError,
@@ -74,7 +74,10 @@ async function createUser(ctx: CommandContext, args: string[]): Promise<void> {
   try {
     const users = usersModule({
       db: database.db,
-      idempotency: idempotencyService({ db: database.db }),
+      idempotency: idempotencyService({
+        db: database.db,
+        fingerprintKey: configuredFingerprintKey(ctx.config),
+      }),
       cipher: configuredCipher(ctx.config),
       latestVersion: LATEST_VERSION,
     }).service;

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { ConfigError } from '../config.js';
 import { createApiKeyCipher } from './api-keys.js';
 
@@ -45,3 +45,15 @@ export function loadSecret({ secret, dataDir, databaseUrl }: SecretSource): stri
 /** The cipher of this configuration: BOOKING_SECRET, and the previous one during a rotation. */
 export const configuredCipher = (config: SecretSource & { previousSecret?: string | undefined }) =>
   createApiKeyCipher(loadSecret(config), config.previousSecret);
+
+/**
+ * The key idempotency fingerprints are made with (an HMAC, modules/idempotency): a
+ * fingerprint hashes the request's body, a sign-up's password included, and the row keeps
+ * the body's other fields in its answer beside it, so a plain SHA-256 could be cracked at
+ * GPU speed from a leaked database. Derived from the server secret, so every instance makes
+ * the same fingerprint (a retry across a secret rotation is refused as another request).
+ */
+export const configuredFingerprintKey = (config: SecretSource): Buffer =>
+  Buffer.from(
+    hkdfSync('sha256', loadSecret(config), Buffer.alloc(0), 'idempotency-fingerprint', 32),
+  );

@@ -1,4 +1,7 @@
+import { createHash, createHmac } from 'node:crypto';
+import canonicalizeModule from 'canonicalize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configuredFingerprintKey } from '../../src/security/secret.js';
 import {
   as,
   createAdmin,
@@ -9,6 +12,8 @@ import {
   type Account,
   type TestApp,
 } from '../helpers/app.js';
+
+const canonicalize = canonicalizeModule as unknown as (value: unknown) => string;
 
 let t: TestApp;
 beforeAll(async () => {
@@ -40,6 +45,40 @@ describe('POST /api/users', () => {
     // The key works at once.
     const me = await as(t.app, user, { method: 'GET', url: '/api/users/me' });
     expect(me.json().id).toBe(user.id);
+  });
+
+  it('keeps no fingerprint of a sign-up that its stored answer lets anyone crack', async () => {
+    const email = uniqueEmail('fingerprint');
+    const body = { name: 'Finn', email, password: 'Summer2024!' };
+    const signed = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { 'idempotency-key': `fp-${email}` },
+      payload: body,
+    });
+    expect(signed.statusCode).toBe(201);
+    const row = await t.database.db
+      .selectFrom('idempotency_keys')
+      .select('fingerprint')
+      .where('key', '=', `fp-${email}`)
+      .executeTakeFirstOrThrow();
+    // Everything in the body but the password is in the stored answer: an unkeyed hash of
+    // the body is a password hash at SHA-256 speed.
+    const canonical = `POST /api/users\n${canonicalize(body)}`;
+    expect(row.fingerprint).not.toBe(createHash('sha256').update(canonical).digest('base64url'));
+    expect(row.fingerprint).toBe(
+      createHmac('sha256', configuredFingerprintKey(t.config))
+        .update(canonical)
+        .digest('base64url'),
+    );
+    // The same request again is still the same request.
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { 'idempotency-key': `fp-${email}` },
+      payload: body,
+    });
+    expect(again.json().id).toBe(signed.json().id);
   });
 
   it('lets a seller sign up as a seller', async () => {

@@ -5,7 +5,7 @@
  * the first is still running is 409. The response of a successful write is stored inside
  * that write's own transaction, so a booking and its replay record commit together.
  */
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import canonicalizeModule from 'canonicalize';
 import type { Db } from '../../db/database.js';
 import { inTransaction, type Tx } from '../../db/unit-of-work.js';
@@ -46,7 +46,7 @@ export interface IdempotentRequest {
   body: unknown;
 }
 
-export function idempotencyService({ db }: { db: Db }) {
+export function idempotencyService({ db, fingerprintKey }: { db: Db; fingerprintKey: Buffer }) {
   const repo = idempotencyRepository(db);
 
   async function claim(
@@ -112,8 +112,9 @@ export function idempotencyService({ db }: { db: Db }) {
         );
       }
       // Bodies compare canonically (RFC 8785): the same JSON with its keys in another order,
-      // or its numbers written another way, is the same request.
-      const fingerprint = createHash('sha256')
+      // or its numbers written another way, is the same request. Keyed: a body may hold a
+      // password (security/secret.ts, configuredFingerprintKey).
+      const fingerprint = createHmac('sha256', fingerprintKey)
         .update(`${request.method} ${request.path}\n${canonicalize(request.body ?? null) ?? ''}`)
         .digest('base64url');
       const replay = await claim(scope, key, fingerprint);
