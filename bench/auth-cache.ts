@@ -19,6 +19,7 @@ const env = {
   BOOKING_SECRET: 'x'.repeat(40),
   LOG_LEVEL: 'silent',
   RATE_LIMIT_MAX: '0',
+  SIGNUPS_PER_ADDRESS: '0',
   WEBHOOK_DISPATCH: 'false',
 };
 const database = await openAppDatabase(loadConfig(env));

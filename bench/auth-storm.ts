@@ -22,6 +22,7 @@ const app = await buildApp(
     BOOKING_SECRET: 'x'.repeat(40),
     LOG_LEVEL: 'silent',
     RATE_LIMIT_MAX: '0',
+    SIGNUPS_PER_ADDRESS: '0',
     AUTH_FAILURES_PER_ADDRESS: '0',
     PASSWORD_HASH_CONCURRENCY: process.env.PASSWORD_HASH_CONCURRENCY ?? '2',
   }),

@@ -51,6 +51,7 @@ const env = {
   DATABASE_URL: url,
   BOOKING_SECRET: SECRET,
   RATE_LIMIT_MAX: '0',
+  SIGNUPS_PER_ADDRESS: '0',
   LOG_LEVEL: 'warn',
   WEBHOOK_DISPATCH: 'false',
   ORDER_HOLD_SWEEP: 'false',

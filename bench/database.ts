@@ -40,6 +40,7 @@ export function serviceEnv(databaseUrl: string, poolSize?: number): Record<strin
     BOOKING_SECRET: BENCH_SECRET,
     LOG_LEVEL: 'warn',
     RATE_LIMIT_MAX: '0',
+    SIGNUPS_PER_ADDRESS: '0',
     SHUTDOWN_DRAIN_MS: '0',
     ...(poolSize ? { DATABASE_POOL_SIZE: String(poolSize) } : {}),
   };

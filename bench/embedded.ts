@@ -29,6 +29,7 @@ const env = {
   BOOKING_SECRET: BENCH_SECRET,
   LOG_LEVEL: 'warn',
   RATE_LIMIT_MAX: '0',
+  SIGNUPS_PER_ADDRESS: '0',
   DEMO_PAGE: 'false',
 };
 const cli = (args: string[]) => {

@@ -63,6 +63,7 @@ const config = loadConfig({
   ORDER_HOLD_SWEEP: 'false',
   MIGRATE_ON_START: 'false',
   AUTH_FAILURES_PER_ADDRESS: '0',
+  SIGNUPS_PER_ADDRESS: '0',
 });
 const app = await buildApp(config, { database });
 await app.ready();

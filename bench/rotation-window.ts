@@ -40,6 +40,7 @@ async function start(migrate: boolean): Promise<{ base: string; child: ChildProc
       WEBHOOK_DISPATCH: 'false',
       ORDER_HOLD_SWEEP: 'false',
       AUTH_FAILURES_PER_ADDRESS: '0',
+      SIGNUPS_PER_ADDRESS: '0',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -35,6 +35,7 @@ const env = {
   BOOKING_SECRET: 'x'.repeat(40),
   LOG_LEVEL: 'silent',
   RATE_LIMIT_MAX: '0',
+  SIGNUPS_PER_ADDRESS: '0',
   AUTH_FAILURES_PER_ADDRESS: '0',
   WEBHOOK_DISPATCH: 'false',
   WEBHOOK_POLL_MS: '20',

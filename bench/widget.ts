@@ -41,6 +41,7 @@ const app = await buildApp(
     DATA_DIR: dataDir,
     BOOKING_SECRET: 'bench-secret-that-is-long-enough-0123456789',
     RATE_LIMIT_MAX: '0',
+    SIGNUPS_PER_ADDRESS: '0',
     WEBHOOK_DISPATCH: 'false',
     LOG_LEVEL: 'error',
   }),

@@ -34,6 +34,7 @@ const config = loadConfig({
   BOOKING_SECRET: 'x'.repeat(40),
   LOG_LEVEL: 'silent',
   RATE_LIMIT_MAX: '0',
+  SIGNUPS_PER_ADDRESS: '0',
   AUTH_FAILURES_PER_ADDRESS: '0',
 });
 const app = await buildApp(config);

@@ -184,6 +184,13 @@ const EnvSchema = Type.Object({
     description:
       'After a Redis failure, how long limits count only in this instance before Redis is tried again',
   }),
+  SIGNUPS_PER_ADDRESS: Type.Integer({
+    minimum: 0,
+    maximum: 1_000_000,
+    default: 20,
+    description:
+      'Sign-ups (POST /api/users) per client address per hour, whatever credential they carry; 0 turns it off',
+  }),
   AUTH_FAILURES_PER_ADDRESS: Type.Integer({
     minimum: 0,
     maximum: 1_000_000,
@@ -324,6 +331,8 @@ export interface Config {
     readonly timeoutMs: number;
     readonly retryMs: number;
   };
+  /** Sign-ups per client address per hour (http/signup-limit.ts); 0: off. */
+  readonly signupsPerAddress: number;
   readonly authThrottle: {
     readonly perAddress: number;
     readonly perAccount: number;
@@ -488,6 +497,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: converted.REDIS_TIMEOUT_MS,
       retryMs: converted.REDIS_RETRY_MS,
     }),
+    signupsPerAddress: converted.SIGNUPS_PER_ADDRESS,
     authThrottle: Object.freeze({
       perAddress: converted.AUTH_FAILURES_PER_ADDRESS,
       perAccount: converted.AUTH_FAILURES_PER_ACCOUNT,

@@ -15,6 +15,7 @@ import { authenticationHook, type Authenticator } from './auth.js';
 import { isUnder } from './error-handler.js';
 import type { AuthThrottle } from './auth-throttle.js';
 import { checkoutLimitHooks } from './checkout-limit.js';
+import { signupLimitHook } from './signup-limit.js';
 import { conditionalGet } from './conditional-get.js';
 import { expandHook, readExpand, type Expanders } from './expand.js';
 import { refuseMalformedQuery, refuseUnstorableInput } from './input-text.js';
@@ -55,6 +56,7 @@ export async function registerRequestPipeline(app: FastifyInstance, p: Pipeline)
     p.redis,
   );
   app.addHook('onRequest', atOnceOrAfter(checkoutLimit.onRequest));
+  app.addHook('onRequest', atOnceOrAfter(signupLimitHook(config.signupsPerAddress, p.redis)));
   app.addHook('onResponse', atOnceOrAfter(checkoutLimit.onResponse));
   app.addHook('onRequest', atOnce(versioning.fromHeader));
   app.addHook(

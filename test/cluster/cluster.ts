@@ -87,6 +87,9 @@ export async function startCluster(
     WEBHOOK_POLL_MS: '50',
     ORDER_HOLD_SWEEP: 'false',
     LOG_LEVEL: 'warn',
+    // Every suite signs up its accounts from this one address, and the count lives in the
+    // shared Redis for an hour, across suites and runs.
+    SIGNUPS_PER_ADDRESS: '0',
     ...options.env,
   };
   // Started on a known port (HAProxy's configuration names it), ready when /readyz says so.

@@ -31,8 +31,10 @@ export function testConfig(env: Record<string, string> = {}): Config {
     BOOKING_SECRET: TEST_SECRET,
     LOG_LEVEL: 'info',
     RATE_LIMIT_MAX: '0',
-    // Suites send wrong credentials on purpose; the throttle has its own tests.
+    // Suites send wrong credentials on purpose, and sign up many accounts from one address;
+    // the throttle and the sign-up limit have their own tests.
     AUTH_FAILURES_PER_ADDRESS: '0',
+    SIGNUPS_PER_ADDRESS: '0',
     // Webhook suites start their own dispatcher (and a sandbox for local receivers).
     WEBHOOK_DISPATCH: 'false',
     // One instance on this host's clock: no skew between it and the database to allow for.

@@ -105,6 +105,45 @@ describe('rate limits', () => {
     }
   });
 
+  it('limits sign-ups per client address, whatever key each one carries', async () => {
+    const limited = await createTestApp({ SIGNUPS_PER_ADDRESS: '3' });
+    try {
+      let key = '';
+      const signUpFrom = (remoteAddress: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/users',
+          remoteAddress,
+          // Each with the key the last one got: a fresh bucket of the general limit each time.
+          headers: key ? { 'x-api-key': key } : {},
+          payload: {
+            name: 'Stream',
+            email: `stream.${randomBytes(6).toString('hex')}@example.com`,
+            password: 'long enough',
+          },
+        });
+      for (let i = 0; i < 3; i++) {
+        const made = await signUpFrom('198.51.100.60');
+        expect(made.statusCode, made.body).toBe(201);
+        key = made.json().apiKey;
+      }
+      const refused = await signUpFrom('198.51.100.60');
+      expectProblem(refused, 429, 'rate_limited');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3000);
+      expect((await signUpFrom('198.51.100.61')).statusCode).toBe(201);
+      // Nothing else is held by it: the accounts made still work from that address.
+      const me = await limited.app.inject({
+        method: 'GET',
+        url: '/api/users/me',
+        remoteAddress: '198.51.100.60',
+        headers: { 'x-api-key': key },
+      });
+      expect(me.statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('does not limit health checks', async () => {
     for (let i = 0; i < 6; i++) {
       expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
