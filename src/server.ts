@@ -1,8 +1,9 @@
 /**
  * Process entry: config -> database -> app -> listen, and a graceful shutdown on SIGTERM
  * or SIGINT: drain (readiness 503 for SHUTDOWN_DRAIN_MS while still serving, so a balancer
- * takes the instance out first), then stop accepting, finish in-flight requests, close the
- * pool. SIGHUP and SIGUSR2 are ignored (IGNORED_SIGNALS).
+ * takes the instance out first), then stop accepting, finish in-flight requests and
+ * deliveries, close the pool; within a budget the configuration implies (shutdownBudgetMs),
+ * after which it exits 1. SIGHUP and SIGUSR2 are ignored (IGNORED_SIGNALS).
  */
 import './node20-navigator.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,7 +11,7 @@ import closeWithGrace from 'close-with-grace';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
 import { serverCommands } from './cli/commands.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
 
 /**
@@ -20,6 +21,21 @@ import { DataDirLockedError } from './db/data-dir-lock.js';
  * Logs go to stdout, so there is nothing to reopen; a stop is SIGTERM (docs/operations.md).
  */
 const IGNORED_SIGNALS = ['SIGHUP', 'SIGUSR2'] as const;
+
+/** What the close may take at least (requests in flight), and beyond a delivery's timeout. */
+const CLOSE_MIN_MS = 10_000;
+const CLOSE_MARGIN_MS = 5_000;
+
+/**
+ * How long a stop may take before the process gives up: the drain, then the close. The
+ * close waits for requests in flight, then for the workers, whose webhook deliveries in
+ * flight wait up to WEBHOOK_TIMEOUT_MS (and then record their outcome). systemd's
+ * TimeoutStopSec must be longer than this (docs/operations.md, deploy/booking.service).
+ */
+function shutdownBudgetMs(config: Config): number {
+  const close = Math.max(CLOSE_MIN_MS, config.webhooks.timeoutMs + CLOSE_MARGIN_MS);
+  return config.shutdownDrainMs + close;
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -31,12 +47,22 @@ async function main(): Promise<void> {
   // With the embedded database, the command line's commands run here while this runs.
   const app = await buildApp(config, { adminCommands: serverCommands });
   logTo.log = app.log;
-  const grace = { delay: config.shutdownDrainMs + 10_000, skip: [...IGNORED_SIGNALS] };
+  const budgetMs = shutdownBudgetMs(config);
+  const grace = {
+    delay: budgetMs,
+    skip: [...IGNORED_SIGNALS],
+    logger: app.log,
+    // Then close-with-grace exits 1 without waiting for the database: the embedded one's
+    // lock goes with the process ('exit', db/data-dir-lock.ts), and the next start recovers
+    // its files as after a crash.
+    onTimeout: () =>
+      app.log.error({ budgetMs }, `shutdown did not finish within ${budgetMs} ms: exiting 1`),
+  };
   closeWithGrace(grace, async ({ signal, err }) => {
     if (err) {
       app.log.error({ err }, 'shutting down after an error');
     } else {
-      app.log.info({ signal, drainMs: config.shutdownDrainMs }, 'draining');
+      app.log.info({ signal, drainMs: config.shutdownDrainMs, budgetMs }, 'draining');
       app.readiness.draining = true;
       await sleep(config.shutdownDrainMs);
       app.log.info({ signal }, 'shutting down');

@@ -232,6 +232,12 @@ type TimestampOrNull = ColumnType<
   Date | string | null
 >;
 
+/**
+ * Who made a hook, reseller credential or publishable key (a user id; null when made before
+ * migration 0025): what a delegate made ends with its delegation (docs/security.md).
+ */
+export type MadeBy = ColumnType<string | null, string | null | undefined, never>;
+
 /** Every change others may care about (docs/webhooks.md). */
 export interface DomainEventsTable {
   id: string;
@@ -261,6 +267,11 @@ export interface HooksTable {
   hears_after: Generated<number>;
   /** Whether it hears `user.update` (the user's private metadata): made by its owner or an admin. */
   hears_private: Generated<boolean>;
+  /**
+   * The user who made it (the owner itself, a seller-admin delegate, an admin); null for a
+   * reseller's hook and for hooks made before migration 0025. Never changed.
+   */
+  created_by: MadeBy;
   created_at: Created;
   updated_at: Updated;
 }
@@ -298,6 +309,8 @@ export interface PublishableKeysTable {
   seller_id: string;
   key: string;
   label: Generated<string>;
+  /** The user who made it (the seller, a seller-admin delegate, an admin): MadeBy. */
+  created_by: MadeBy;
   created_at: Created;
   revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
@@ -349,6 +362,8 @@ export interface ResellerCredentialsTable {
   key_ciphertext: Buffer;
   /** 1250 is 12.5 %; null: none. */
   commission_bps: number | null;
+  /** The user who made it (the seller, a seller-admin delegate, an admin): MadeBy. */
+  created_by: MadeBy;
   created_at: ColumnType<Date, Date | string, never>;
   revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }

@@ -3,12 +3,15 @@
  * A new hook takes the events' last number when it is inserted; hooks made before the
  * migration get the number the old stamp rule implied for the events still waiting for the
  * fan-out. 0024: hooks made before it keep hearing `user.update` (who made them was not
- * recorded); a hook inserted without saying hears nothing private.
+ * recorded); a hook inserted without saying hears nothing private. 0025: hooks, reseller
+ * credentials and publishable keys made before it name no maker (null), so the end of a
+ * delegation ends none of them; those made after name theirs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { numberHooksMadeBefore } from '../../src/db/migrations/0022_hook_hears_after.js';
 import { up as addHearsPrivate } from '../../src/db/migrations/0024_hook_private_events.js';
+import { up as addMadeBy } from '../../src/db/migrations/0025_made_by.js';
 import { newId } from '../../src/db/ids.js';
 import { as, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
 
@@ -113,5 +116,48 @@ describe('migration 0024: which hooks hear private events', () => {
       select column_default from information_schema.columns
        where table_name = 'hooks' and column_name = 'hears_private'`.execute(t.database.db);
     expect(rows[0]!.column_default).toBe('false');
+  });
+});
+
+describe('migration 0025: who made hooks, reseller credentials and publishable keys', () => {
+  it('leaves the rows made before it nameless, and the service names the maker after', async () => {
+    const made = async () => {
+      const hook = await makeHook(`http://127.0.0.1:9/made-${newId()}`);
+      const affiliate = await as(t.app, seller, {
+        method: 'POST',
+        url: `/api/users/${seller.id}/affiliates`,
+        payload: { name: 'Partner' },
+      });
+      const key = await as(t.app, seller, {
+        method: 'POST',
+        url: `/api/sellers/${seller.id}/publishable-keys`,
+        payload: {},
+      });
+      return { hook, affiliate: affiliate.json().id, key: key.json().id };
+    };
+    const makers = async (ids: { hook: string; affiliate: string; key: string }) =>
+      (
+        await sql<{ maker: string | null }>`
+          select created_by as maker from hooks where id = ${ids.hook}
+          union all select created_by from reseller_credentials where id = ${ids.affiliate}
+          union all select created_by from publishable_keys where id = ${ids.key}`.execute(
+          t.database.db,
+        )
+      ).rows.map((r) => r.maker);
+
+    const before = await made();
+    // As before the migration: no columns; then the migration.
+    for (const table of ['hooks', 'reseller_credentials', 'publishable_keys'])
+      await sql`alter table ${sql.table(table)} drop column created_by`.execute(t.database.db);
+    await addMadeBy(t.database.db as never);
+    expect(await makers(before)).toEqual([null, null, null]);
+
+    const after = await made();
+    expect(await makers(after)).toEqual([seller.id, seller.id, seller.id]);
+    const hook = await as(t.app, seller, {
+      method: 'GET',
+      url: `/api/users/${seller.id}/hooks/${before.hook}`,
+    });
+    expect(hook.json().createdBy).toBeNull();
   });
 });

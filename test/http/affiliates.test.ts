@@ -34,6 +34,7 @@ describe('affiliates', () => {
       seller: { id: seller.id },
       name: 'Klook',
       commission: { amount: 12.5, amountType: 'percent' },
+      createdBy: { id: seller.id },
       createdAt: expect.any(String),
       revokedAt: null,
       apiKey: expect.stringMatching(/^[A-Za-z0-9]{43}$/),

@@ -8,9 +8,12 @@
  * - every command of the command line works while the server runs, through the server
  *   (its admin socket): seed, users create (the key works at once and after a restart),
  *   migrate, outbox, and rotate-secret's refusal of a server without a previous secret;
- * - kill -9, then start again: no stale-lock refusal, data intact.
+ * - kill -9, then start again: no stale-lock refusal, data intact;
+ * - a command run in another PID namespace (a container beside the server's, sharing the
+ *   volume; `unshare` here) sees the server through the lock's heartbeat, where the server's
+ *   pid means nothing, and runs through it instead of opening the directory itself.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -118,6 +121,42 @@ describe('one process per embedded data directory', () => {
       expect(fs.existsSync(path.join(dataDir, '.lock'))).toBe(false);
     } finally {
       first.child.kill('SIGKILL');
+    }
+  }, 120_000);
+});
+
+/** `unshare` can start a process in a PID namespace of its own here (root, or user namespaces). */
+const UNSHARE = ['--user', '--map-root-user', '--pid', '--fork', '--mount-proc'];
+const canUnshare = spawnSync('unshare', [...UNSHARE, 'true']).status === 0;
+
+describe.runIf(canUnshare)('a command from another PID namespace', () => {
+  it('runs through the server it cannot see by pid, and leaves its lock alone', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-datadir-ns-'));
+    const nsEnv = { DATABASE_URL: '', DATA_DIR: dir };
+    const server = await startServer(bundle.bundle, nsEnv);
+    try {
+      const lockBefore = fs.readFileSync(path.join(dir, '.lock'), 'utf8');
+      const created = await new Promise<{ code: number | null; out: string }>((resolve) => {
+        const args = ['--import', 'tsx', 'src/cli.ts', 'users', 'create'];
+        const child = spawn(
+          'unshare',
+          [...UNSHARE, process.execPath, ...args, '--email', 'ns@example.com', '--name', 'NS'],
+          { env: { ...process.env, ...nsEnv } },
+        );
+        let out = '';
+        child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+        child.on('exit', (code) => resolve({ code, out }));
+      });
+      expect(created.code, created.out).toBe(0);
+      const user = JSON.parse(created.out) as { apiKey: string; via?: string };
+      expect(user.via).toBe(`server ${server.child.pid}`);
+      expect(await me(server, user.apiKey)).toBe(200);
+      expect(fs.readFileSync(path.join(dir, '.lock'), 'utf8')).toBe(lockBefore);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
 });

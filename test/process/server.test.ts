@@ -5,7 +5,9 @@
  * in-flight request finish before the process exits; and that SIGHUP (log rotation sends it
  * by habit) and SIGUSR2 are logged and ignored, where close-with-grace stopped the server
  * with exit code 0, which systemd's `Restart=on-failure` does not restart (docs/operations.md,
- * "Signals").
+ * "Signals"); and that a shutdown that cannot finish gives up after the budget its
+ * configuration implies (drain + max(10 s, WEBHOOK_TIMEOUT_MS + 5 s)), exiting 1 without
+ * leaving the data directory's lock behind.
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -102,6 +104,39 @@ describe('the server process', () => {
     } finally {
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
+    }
+  }, 120_000);
+
+  it('gives up a stuck shutdown after its budget, exits 1 and leaves no lock', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-stuck-'));
+    const server = await startServer(bundle.bundle, {
+      DATABASE_URL: '',
+      DATA_DIR: dir,
+      // A request whose body never comes holds the close: no request or idle timeout ends it.
+      REQUEST_TIMEOUT_MS: '0',
+      SOCKET_TIMEOUT_MS: '600000',
+      // Deliveries may take 6 s: the budget is 6 s + 5 s, more than the 10 s floor.
+      WEBHOOK_TIMEOUT_MS: '6000',
+    });
+    const socket = net.connect(Number(new URL(server.base).port), '127.0.0.1');
+    try {
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.on('error', () => undefined);
+      socket.write(
+        'POST /api/users HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' +
+          'Content-Length: 1000\r\n\r\n{"name":',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const signalled = Date.now();
+      server.child.kill('SIGTERM');
+      expect(await server.exited, server.output()).toBe(1);
+      expect(Date.now() - signalled).toBeGreaterThanOrEqual(10_500);
+      expect(server.output()).toMatch(/shutdown did not finish within 11000 ms/);
+      expect(fs.existsSync(path.join(dir, '.lock')), server.output()).toBe(false);
+    } finally {
+      socket.destroy();
+      server.child.kill('SIGKILL');
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
 });

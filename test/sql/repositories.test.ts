@@ -501,6 +501,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
         url: 'https://example.com/hook',
         secret_ciphertext: Buffer.alloc(1),
         api_version: '2018-02-26',
+        created_by: A,
       }),
     lockOwner: (db) => hooksRepository(db).lockOwner(B),
     sealedSecrets: (db) => hooksRepository(db).sealedSecrets(A, 500),
@@ -511,6 +512,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     remove: (db) => hooksRepository(db).remove(B, A),
     setSecret: (db) => hooksRepository(db).setSecret(A, Buffer.alloc(1)),
     setStatus: (db) => hooksRepository(db).setStatus(A, 'disabled'),
+    disableMadeBy: (db) => hooksRepository(db).disableMadeBy(B, A),
     attemptsOf: (db) => hooksRepository(db).attemptsOf([A, B]),
     resend: (db) => hooksRepository(db).resend(B, A),
     ...listCalls(hookList, (db) => hooksRepository(db).listSource(), { limit: '5' }, 'user'),
@@ -534,9 +536,16 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
   },
   publishableKeys: {
     insert: (db) =>
-      publishableKeysRepository(db).insert({ id: A, seller_id: B, key: 'pk_x', label: '' }),
+      publishableKeysRepository(db).insert({
+        id: A,
+        seller_id: B,
+        key: 'pk_x',
+        label: '',
+        created_by: A,
+      }),
     findLive: (db) => publishableKeysRepository(db).findLive('pk_x'),
     revoke: (db) => publishableKeysRepository(db).revoke(B, A, AT),
+    revokeMadeBy: (db) => publishableKeysRepository(db).revokeMadeBy(B, A, AT),
     ...listCalls(
       publishableKeyList,
       (db) => publishableKeysRepository(db).listSource(),
@@ -558,10 +567,12 @@ repositories.resellers = {
       key_digest: Buffer.alloc(32),
       key_ciphertext: Buffer.alloc(1),
       commission_bps: 1250,
+      created_by: A,
     }),
   findLiveByDigest: (db) => resellersRepository(db).findLiveByDigest(Buffer.alloc(32)),
   findById: (db) => resellersRepository(db).findById(A),
   revoke: (db) => resellersRepository(db).revoke(B, A, AT),
+  revokeMadeBy: (db) => resellersRepository(db).revokeMadeBy(B, A, AT),
   sealedKeys: (db) => resellersRepository(db).sealedKeys(A, 500),
   setSealedKey: (db) => resellersRepository(db).setSealedKey(A, resealed()),
   ...listCalls(

@@ -1,11 +1,18 @@
-/** The embedded data directory's lock (src/db/data-dir-lock.ts): held, stale, reused, raced. */
+/**
+ * The embedded data directory's lock (src/db/data-dir-lock.ts): held, stale, reused, raced;
+ * and held from another PID namespace or host (a container, NFS), where a pid means nothing:
+ * alive while its heartbeat is fresh, never released by a process that happens to share
+ * its pid.
+ */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   DataDirLockedError,
+  HEARTBEAT_MS,
+  HEARTBEAT_STALE_MS,
   lockDataDir,
   lockHolder,
   processStartTime,
@@ -27,6 +34,15 @@ const writeLock = (dir: string, owner: Partial<LockOwner>) =>
     path.join(dir, '.lock'),
     JSON.stringify({ pid: 1, processStart: null, role: 'server', since: 'then', ...owner }),
   );
+
+/** Where a lock written in another container or on another host says it was taken. */
+const elsewhere = { hostname: 'other-host', bootId: 'another-boot', pidNamespace: 'pid:[1]' };
+
+/** Sets the lock's heartbeat (its mtime) to `ageMs` ago. */
+const beatAgo = (dir: string, ageMs: number) => {
+  const then = new Date(Date.now() - ageMs);
+  fs.utimesSync(path.join(dir, '.lock'), then, then);
+};
 
 /** The pid of a process that has exited (the pid is free, or another process's by now). */
 function deadPid(): number {
@@ -85,6 +101,90 @@ describe('the data directory lock', () => {
     writeLock(dir, { pid: 999_999_999 });
     lock.release();
     expect(fs.existsSync(path.join(dir, '.lock'))).toBe(true);
+  });
+
+  it('records the host, boot and PID namespace that hold it', () => {
+    const dir = tempDir();
+    const lock = lockDataDir(dir, 'server');
+    try {
+      const holder = lockHolder(dir)!;
+      expect(holder.host?.hostname).toBe(os.hostname());
+      if (fs.existsSync('/proc/self/ns/pid')) {
+        expect(holder.host?.bootId).toMatch(/^[0-9a-f-]{36}$/);
+        expect(holder.host?.pidNamespace).toBe(fs.readlinkSync('/proc/self/ns/pid'));
+      }
+    } finally {
+      lock.release();
+    }
+  });
+
+  it('refuses a lock held in another PID namespace or on another host while its heartbeat is fresh', () => {
+    // Its pid means nothing here: absent (ESRCH), or someone else's (pid 1 in each container).
+    for (const pid of [Number(deadPid()), 1, process.pid]) {
+      const dir = tempDir();
+      writeLock(dir, {
+        pid,
+        processStart: processStartTime(pid) === null ? null : '1',
+        host: elsewhere,
+      });
+      beatAgo(dir, HEARTBEAT_STALE_MS - 5_000);
+      expect(lockHolder(dir)?.pid, `pid ${pid}`).toBe(pid);
+      let refusal: unknown;
+      try {
+        lockDataDir(dir, 'cli users create').release();
+      } catch (error) {
+        refusal = error;
+      }
+      expect(refusal, `pid ${pid}`).toBeInstanceOf(DataDirLockedError);
+      expect((refusal as Error).message).toContain(`process ${pid} (server`);
+      expect((refusal as Error).message).toContain('other-host');
+      expect(JSON.parse(fs.readFileSync(path.join(dir, '.lock'), 'utf8'))).toMatchObject({ pid });
+    }
+  });
+
+  it('takes over a lock from another PID namespace or host once its heartbeat is stale', () => {
+    const dir = tempDir();
+    // Alive by pid and start time as seen from here: only the heartbeat can tell.
+    writeLock(dir, {
+      pid: process.pid,
+      processStart: processStartTime(process.pid),
+      host: elsewhere,
+    });
+    beatAgo(dir, HEARTBEAT_STALE_MS + 1_000);
+    expect(lockHolder(dir)).toBeUndefined();
+    const lock = lockDataDir(dir, 'server');
+    expect(lockHolder(dir)?.host?.hostname).toBe(os.hostname());
+    lock.release();
+  });
+
+  it('never releases a lock another namespace took under the same pid', () => {
+    const dir = tempDir();
+    const lock = lockDataDir(dir, 'server');
+    // Ours went stale (say, a frozen container) and pid 1 of another one took it over.
+    writeLock(dir, {
+      pid: process.pid,
+      processStart: processStartTime(process.pid),
+      host: elsewhere,
+    });
+    lock.release();
+    expect(fs.existsSync(path.join(dir, '.lock'))).toBe(true);
+  });
+
+  it('refreshes its heartbeat while held, and stops when released', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const dir = tempDir();
+      const lock = lockDataDir(dir, 'server');
+      beatAgo(dir, HEARTBEAT_STALE_MS + 1_000);
+      vi.advanceTimersByTime(HEARTBEAT_MS);
+      const age = Date.now() - fs.statSync(path.join(dir, '.lock')).mtimeMs;
+      expect(age).toBeLessThan(HEARTBEAT_MS);
+      expect(HEARTBEAT_MS * 3).toBeLessThanOrEqual(HEARTBEAT_STALE_MS);
+      lock.release();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('lets exactly one of several processes racing for a stale lock win', async () => {

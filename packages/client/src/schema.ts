@@ -1497,6 +1497,14 @@ export interface components {
       } | null;
       /** Format: date-time */
       createdAt: string;
+      /** @description The user who made it: the seller, a seller-admin delegate (whose credentials are revoked when the delegation ends, docs/security.md) or an admin; null if made before this was recorded */
+      createdBy: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      } | null;
       /**
        * @description 24 lowercase hex characters
        * @example 5e1f3c9a2b4d6e8f0a1b2c3d
@@ -1955,6 +1963,14 @@ export interface components {
       } | null;
       /** Format: date-time */
       createdAt: string;
+      /** @description The user who made it: the seller, a seller-admin delegate (whose credentials are revoked when the delegation ends, docs/security.md) or an admin; null if made before this was recorded */
+      createdBy: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      } | null;
       /**
        * @description 24 lowercase hex characters
        * @example 5e1f3c9a2b4d6e8f0a1b2c3d
@@ -1979,6 +1995,14 @@ export interface components {
       apiVersion: string;
       /** Format: date-time */
       createdAt: string;
+      /** @description The user who made it: the owner, a seller-admin delegate (whose hooks are disabled when the delegation ends, docs/security.md) or an admin; null if made before this was recorded */
+      createdBy: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      } | null;
       /** Format: date-time */
       disabledAt: string | null;
       /** @description An event name (docs/webhooks.md), or `*` for all */
@@ -2524,6 +2548,14 @@ export interface components {
       apiVersion: string;
       /** Format: date-time */
       createdAt: string;
+      /** @description The user who made it: the owner, a seller-admin delegate (whose hooks are disabled when the delegation ends, docs/security.md) or an admin; null if made before this was recorded */
+      createdBy: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      } | null;
       /** Format: date-time */
       disabledAt: string | null;
       /** @description An event name (docs/webhooks.md), or `*` for all */
@@ -3821,6 +3853,14 @@ export interface components {
     PublishableKey: {
       /** Format: date-time */
       createdAt: string;
+      /** @description The user who made it: the seller, a seller-admin delegate (whose keys are revoked when the delegation ends, docs/security.md) or an admin; null if made before this was recorded */
+      createdBy: {
+        /**
+         * @description 24 lowercase hex characters
+         * @example 5e1f3c9a2b4d6e8f0a1b2c3d
+         */
+        id: string;
+      } | null;
       /**
        * @description 24 lowercase hex characters
        * @example 5e1f3c9a2b4d6e8f0a1b2c3d

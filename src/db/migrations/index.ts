@@ -25,6 +25,7 @@ import * as m0021 from './0021_resources.js';
 import * as m0022 from './0022_hook_hears_after.js';
 import * as m0023 from './0023_event_local_times.js';
 import * as m0024 from './0024_hook_private_events.js';
+import * as m0025 from './0025_made_by.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': m0001,
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '0022_hook_hears_after': m0022,
   '0023_event_local_times': m0023,
   '0024_hook_private_events': m0024,
+  '0025_made_by': m0025,
 };

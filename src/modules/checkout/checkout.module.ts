@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.js';
 import type { ResourceModule } from '../../http/module.js';
 import type { IdempotencyService } from '../idempotency/index.js';
+import { checkoutFacade, type CheckoutFacade } from './checkout.facade.js';
 import { checkoutHooks } from './checkout.guard.js';
 import { publishableKeysRoutes } from './publishable-keys.routes.js';
 import { PublishableKey, PublishableKeyList } from './publishable-keys.schemas.js';
@@ -18,7 +19,7 @@ export function checkoutModule(deps: {
   idempotency: IdempotencyService;
   /** Wraps the key's authentication (app-modules.ts counts its failures with the others). */
   guard?: (authenticate: Authenticate) => Authenticate;
-}): ResourceModule {
+}): ResourceModule<CheckoutFacade> {
   const keys = publishableKeysService(deps);
   const hooks = checkoutHooks(deps);
   const authenticate = deps.guard ? deps.guard(hooks.authenticate) : hooks.authenticate;
@@ -26,6 +27,7 @@ export function checkoutModule(deps: {
     name: 'checkout',
     schemas: [PublishableKey, PublishableKeyList],
     routes: (app) => publishableKeysRoutes(app, { keys, idempotency: deps.idempotency }),
+    facade: checkoutFacade,
     hooks: { onRequest: [authenticate], preHandler: [hooks.holdToSeller] },
   };
 }

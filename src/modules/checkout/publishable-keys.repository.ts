@@ -9,7 +9,13 @@ export type PublishableKeyRow = Selectable<PublishableKeysTable>;
 
 export function publishableKeysRepository(db: Kysely<DB>) {
   return {
-    async insert(row: { id: string; seller_id: string; key: string; label: string }) {
+    async insert(row: {
+      id: string;
+      seller_id: string;
+      key: string;
+      label: string;
+      created_by: string;
+    }) {
       return db
         .insertInto('publishable_keys')
         .values({ created_at: creationTime(), ...row })
@@ -37,6 +43,19 @@ export function publishableKeysRepository(db: Kysely<DB>) {
         .where('revoked_at', 'is', null)
         .returningAll()
         .executeTakeFirst();
+    },
+
+    /** Revokes the seller's live keys `userId` made; their ids. */
+    async revokeMadeBy(sellerId: string, userId: string, at: Date): Promise<string[]> {
+      const rows = await db
+        .updateTable('publishable_keys')
+        .set({ revoked_at: at })
+        .where('seller_id', '=', sellerId)
+        .where('created_by', '=', userId)
+        .where('revoked_at', 'is', null)
+        .returning('id')
+        .execute();
+      return rows.map((r) => r.id);
     },
 
     listSource(): ListSource<PublishableKeyRow> {

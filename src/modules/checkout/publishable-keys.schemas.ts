@@ -1,7 +1,7 @@
 /** The PublishableKey object, and the request body that creates one. */
 import { Type, type Static } from 'typebox';
 import { Id, Nullable, Ref, Timestamp, listOf } from '../../http/schemas.js';
-import { iso, ref } from '../shared/index.js';
+import { iso, ref, refOrNull } from '../shared/index.js';
 import type { PublishableKeyRow } from './publishable-keys.repository.js';
 
 export const PublishableKey = Type.Object(
@@ -13,6 +13,11 @@ export const PublishableKey = Type.Object(
       description: 'Safe to put in a web page: it can only read, quote and book (docs/security.md)',
     }),
     label: Type.String(),
+    createdBy: Nullable({
+      ...Ref,
+      description:
+        'The user who made it: the seller, a seller-admin delegate (whose keys are revoked when the delegation ends, docs/security.md) or an admin; null if made before this was recorded',
+    }),
     createdAt: Timestamp,
     revokedAt: Nullable(Timestamp),
   },
@@ -36,6 +41,7 @@ export const toPublishableKeyView = (row: PublishableKeyRow): PublishableKeyView
   seller: ref(row.seller_id),
   key: row.key,
   label: row.label,
+  createdBy: refOrNull(row.created_by),
   createdAt: iso(row.created_at),
   revokedAt: row.revoked_at && iso(row.revoked_at),
 });

@@ -40,6 +40,8 @@ export function publishableKeysService({ db }: { db: Db }) {
             seller_id: sellerId,
             key: newPublishableKey(),
             label: input.label?.trim() ?? '',
+            // A delegate's keys are revoked when its delegation ends (delegates module).
+            created_by: caller.id,
           }),
         ),
       );

@@ -2,7 +2,8 @@
  * Delegates: users a seller lets act for it within roles. Managed by the seller, its
  * ROLE_SELLER_ADMIN delegates and admins. Adding an existing delegate replaces its roles.
  * A delegation by email is an invitation: it names no account until someone accepts it with
- * the secret token its email carries (docs/security.md, "Invitations").
+ * the secret token its email carries (docs/security.md, "Invitations"). What a delegate made
+ * with a capability (hooks, credentials, keys) ends when it loses that capability.
  */
 import type { Db } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
@@ -10,20 +11,17 @@ import { inTransaction, type Executor, type Tx } from '../../db/unit-of-work.js'
 import type { Recorder } from '../idempotency/index.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
+import { CAPABILITIES, type Capability } from '../../domain/roles.js';
 import { DomainError, invalid, notFound } from '../../domain/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { runList } from '../../query/run.js';
-import {
-  INVITATION_LIFETIME_MS,
-  generateInvitationToken,
-  invitationDigest,
-  invitationTokenMatches,
-} from '../../security/invitation-tokens.js';
+import { invitationTokenMatches } from '../../security/invitation-tokens.js';
 import { announceCallerChange, usersFacade as users } from '../users/index.js';
 import { delegatesFacade } from './delegates.facade.js';
 import { delegateList } from './delegates.list.js';
 import { type DelegateView, toDelegateView } from './delegates.schemas.js';
 import { delegatesRepository } from './delegates.repository.js';
+import { invite, type InvitationMail } from './invitations.js';
 
 export interface NewDelegate {
   email?: string;
@@ -31,39 +29,26 @@ export interface NewDelegate {
   roles: string[];
 }
 
-/** What the invitation email needs: mail/ seals the token into the outbox row. */
-export interface InvitationToSend {
-  delegateId: string;
-  recipient: string;
-  /** The account that invited (the seller or its seller-admin). */
-  senderId: string;
-  token: string;
-}
-
-/** Invitation emails in the last hour, and when the oldest leaves it (mail/'s count). */
-export interface RecentInvitations {
-  seller: { count: number; freeInMs: number };
-  invitation: { count: number; freeInMs: number };
-}
-
 /**
- * Invitation emails per hour: to one invitation (its address; sending again to correct the
- * roles is fine, a loop is a mail bomb), and from one seller. Anyone may sign up as a seller
- * and invite any address, and the email goes from the service's own sender.
+ * Ends, in `tx`, what `userId` made for `sellerId` with a capability it no longer holds
+ * there (a hook disabled, a credential revoked; anything other instances cache is announced
+ * in `tx` by its module); the ids of what ended.
  */
-export const INVITATIONS_PER_ADDRESS_PER_HOUR = 3;
-export const INVITATIONS_PER_SELLER_PER_HOUR = 30;
+export type EndMadeBy = (tx: Tx, sellerId: string, userId: string) => Promise<readonly string[]>;
 
-export interface DelegatesServiceDeps {
+export interface DelegatesServiceDeps extends InvitationMail {
   db: Db;
-  /** Queues the invitation email in the invitation's transaction (app.ts passes mail/'s). */
-  sendInvitation: (tx: Tx, invitation: InvitationToSend) => Promise<void>;
-  /** The seller's invitation emails of the last hour, counted under the seller's lock. */
-  recentInvitations: (tx: Tx, sellerId: string, delegateId: string) => Promise<RecentInvitations>;
   /** Whether a user booked with a seller (the orders module's; app.ts passes it in). */
   hasBookedWith: (db: Executor, userId: string, sellerId: string) => Promise<boolean>;
   /** After a user's delegations changed: this instance forgets its cached key (others are notified). */
   callersChanged?: (userId: string) => void;
+  /**
+   * What a delegate made with each capability, ended when it loses the capability (app.ts
+   * passes the hooks', resellers' and checkout's; docs/security.md, "What a delegate made").
+   */
+  madeWith?: Partial<Record<Capability, readonly EndMadeBy[]>>;
+  /** Resolves once no instance's credential cache can still hold a change just committed. */
+  propagated?: () => Promise<void>;
 }
 
 export function delegatesService({
@@ -72,21 +57,51 @@ export function delegatesService({
   recentInvitations,
   hasBookedWith,
   callersChanged = () => undefined,
+  madeWith = {},
+  propagated = () => Promise.resolve(),
 }: DelegatesServiceDeps) {
   const repo = delegatesRepository(db);
+  const mail = { sendInvitation, recentInvitations };
 
   /**
    * Runs a change of delegations in a transaction that tells every instance whose access
-   * changed (the delegation's user, if it has one), then forgets it here.
+   * changed (the delegation's user, if it has one), then forgets it here. When it ended
+   * what the user made, it answers once no instance accepts those credentials any more, as
+   * a revocation by the seller does.
    */
-  async function changing<T>(work: (tx: Tx) => Promise<{ userId: string | null; result: T }>) {
-    const { userId, result } = await inTransaction(db, async (tx) => {
+  async function changing<T>(
+    work: (tx: Tx) => Promise<{ userId: string | null; ended?: boolean; result: T }>,
+  ) {
+    const { userId, ended, result } = await inTransaction(db, async (tx) => {
       const done = await work(tx);
       if (done.userId) await announceCallerChange(tx, done.userId);
       return done;
     });
     if (userId) callersChanged(userId);
+    if (ended) await propagated();
     return result;
+  }
+
+  /**
+   * Ends, in `tx`, what `userId` made for the seller with each capability its `roles` there
+   * no longer grant: the hooks, credentials and keys it made stop with its rights to manage
+   * them. What the seller or anyone else made stays, and so does an admin's: its rights never
+   * rested on the delegation. Whether anything ended.
+   */
+  async function endWhatItMade(
+    tx: Tx,
+    sellerId: string,
+    userId: string,
+    roles: readonly string[],
+  ): Promise<boolean> {
+    if ((await users.find(tx, userId))?.roles.includes('ROLE_ADMIN')) return false;
+    let ended = 0;
+    for (const [capability, ends] of Object.entries(madeWith) as [Capability, EndMadeBy[]][]) {
+      const granted: readonly string[] = CAPABILITIES[capability];
+      if (roles.some((role) => granted.includes(role))) continue;
+      for (const end of ends) ended += (await end(tx, sellerId, userId)).length;
+    }
+    return ended > 0;
   }
 
   /** The seller, if it exists and the caller may manage its delegates. */
@@ -95,48 +110,10 @@ export function delegatesService({
     accessOf(caller).require('delegates', sellerId, `the delegates of seller ${sellerId}`);
   }
 
-  /** 429: the invitation is not made nor changed (its transaction rolls back). */
-  const tooManyInvitations = (detail: string, freeInMs: number) =>
-    new DomainError('rate_limited', `Too many invitations: ${detail}; retry later.`, {
-      retryAfter: Math.max(1, Math.ceil(freeInMs / 1000)),
-    });
-
   const ownDelegate = (name: string) =>
     new DomainError('validation_failed', 'A seller cannot be its own delegate.', {
       errors: [{ in: 'body', name, detail: 'is the seller itself' }],
     });
-
-  /**
-   * A fresh token for an invitation not accepted yet (any earlier one is void from now on),
-   * and the email that carries it, both in `tx`. An accepted invitation gets none.
-   */
-  async function invite(
-    tx: Tx,
-    sellerId: string,
-    delegateId: string,
-    email: string,
-    senderId: string,
-  ) {
-    const token = generateInvitationToken();
-    const issued = await delegatesRepository(tx).issueToken(
-      delegateId,
-      invitationDigest(token),
-      INVITATION_LIFETIME_MS,
-    );
-    if (!issued) return;
-    const recent = await recentInvitations(tx, sellerId, delegateId);
-    if (recent.invitation.count >= INVITATIONS_PER_ADDRESS_PER_HOUR)
-      throw tooManyInvitations(
-        `this address is sent at most ${INVITATIONS_PER_ADDRESS_PER_HOUR} invitations an hour`,
-        recent.invitation.freeInMs,
-      );
-    if (recent.seller.count >= INVITATIONS_PER_SELLER_PER_HOUR)
-      throw tooManyInvitations(
-        `a seller sends at most ${INVITATIONS_PER_SELLER_PER_HOUR} invitations an hour`,
-        recent.seller.freeInMs,
-      );
-    await sendInvitation(tx, { delegateId, recipient: email, senderId, token });
-  }
 
   return {
     /**
@@ -179,14 +156,25 @@ export function delegatesService({
           roles: input.roles,
           ...row,
         });
-        if (row.email !== null) await invite(tx, sellerId, id, row.email, caller.id);
+        if (row.email !== null)
+          await invite(mail, tx, {
+            sellerId,
+            delegateId: id,
+            email: row.email,
+            senderId: caller.id,
+          });
         const stored = (await delegates.find(sellerId, id))!;
+        // New roles for a delegate: what it made with a capability they no longer grant ends.
+        const ended =
+          !created &&
+          stored.user_id !== null &&
+          (await endWhatItMade(tx, sellerId, stored.user_id, stored.roles));
         const outcome = {
           status: created ? (201 as const) : (200 as const),
           body: toDelegateView(stored),
         };
         await record?.(tx, outcome);
-        return { userId: stored.user_id, result: outcome };
+        return { userId: stored.user_id, ended, result: outcome };
       });
     },
 
@@ -254,7 +242,9 @@ export function delegatesService({
       await changing(async (tx) => {
         const removed = await delegatesRepository(tx).remove(sellerId, id);
         if (!removed) throw notFound(`Delegate ${id}`);
-        return { userId: removed.user_id, result: undefined };
+        const ended =
+          removed.user_id !== null && (await endWhatItMade(tx, sellerId, removed.user_id, []));
+        return { userId: removed.user_id, ended, result: undefined };
       });
     },
   };

@@ -1,8 +1,10 @@
 /**
  * What other code may ask of hooks: one hook by id (the "hook disabled" email reads it), the
- * sealed signing secrets (`cli rotate-secret`), and resellers' webhooks (the OCTo module).
+ * sealed signing secrets (`cli rotate-secret`), resellers' webhooks (the OCTo module), and
+ * disabling what a delegate made when its delegation ends (the delegates module, through
+ * app-modules.ts).
  */
-import type { Executor } from '../../db/unit-of-work.js';
+import type { Executor, Tx } from '../../db/unit-of-work.js';
 import type { SealedStore } from '../../security/secret-rotation.js';
 import { boundTo } from './hook-secrets.js';
 import { hooksRepository } from './hooks.repository.js';
@@ -22,6 +24,14 @@ export const hooksFacade = {
     remove: removeResellerHook,
     removeAll: removeResellerHooks,
   },
+
+  /**
+   * The hooks of `ownerId` that `userId` made are disabled in `tx` (it no longer may manage
+   * them). Nothing to tell other instances: the fan-out and the dispatcher read the table.
+   * Their ids.
+   */
+  disableMadeBy: (tx: Tx, ownerId: string, userId: string): Promise<string[]> =>
+    hooksRepository(tx).disableMadeBy(ownerId, userId),
 
   find: async (db: Executor, id: string): Promise<HookView | undefined> => {
     const row = await hooksRepository(db).findById(id);

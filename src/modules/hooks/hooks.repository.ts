@@ -45,7 +45,9 @@ export function hooksRepository(db: Kysely<DB>) {
     },
 
     /** The new hook, or undefined when the owner has one for this event and URL. */
-    async insert(hook: Insertable<HooksTable>): Promise<HookRow | undefined> {
+    async insert(
+      hook: Insertable<HooksTable> & { created_by: string },
+    ): Promise<HookRow | undefined> {
       return db
         .insertInto('hooks')
         .values({ ...creationStamps(), ...hook })
@@ -112,6 +114,23 @@ export function hooksRepository(db: Kysely<DB>) {
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirst();
+    },
+
+    /**
+     * Disables the owner's enabled hooks that `userId` made (not its resellers'); their ids.
+     * Like a hook given up after failures: nothing is fanned out to it or sent from it.
+     */
+    async disableMadeBy(ownerId: string, userId: string): Promise<string[]> {
+      const rows = await db
+        .updateTable('hooks')
+        .set({ status: 'disabled', disabled_at: sql<Date>`now()`, updated_at: touchedAt('hooks') })
+        .where('owner_id', '=', ownerId)
+        .where('reseller_id', 'is', null)
+        .where('created_by', '=', userId)
+        .where('status', '=', 'enabled')
+        .returning('id')
+        .execute();
+      return rows.map((r) => r.id);
     },
 
     listSource(): ListSource<HookRow> {

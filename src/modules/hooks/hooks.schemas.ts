@@ -4,7 +4,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { Id, Nullable, Ref, Timestamp, listOf } from '../../http/schemas.js';
-import { iso } from '../shared/index.js';
+import { iso, refOrNull } from '../shared/index.js';
 import { HOOK_EVENT_NAMES } from './event-catalogue.js';
 import type { AttemptRow, DeliveryRow, HookRow } from './hooks.repository.js';
 
@@ -20,6 +20,11 @@ export const Hook = Type.Object(
     apiVersion: Type.String({ description: 'The API version payloads are rendered in' }),
     status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]),
     disabledAt: Nullable(Timestamp),
+    createdBy: Nullable({
+      ...Ref,
+      description:
+        'The user who made it: the owner, a seller-admin delegate (whose hooks are disabled when the delegation ends, docs/security.md) or an admin; null if made before this was recorded',
+    }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -98,6 +103,7 @@ export function toHookView(row: HookRow): HookView {
     apiVersion: row.api_version,
     status: row.status,
     disabledAt: row.disabled_at ? iso(row.disabled_at) : null,
+    createdBy: refOrNull(row.created_by),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };

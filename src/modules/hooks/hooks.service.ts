@@ -116,6 +116,8 @@ export function hooksService({ db, cipher, env, resolveVersion }: HooksServiceDe
           secret_ciphertext: sealSecret(cipher, id, secret),
           api_version: resolveVersion(input.apiVersion, callerVersion),
           hears_private: hearsPrivate,
+          // A delegate's hook is disabled when its delegation ends (delegates module).
+          created_by: caller.id,
         });
       });
       if (!row) {

@@ -1,11 +1,13 @@
 /**
  * What other modules may ask of resellers: a credential by id (whose booking an OCTo
- * webhook goes to, the name and commission a booking shows), and the sealed secrets for
- * `cli rotate-secret`.
+ * webhook goes to, the name and commission a booking shows), the sealed secrets for
+ * `cli rotate-secret`, and revoking what a delegate made when its delegation ends (the
+ * delegates module, through app-modules.ts).
  */
-import type { Executor } from '../../db/unit-of-work.js';
+import type { Executor, Tx } from '../../db/unit-of-work.js';
 import type { Reseller } from '../../domain/caller.js';
 import type { SealedStore } from '../../security/secret-rotation.js';
+import { endCredential } from './credential-end.js';
 import { resellersRepository } from './resellers.repository.js';
 
 export const resellersFacade = {
@@ -21,6 +23,17 @@ export const resellersFacade = {
         revoked: row.revoked_at !== null,
       }
     );
+  },
+
+  /**
+   * Revokes the live credentials of `sellerId` that `userId` made, in `tx`, as the seller's
+   * revocation does (their webhooks removed, every instance told at commit). Their ids; the
+   * caller answers once every instance must have heard (the caller cache's `propagated`).
+   */
+  revokeMadeBy: async (tx: Tx, sellerId: string, userId: string): Promise<string[]> => {
+    const ids = await resellersRepository(tx).revokeMadeBy(sellerId, userId, new Date());
+    for (const id of ids) await endCredential(tx, id);
+    return ids;
   },
 
   sealedKeys: (db: Executor): SealedStore => ({

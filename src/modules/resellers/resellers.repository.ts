@@ -17,6 +17,7 @@ export function resellersRepository(db: Kysely<DB>) {
       key_digest: Buffer;
       key_ciphertext: Buffer;
       commission_bps: number | null;
+      created_by: string;
     }): Promise<ResellerCredentialRow> {
       return db
         .insertInto('reseller_credentials')
@@ -59,6 +60,19 @@ export function resellersRepository(db: Kysely<DB>) {
         .where('revoked_at', 'is', null)
         .returningAll()
         .executeTakeFirst();
+    },
+
+    /** Revokes the seller's live credentials `userId` made; their ids. */
+    async revokeMadeBy(sellerId: string, userId: string, at: Date): Promise<string[]> {
+      const rows = await db
+        .updateTable('reseller_credentials')
+        .set({ revoked_at: at })
+        .where('seller_id', '=', sellerId)
+        .where('created_by', '=', userId)
+        .where('revoked_at', 'is', null)
+        .returning('id')
+        .execute();
+      return rows.map((r) => r.id);
     },
 
     listSource(): ListSource<ResellerCredentialRow> {

@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { Id, Nullable, Ref, Timestamp, listOf } from '../../http/schemas.js';
-import { iso, ref } from '../shared/index.js';
+import { iso, ref, refOrNull } from '../shared/index.js';
 import type { ResellerCredentialRow } from './resellers.repository.js';
 
 const Commission = Type.Object(
@@ -30,6 +30,11 @@ export const Affiliate = Type.Object(
     commission: Nullable({
       ...Commission,
       description: 'What OCTo net prices take off retail (octo/pricing); null: none',
+    }),
+    createdBy: Nullable({
+      ...Ref,
+      description:
+        'The user who made it: the seller, a seller-admin delegate (whose credentials are revoked when the delegation ends, docs/security.md) or an admin; null if made before this was recorded',
     }),
     createdAt: Timestamp,
     revokedAt: Nullable(Timestamp),
@@ -79,6 +84,7 @@ export const toAffiliateView = (row: ResellerCredentialRow): AffiliateView => ({
     row.commission_bps === null
       ? null
       : { amount: row.commission_bps / 100, amountType: 'percent' },
+  createdBy: refOrNull(row.created_by),
   createdAt: iso(row.created_at),
   revokedAt: row.revoked_at && iso(row.revoked_at),
 });

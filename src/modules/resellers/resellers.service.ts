@@ -13,9 +13,9 @@ import type { Caller } from '../../domain/caller.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import { runList } from '../../query/run.js';
 import { apiKeyDigest, generateApiKey, type ApiKeyCipher } from '../../security/api-keys.js';
-import { hooksFacade } from '../hooks/index.js';
 import { recordedCreate, type Recorder } from '../idempotency/index.js';
-import { announceCallerChange, usersFacade as users } from '../users/index.js';
+import { usersFacade as users } from '../users/index.js';
+import { endCredential } from './credential-end.js';
 import { affiliateList } from './resellers.list.js';
 import { resellersRepository } from './resellers.repository.js';
 import {
@@ -57,6 +57,8 @@ export function resellersService({ db, cipher, propagated }: ResellersDeps) {
           key_ciphertext: cipher.encrypt(apiKey, id),
           commission_bps:
             input.commission == null ? null : Math.round(input.commission.amount * 100),
+          // A delegate's credentials are revoked when its delegation ends (delegates module).
+          created_by: caller.id,
         });
         return { ...toAffiliateView(row), apiKey };
       });
@@ -92,10 +94,7 @@ export function resellersService({ db, cipher, propagated }: ResellersDeps) {
       accessOf(caller).require('keys', sellerId, what(sellerId), false);
       const revoked = await inTransaction(db, async (tx) => {
         const row = await resellersRepository(tx).revoke(sellerId, id, new Date());
-        if (row) {
-          await announceCallerChange(tx, id);
-          await hooksFacade.resellers.removeAll(tx, id);
-        }
+        if (row) await endCredential(tx, id);
         return row;
       });
       if (!revoked) throw notFound(`Affiliate ${id}`);

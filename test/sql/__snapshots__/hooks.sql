@@ -1,5 +1,5 @@
 -- insert
-insert into "hooks" ("created_at", "updated_at", "id", "owner_id", "event_name", "url", "secret_ciphertext", "api_version") values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict on constraint "hooks_owner_event_url" do nothing returning *;
+insert into "hooks" ("created_at", "updated_at", "id", "owner_id", "event_name", "url", "secret_ciphertext", "api_version", "created_by") values ($1, $2, $3, $4, $5, $6, $7, $8, $9) on conflict on constraint "hooks_owner_event_url" do nothing returning *;
 
 -- lockOwner
 select pg_advisory_xact_lock(hashtext($1));
@@ -27,6 +27,9 @@ update "hooks" set "secret_ciphertext" = $1, "updated_at" = greatest($2::timesta
 
 -- setStatus
 update "hooks" set "status" = $1, "disabled_at" = now(), "updated_at" = greatest($2::timestamptz, "hooks"."updated_at" + interval '1 millisecond') where "id" = $3 returning *;
+
+-- disableMadeBy
+update "hooks" set "status" = $1, "disabled_at" = now(), "updated_at" = greatest($2::timestamptz, "hooks"."updated_at" + interval '1 millisecond') where "owner_id" = $3 and "reseller_id" is null and "created_by" = $4 and "status" = $5 returning "id";
 
 -- attemptsOf
 select * from "webhook_attempts" where "delivery_id" in ($1, $2) order by "delivery_id", "attempt";

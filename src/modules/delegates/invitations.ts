@@ -1,0 +1,83 @@
+/**
+ * Sending an invitation by email: a fresh token for an invitation not accepted yet (any
+ * earlier one is void from then on) and the email that carries it, in the invitation's
+ * transaction, within the hourly bounds that keep invitations from being a mail relay
+ * (docs/security.md, "Invitations").
+ */
+import type { Tx } from '../../db/unit-of-work.js';
+import { DomainError } from '../../domain/errors.js';
+import {
+  INVITATION_LIFETIME_MS,
+  generateInvitationToken,
+  invitationDigest,
+} from '../../security/invitation-tokens.js';
+import { delegatesRepository } from './delegates.repository.js';
+
+/** What the invitation email needs: mail/ seals the token into the outbox row. */
+export interface InvitationToSend {
+  delegateId: string;
+  recipient: string;
+  /** The account that invited (the seller or its seller-admin). */
+  senderId: string;
+  token: string;
+}
+
+/** Invitation emails in the last hour, and when the oldest leaves it (mail/'s count). */
+export interface RecentInvitations {
+  seller: { count: number; freeInMs: number };
+  invitation: { count: number; freeInMs: number };
+}
+
+/**
+ * Invitation emails per hour: to one invitation (its address; sending again to correct the
+ * roles is fine, a loop is a mail bomb), and from one seller. Anyone may sign up as a seller
+ * and invite any address, and the email goes from the service's own sender.
+ */
+export const INVITATIONS_PER_ADDRESS_PER_HOUR = 3;
+export const INVITATIONS_PER_SELLER_PER_HOUR = 30;
+
+/** How invitations are mailed (app.ts passes mail/'s). */
+export interface InvitationMail {
+  /** Queues the invitation email in the invitation's transaction. */
+  sendInvitation: (tx: Tx, invitation: InvitationToSend) => Promise<void>;
+  /** The seller's invitation emails of the last hour, counted under the seller's lock. */
+  recentInvitations: (tx: Tx, sellerId: string, delegateId: string) => Promise<RecentInvitations>;
+}
+
+/** 429: the invitation is not made nor changed (its transaction rolls back). */
+const tooManyInvitations = (detail: string, freeInMs: number) =>
+  new DomainError('rate_limited', `Too many invitations: ${detail}; retry later.`, {
+    retryAfter: Math.max(1, Math.ceil(freeInMs / 1000)),
+  });
+
+/** A new token and its email, both in `tx`; an accepted invitation gets none. */
+export async function invite(
+  mail: InvitationMail,
+  tx: Tx,
+  to: { sellerId: string; delegateId: string; email: string; senderId: string },
+): Promise<void> {
+  const token = generateInvitationToken();
+  const issued = await delegatesRepository(tx).issueToken(
+    to.delegateId,
+    invitationDigest(token),
+    INVITATION_LIFETIME_MS,
+  );
+  if (!issued) return;
+  const recent = await mail.recentInvitations(tx, to.sellerId, to.delegateId);
+  if (recent.invitation.count >= INVITATIONS_PER_ADDRESS_PER_HOUR)
+    throw tooManyInvitations(
+      `this address is sent at most ${INVITATIONS_PER_ADDRESS_PER_HOUR} invitations an hour`,
+      recent.invitation.freeInMs,
+    );
+  if (recent.seller.count >= INVITATIONS_PER_SELLER_PER_HOUR)
+    throw tooManyInvitations(
+      `a seller sends at most ${INVITATIONS_PER_SELLER_PER_HOUR} invitations an hour`,
+      recent.seller.freeInMs,
+    );
+  await mail.sendInvitation(tx, {
+    delegateId: to.delegateId,
+    recipient: to.email,
+    senderId: to.senderId,
+    token,
+  });
+}

@@ -1,0 +1,13 @@
+/**
+ * What ends with a reseller credential, in the transaction that revokes it (the seller's
+ * DELETE, or the end of the delegation of the user who made it): every instance drops it
+ * from its cache once that commits (users/caller-cache.ts), and its webhooks are removed.
+ */
+import type { Tx } from '../../db/unit-of-work.js';
+import { hooksFacade } from '../hooks/index.js';
+import { announceCallerChange } from '../users/index.js';
+
+export async function endCredential(tx: Tx, id: string): Promise<void> {
+  await announceCallerChange(tx, id);
+  await hooksFacade.resellers.removeAll(tx, id);
+}
