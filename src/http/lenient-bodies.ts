@@ -17,6 +17,7 @@ const MAX_NAMED = 20;
 interface Node {
   type?: string | string[];
   properties?: Record<string, Node>;
+  required?: string[];
   additionalProperties?: boolean | Node;
   items?: Node;
   maxItems?: number;
@@ -26,18 +27,39 @@ interface Node {
 
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
-const isNumeric = (node: Node): boolean =>
-  node.type === 'integer' ||
-  node.type === 'number' ||
-  (node.anyOf !== undefined && node.anyOf.every((n) => typeof n.const === 'number'));
+const typesOf = (node: Node): string[] => (node.type === undefined ? [] : [node.type].flat());
+const isNull = (node: Node) => typesOf(node).length === 1 && typesOf(node)[0] === 'null';
 
-/** The branch of a union that fits the value's kind (object, array, other). */
+/**
+ * A number is expected: the node's types (or its union's branches) are numbers, and may
+ * allow null besides (`Nullable(Type.Integer())` is `type: ["integer", "null"]`); where a
+ * string would do too, a numeric string stays a string.
+ */
+function isNumeric(node: Node): boolean {
+  if (node.anyOf) {
+    const values = node.anyOf.filter((n) => !isNull(n));
+    return values.length > 0 && values.every((n) => isNumeric(n) || typeof n.const === 'number');
+  }
+  const types = typesOf(node).filter((t) => t !== 'null');
+  return types.length > 0 && types.every((t) => t === 'integer' || t === 'number');
+}
+
+/**
+ * The branch of a union that fits the value's kind (object, array, other). Among several
+ * object branches (`{id}` or `{guide: {id}}`), the only one whose required keys the value
+ * has; when none or several have them, nothing is dropped and validation answers.
+ */
 function branchFor(node: Node, value: unknown): Node | undefined {
   if (!node.anyOf) return node;
   const kind = Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : undefined;
   if (kind === undefined) return node;
-  const fits = node.anyOf.filter((n) => n.type === kind);
-  return fits.length === 1 ? fits[0] : undefined;
+  const fits = node.anyOf.filter((n) => typesOf(n).includes(kind));
+  if (fits.length === 1 || kind !== 'object' || value === null) {
+    return fits.length === 1 ? fits[0] : undefined;
+  }
+  const object = value as object;
+  const shaped = fits.filter((n) => (n.required ?? []).every((key) => Object.hasOwn(object, key)));
+  return shaped.length === 1 ? shaped[0] : undefined;
 }
 
 /** Where the walk is (keys from the top, pushed and popped) and the dropped fields named. */

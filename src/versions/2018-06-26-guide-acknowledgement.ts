@@ -13,6 +13,7 @@ export const guideAcknowledgement: ApiVersion = {
     'a new assignment is `pending` until the guide answers with the new `PUT /api/events/{id}/guides/{guideId}` (`{"status"}`);',
     'a declined guide stays listed, is not counted by the overlap rule and is left out of confirmation emails.',
     '`POST /api/events` also takes `guides` as `[{"id"}]` or `[{"guide": {"id"}}]` (in every version).',
-    'Callers on earlier versions keep bare guide ids in `guides`, without the guides that declined.',
+    'Callers on earlier versions keep bare guide ids in `guides`, without the guides that declined;',
+    'their `POST /api/events` sets the guides they see and keeps the declined ones whatever its `guides` say (they are not the caller’s to remove).',
   ].join(' '),
 };

@@ -12,7 +12,7 @@
  *   rule, without a 5xx.
  * - Deleting a guide while it is being assigned leaves it on no future event, without a 5xx.
  * - Callers before v2018-02-26 assigning a delegate's user id many times at once get one
- *   guide profile for it.
+ *   guide profile for it, announced once (guide.create).
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -334,6 +334,12 @@ describe('user ids before v2018-02-26', () => {
       );
       expect(profiles).toHaveLength(1);
       const guideId = profiles[0]!.id;
+      // Made in one of the assignments' transactions, and announced once.
+      const announced = await observer.query<{ name: string }>(
+        "select name from domain_events where name = 'guide.create' and object->>'id' = $1",
+        [guideId],
+      );
+      expect(announced).toHaveLength(1);
       const onA = (await guidesOf(a.id)).includes(guideId);
       const onB = (await guidesOf(b.id)).includes(guideId);
       expect([onA, onB], JSON.stringify(tally(responses))).toSatisfy(

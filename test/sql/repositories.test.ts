@@ -279,6 +279,14 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
   guides: {
     insert: (db) =>
       guidesRepository(db).insert({ id: A, seller_id: B, name: 'N', schedules: '[]' }),
+    insertUnlessLinked: (db) =>
+      guidesRepository(db).insertUnlessLinked({
+        id: A,
+        seller_id: B,
+        user_id: A,
+        name: 'N',
+        schedules: '[]',
+      }),
     find: (db) => guidesRepository(db).find(B, A),
     lock: (db) => guidesRepository(db).lock(A),
     lockNextFree: (db) => guidesRepository(db).lockNextFree(B, A),

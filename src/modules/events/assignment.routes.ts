@@ -5,7 +5,7 @@ import { requireCaller } from '../../http/auth.js';
 import { Id, authenticated, errorResponses, refTo } from '../../http/schemas.js';
 import type { AssignmentService } from './assignment.service.js';
 import { Event } from './events.schemas.js';
-import { checksGuideSchedules } from './events.versions.js';
+import { guideWritesOf } from './events.versions.js';
 
 const tags = ['events', 'guides'];
 const EventRef = refTo(Event);
@@ -65,7 +65,7 @@ export const assignmentRoutes: FastifyPluginAsyncTypebox<{
             requireCaller(request),
             request.params.id,
             request.body,
-            checksGuideSchedules(request.apiVersion),
+            guideWritesOf(request.apiVersion),
           ),
         ),
   );

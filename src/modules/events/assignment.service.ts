@@ -16,6 +16,7 @@ import { type EventRow, type EventView, toEventView } from './events.schemas.js'
 import { eventGuidesRepository } from './event-guides.repository.js';
 import { eventsRepository } from './events.repository.js';
 import { eventVisibility } from './event-visibility.js';
+import { LATEST_GUIDE_WRITES, type GuideWrites } from './events.versions.js';
 
 /** The three body shapes existing clients send. */
 export interface AssignmentBody {
@@ -67,11 +68,15 @@ export function assignmentService({
       caller: Caller,
       eventId: string,
       body: AssignmentBody,
-      checkSchedule = true,
+      writes: GuideWrites = LATEST_GUIDE_WRITES,
     ): Promise<EventView> {
-      const { guideId, forceConfirm } = readAssignment(body);
+      const { guideId: named, forceConfirm } = readAssignment(body);
       const event = await managedEvent(caller, eventId);
+      const { checkSchedule } = writes;
       return inTransaction(db, async (tx) => {
+        const guideId = writes.delegatesAsGuides
+          ? await guides.delegateAsGuide(tx, domainEvents, caller.id, event.seller_id, named)
+          : named;
         await assignGuide(tx, guides, event, guideId, { forceConfirm, checkSchedule });
         return changed(tx, caller, event);
       });

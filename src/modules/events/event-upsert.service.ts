@@ -12,6 +12,7 @@ import { experiencesFacade as experiences } from '../experiences/index.js';
 import { guidesFacade as guides } from '../guides/index.js';
 import { resourcesFacade, type ResourceUse } from '../resources/index.js';
 import type { Recorder } from '../idempotency/index.js';
+import type { EventSink } from '../../outbox/index.js';
 import { parseStart } from '../schedules/index.js';
 import { recheckGuides, setGuides } from './assignment.js';
 import { eventsRepository } from './events.repository.js';
@@ -19,6 +20,7 @@ import { experienceMustExist } from './events.rules.js';
 import { announceEventUpdate, capacityBelowReserved } from './event-changes.js';
 import type { EventRow, EventView } from './events.schemas.js';
 import type { EventsServiceDeps } from './events.service.js';
+import { LATEST_GUIDE_WRITES, type GuideWrites } from './events.versions.js';
 import { newEventAt } from './new-event.js';
 import { staffNewEvent } from './seats.js';
 
@@ -77,6 +79,37 @@ async function holdOverWindow(
 const sameWindow = (a: EventRow, b: EventRow) =>
   a.starts_at.getTime() === b.starts_at.getTime() && a.ends_at.getTime() === b.ends_at.getTime();
 
+/**
+ * The event as a caller on an older version sees it: without the guides its version does
+ * not show (GuideWrites.hides). `setGuides` sets the guides of the row it is given, so those
+ * it does not list stay as they are: a client sending back the guides it read removes no
+ * guide it could not see.
+ */
+async function asSeen(tx: Tx, event: EventRow, hides: GuideWrites['hides']): Promise<EventRow> {
+  if (!hides.declined && !hides.unlinked) return event;
+  const linked = hides.unlinked ? await guides.usersOfGuides(tx, event.guide_ids) : undefined;
+  const shown = event.guide_ids.filter(
+    (id) =>
+      !(hides.declined && event.guide_statuses[id] === 'declined') && (linked?.has(id) ?? true),
+  );
+  return { ...event, guide_ids: shown };
+}
+
+/** Before v2018-02-26, guides named by delegates' user ids: their profiles, made if missing. */
+async function delegatesAsGuides(
+  tx: Tx,
+  domainEvents: EventSink,
+  caller: Caller,
+  sellerId: string,
+  ids: readonly string[],
+): Promise<string[]> {
+  const resolved: string[] = [];
+  for (const id of ids) {
+    resolved.push(await guides.delegateAsGuide(tx, domainEvents, caller.id, sellerId, id));
+  }
+  return [...new Set(resolved)];
+}
+
 /** Creates the event, or updates the one at the same start (201 both ways). */
 export const eventUpsert =
   ({ db, domainEvents }: Required<EventsServiceDeps>) =>
@@ -84,8 +117,9 @@ export const eventUpsert =
     caller: Caller,
     input: EventInput,
     record: Recorder,
-    checkSchedule = true,
+    writes: GuideWrites = LATEST_GUIDE_WRITES,
   ): Promise<EventView> => {
+    const { checkSchedule } = writes;
     const access = accessOf(caller);
     const experience = await experiences.findVisible(db, caller, input.experience.id);
     access.require('events', experience.sellerId, `the events of experience ${experience.id}`);
@@ -97,12 +131,16 @@ export const eventUpsert =
         `must be an ISO 8601 date-time (with an offset, or local to ${experience.timezone}) that exists`,
       );
     }
-    const guideIds = input.guides && [...new Set(input.guides.map(guideIdOf))];
-    if (guideIds !== undefined) {
+    const named = input.guides && [...new Set(input.guides.map(guideIdOf))];
+    if (named !== undefined) {
       access.require('guides', experience.sellerId, `the guides of experience ${experience.id}`);
     }
     return inTransaction(db, async (tx) => {
       const events = eventsRepository(tx);
+      const guideIds =
+        named && writes.delegatesAsGuides
+          ? await delegatesAsGuides(tx, domainEvents, caller, experience.sellerId, named)
+          : named;
       // What the event was, if there was one at this start (for the audit).
       const existing = await events.findAt(experience.id, start);
       // Guides before the event, as assignment and deletion lock them: one lock order
@@ -133,11 +171,10 @@ export const eventUpsert =
       const { id, created } = written;
       if (existing) await holdOverWindow(tx, existing, experience.resources);
       if (guideIds !== undefined) {
-        // Guides obey the same rule as POST /api/events/{id}/guides (no forceConfirm here).
-        await setGuides(tx, guides, (await events.findById(id))!, guideIds, {
-          forceConfirm: false,
-          checkSchedule,
-        });
+        // Guides obey the same rule as POST /api/events/{id}/guides (no forceConfirm here),
+        // and set those the caller's version shows: the others stay (asSeen).
+        const seen = await asSeen(tx, (await events.findById(id))!, writes.hides);
+        await setGuides(tx, guides, seen, guideIds, { forceConfirm: false, checkSchedule });
       } else if (created) {
         await staffNewEvent(tx, id, experience.guide);
       }

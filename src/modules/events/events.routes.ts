@@ -9,7 +9,7 @@ import { describeList } from '../../query/describe.js';
 import { idempotentCreate, type IdempotencyService } from '../idempotency/index.js';
 import { eventList } from './events.list.js';
 import { CreateEventBody, Event, EventList, UpdateEventBody } from './events.schemas.js';
-import { checksGuideSchedules } from './events.versions.js';
+import { guideWritesOf } from './events.versions.js';
 import type { EventsService } from './events.service.js';
 
 const tags = ['events'];
@@ -78,9 +78,9 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const caller = requireCaller(request);
-      const checkSchedule = checksGuideSchedules(request.apiVersion);
+      const writes = guideWritesOf(request.apiVersion);
       return idempotentCreate(idempotency, request, reply, caller, (record) =>
-        events.upsert(caller, request.body, record, checkSchedule),
+        events.upsert(caller, request.body, record, writes),
       );
     },
   );

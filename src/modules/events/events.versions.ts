@@ -5,29 +5,55 @@
  * And before v2018-02-26 Guide Profiles (src/versions/): guides
  * were the users of a seller's delegates. Their events list user ids in `guides`, wherever
  * an event appears (responses, lists, the event inside a guide_conflict error); their
- * assignment requests name user ids (a profile is created for a delegate that has none);
- * and their assignments skip the schedule check.
+ * writes name user ids (read by the writes themselves, which make a profile for a delegate
+ * that has none: GuideWrites); and their assignments skip the schedule check.
  */
 import { isId } from '../../db/ids.js';
 import { accessOf } from '../../domain/access.js';
-import { experiencesFacade as experiences } from '../experiences/index.js';
+import { QueryError } from '../../query/errors.js';
+import { clip } from '../../query/values.js';
 import { guidesFacade as guides } from '../guides/index.js';
 import { GUIDE_ACKNOWLEDGEMENT, GUIDE_PROFILES } from '../../versions/index.js';
 import type { RequestParts, VersionChanges, VersionContext } from '../../versions/types.js';
 import type { ApiObject } from '../../versions/transforms.js';
 import { eventsRepository } from './events.repository.js';
-import { CreateEventBody } from './events.schemas.js';
 
 /** An id no guide has: a filter on a user without a guide profile matches no event. */
 const NO_GUIDE = '0'.repeat(24);
 
-/** Callers from v2018-02-26 on have guides checked against their schedules. */
-export const checksGuideSchedules = (apiVersion: string): boolean => apiVersion >= GUIDE_PROFILES;
+/** What writing an event's guides does differently on the caller's version. */
+export interface GuideWrites {
+  /** From v2018-02-26 on, guides are checked against their schedules. */
+  checkSchedule: boolean;
+  /**
+   * Before v2018-02-26, `POST /api/events/{id}/guides` and `POST /api/events` name guides by
+   * their delegates' user ids: the write reads each as that delegate's profile, made in the
+   * write's transaction (announced as `guide.create`) for a delegate that has none, so a
+   * write that fails leaves none behind (guidesFacade.delegateAsGuide). Not a request rewrite: the
+   * body stays as sent, so an Idempotency-Key replay compares what the client sent.
+   */
+  delegatesAsGuides: boolean;
+  /**
+   * The event's guides this version does not show, which `POST /api/events` keeps whatever
+   * its `guides` say (they are not the caller's to remove): declined guides before
+   * v2018-06-26, and guides without a linked user too before v2018-02-26.
+   */
+  hides: { declined: boolean; unlinked: boolean };
+}
+
+export const guideWritesOf = (apiVersion: string): GuideWrites => ({
+  checkSchedule: apiVersion >= GUIDE_PROFILES,
+  delegatesAsGuides: apiVersion < GUIDE_PROFILES,
+  hides: { declined: apiVersion < GUIDE_ACKNOWLEDGEMENT, unlinked: apiVersion < GUIDE_PROFILES },
+});
+
+/** The latest version's: guide ids only, every guide shown, schedules checked. */
+export const LATEST_GUIDE_WRITES: GuideWrites = guideWritesOf('9999-12-31');
 
 export function eventVersionChanges(): VersionChanges {
   /**
    * The seller whose guides a request would touch, when the caller manages them: nothing is
-   * translated (let alone created) for anyone else; the route then answers 403 or 404.
+   * translated for anyone else; the route then answers 403 or 404.
    */
   const managedSeller = (context: VersionContext, sellerId: string | undefined) =>
     sellerId && context.caller && accessOf(context.caller).can('guides', sellerId)
@@ -39,23 +65,6 @@ export function eventVersionChanges(): VersionChanges {
       ? managedSeller(context, (await eventsRepository(context.db).findById(eventId))?.seller_id)
       : undefined;
 
-  /** `{"id": userId}`, `{"id": {"id": userId}}` or `{"guide": {"id": userId}}` -> the guide. */
-  async function assignmentBody(request: RequestParts, context: VersionContext): Promise<void> {
-    const body = request.body as
-      { id?: unknown; guide?: { id?: unknown; forceConfirm?: unknown } } | undefined;
-    const raw = body?.guide?.id ?? body?.id;
-    const userId = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : raw;
-    if (!isId(userId)) return; // let validation answer
-    const sellerId = await sellerOfEvent(context, request.params.id);
-    if (!sellerId) return; // let the route answer
-    const guideId = await guides.guideOfDelegate(context.db, sellerId, userId);
-    const forceConfirm =
-      body?.guide?.forceConfirm ?? (body as { forceConfirm?: unknown }).forceConfirm;
-    request.body = {
-      guide: { id: guideId, ...(forceConfirm === undefined ? {} : { forceConfirm }) },
-    };
-  }
-
   async function unassignmentParams(request: RequestParts, context: VersionContext) {
     const userId = request.params.guideId;
     if (!isId(userId)) return;
@@ -65,27 +74,26 @@ export function eventVersionChanges(): VersionChanges {
     if (guideId) request.params.guideId = guideId;
   }
 
-  async function eventBody(request: RequestParts, context: VersionContext): Promise<void> {
-    const body = request.body as { experience?: { id?: unknown }; guides?: unknown } | undefined;
-    if (!body || !Array.isArray(body.guides) || !isId(body.experience?.id)) return;
-    const entries = body.guides as unknown[];
-    // One lookup per guide: no more than the schema allows (validation answers the rest).
-    const { maxItems } = CreateEventBody.properties.guides as { maxItems?: number };
-    if (entries.length > (maxItems ?? 0)) return;
-    const userIds = entries.map((entry) => {
-      if (isId(entry)) return entry;
-      const object = (entry ?? {}) as { id?: unknown; guide?: { id?: unknown } };
-      return object.guide?.id ?? object.id;
-    });
-    if (!userIds.every(isId)) return; // let validation answer
-    const experience = await experiences.find(context.db, body.experience.id);
-    const sellerId = managedSeller(context, experience?.sellerId);
-    if (!sellerId) return;
-    const guideIds: string[] = [];
-    for (const userId of userIds) {
-      guideIds.push(await guides.guideOfDelegate(context.db, sellerId, userId));
-    }
-    request.body = { ...body, guides: guideIds };
+  const GUIDES_KEY = /^guides(?:\[(equals|in|notEqual|nin)\])?$/;
+
+  /** One parameter of an events query: a `guides` filter of user ids as guide ids, else as sent. */
+  async function guidesParameter(key: string, value: unknown, context: VersionContext) {
+    const match = GUIDES_KEY.exec(key);
+    if (!match || typeof value !== 'string') return { key, value };
+    const ids = value.split(',').map((v) => v.trim());
+    if (!ids.every(isId)) return { key, value }; // let the query language answer
+    const byUser = await guides.guidesOfUsers(context.db, ids);
+    const notUsers = ids.filter((id) => (byUser.get(id) ?? []).length === 0);
+    const written =
+      notUsers.length > 0 ? await guides.usersOfGuides(context.db, notUsers) : new Map();
+    const guideIds = [
+      ...new Set(ids.flatMap((id) => (written.has(id) ? [id] : (byUser.get(id) ?? [])))),
+    ];
+    const negated = match[1] === 'notEqual' || match[1] === 'nin';
+    return {
+      key: `guides[${negated ? 'nin' : 'in'}]`,
+      value: (guideIds.length > 0 ? guideIds : [NO_GUIDE]).join(','),
+    };
   }
 
   /**
@@ -100,25 +108,24 @@ export function eventVersionChanges(): VersionChanges {
    * has one) stays as it is instead of being looked up again as a user, which matched nothing.
    */
   async function guidesFilter(request: RequestParts, context: VersionContext): Promise<void> {
-    const KEY = /^guides(?:\[(equals|in|notEqual|nin)\])?$/;
+    const query: Record<string, unknown> = {};
+    const sentAs = new Map<string, string>();
     for (const [key, value] of Object.entries(request.query)) {
-      const match = KEY.exec(key);
-      if (!match || typeof value !== 'string') continue;
-      const ids = value.split(',').map((v) => v.trim());
-      if (!ids.every(isId)) continue; // let the query language answer
-      const byUser = await guides.guidesOfUsers(context.db, ids);
-      const notUsers = ids.filter((id) => (byUser.get(id) ?? []).length === 0);
-      const written =
-        notUsers.length > 0 ? await guides.usersOfGuides(context.db, notUsers) : new Map();
-      const guideIds = [
-        ...new Set(ids.flatMap((id) => (written.has(id) ? [id] : (byUser.get(id) ?? [])))),
-      ];
-      const negated = match[1] === 'notEqual' || match[1] === 'nin';
-      delete request.query[key];
-      request.query[`guides[${negated ? 'nin' : 'in'}]`] = (
-        guideIds.length > 0 ? guideIds : [NO_GUIDE]
-      ).join(',');
+      const name = await guidesParameter(key, value, context);
+      // Two filters that become one parameter (`guides` and `guides[in]`) are that parameter
+      // given twice, as the current language answers; one is never dropped for the other.
+      const first = sentAs.get(name.key);
+      if (first !== undefined) {
+        throw new QueryError(
+          'repeated_parameter',
+          clip(key),
+          `${clip(first)} and ${clip(key)} both mean ${name.key} on this version (before ${GUIDE_PROFILES}); give one of them.`,
+        );
+      }
+      sentAs.set(name.key, key);
+      query[name.key] = name.value;
     }
+    request.query = query;
   }
 
   /**
@@ -175,17 +182,10 @@ export function eventVersionChanges(): VersionChanges {
     requests: [
       {
         version: GUIDE_PROFILES,
-        method: 'POST',
-        url: '/api/events/:id/guides',
-        rewrite: assignmentBody,
-      },
-      {
-        version: GUIDE_PROFILES,
         method: 'DELETE',
         url: '/api/events/:id/guides/:guideId',
         rewrite: unassignmentParams,
       },
-      { version: GUIDE_PROFILES, method: 'POST', url: '/api/events', rewrite: eventBody },
       { version: GUIDE_PROFILES, method: 'GET', url: '/api/events', rewrite: guidesFilter },
     ],
     objects: [

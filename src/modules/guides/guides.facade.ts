@@ -2,17 +2,16 @@
  * What other modules may ask of guides: locking a guide for an assignment, reading profiles
  * (confirmation emails, version transforms), the guides a ROLE_GUIDE caller is, and the
  * translation between guide ids and the user ids that clients before v2018-02-26 used for
- * guides (a profile is created on demand for a seller's delegate, as that version's
- * assignment endpoint promised).
+ * guides (a profile is made on demand for a seller's delegate, in the assignment's
+ * transaction, as that version's assignment endpoint promised).
  */
 import type { Caller } from '../../domain/caller.js';
-import { notFound } from '../../domain/errors.js';
-import { isUniqueViolation } from '../../db/errors.js';
 import { newId } from '../../db/ids.js';
+import { emitChange, type EventSink } from '../../outbox/index.js';
 import type { Executor, Tx } from '../../db/unit-of-work.js';
 import { delegatesFacade as delegates } from '../delegates/index.js';
 import { usersFacade as users } from '../users/index.js';
-import { toGuideProfile, type GuideProfile } from './guides.schemas.js';
+import { toGuideProfile, toGuideView, type GuideProfile } from './guides.schemas.js';
 import { guidesRepository } from './guides.repository.js';
 
 export const guidesFacade = {
@@ -41,30 +40,42 @@ export const guidesFacade = {
     return guidesRepository(db).idsLinkedTo(caller.id, sellers);
   },
 
-  /** The guide profile of a delegate user at a seller, created (without schedules) if missing. */
-  async guideOfDelegate(db: Executor, sellerId: string, userId: string): Promise<string> {
-    const guides = guidesRepository(db);
-    const existing = await guides.findByUser(sellerId, userId);
+  /**
+   * Before v2018-02-26 a guide was named by its delegate's user id. An id that is a delegate
+   * of the seller becomes that delegate's guide profile, made (without schedules) if it has
+   * none, in the caller's transaction and announced there as `guide.create`, as a profile
+   * made through `/api/sellers/{id}/guides` is; any other id comes back as it is, for the
+   * assignment to find or refuse.
+   */
+  async delegateAsGuide(
+    tx: Tx,
+    domainEvents: EventSink,
+    actorId: string,
+    sellerId: string,
+    id: string,
+  ): Promise<string> {
+    const guides = guidesRepository(tx);
+    const existing = await guides.findByUser(sellerId, id);
     if (existing) return existing.id;
-    const user =
-      (await delegates.isKnownDelegate(db, sellerId, userId)) && (await users.find(db, userId));
-    if (!user) throw notFound(`A delegate with user id ${userId} at this seller`);
-    try {
-      const created = await guides.insert({
-        id: newId(),
-        seller_id: sellerId,
-        user_id: userId,
-        name: user.name,
-        email: user.email,
-        schedules: '[]',
-      });
-      return created.id;
-    } catch (error) {
-      // Two first assignments of the same delegate at once: one profile wins, use it.
-      if (isUniqueViolation(error, 'guides_seller_user'))
-        return (await guides.findByUser(sellerId, userId))!.id;
-      throw error;
-    }
+    const user = (await delegates.isKnownDelegate(tx, sellerId, id)) && (await users.find(tx, id));
+    if (!user) return id;
+    const created = await guides.insertUnlessLinked({
+      id: newId(),
+      seller_id: sellerId,
+      user_id: id,
+      name: user.name,
+      email: user.email,
+      schedules: '[]',
+    });
+    // Two first assignments of the same delegate at once: the other's profile is the one.
+    if (!created) return (await guides.findByUser(sellerId, id))!.id;
+    await emitChange(domainEvents, tx, {
+      name: 'guide.create',
+      sellerId,
+      actorId,
+      after: toGuideView(created),
+    });
+    return created.id;
   },
 
   /** The guide id of a user at a seller, if it has a profile (no creation). */

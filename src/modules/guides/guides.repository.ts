@@ -85,6 +85,22 @@ export function guidesRepository(db: Kysely<DB>) {
         .executeTakeFirstOrThrow();
     },
 
+    /**
+     * Inserts the profile unless the user already has a live one at the seller (the unique
+     * index `guides_seller_user`): undefined then. Inside a transaction, where a unique
+     * violation would end it; a concurrent insert of the same pair is waited for.
+     */
+    async insertUnlessLinked(row: Insertable<GuidesTable>): Promise<GuideRow | undefined> {
+      return db
+        .insertInto('guides')
+        .values({ ...creationStamps(), ...row })
+        .onConflict((oc) =>
+          oc.columns(['seller_id', 'user_id']).where('deleted_at', 'is', null).doNothing(),
+        )
+        .returningAll()
+        .executeTakeFirst();
+    },
+
     async update(id: string, changes: Updateable<GuidesTable>): Promise<GuideRow> {
       return db
         .updateTable('guides')

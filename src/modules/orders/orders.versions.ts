@@ -6,6 +6,8 @@
  *   (dates) or a set (status), and the item fields had no `items.` prefix.
  * Their requests are rewritten into today's form, and their orders get the older fields.
  */
+import { QueryError } from '../../query/errors.js';
+import { clip } from '../../query/values.js';
 import { MULTI_ITEM_ORDERS, QUERY_OPERATORS } from '../../versions/index.js';
 import type { ApiObject } from '../../versions/transforms.js';
 import type { RequestParts, VersionChanges } from '../../versions/types.js';
@@ -59,22 +61,38 @@ const RANGES = new Set(['items.arrival', 'createdAt', 'updatedAt']);
 const SETS = new Set(['items.status']);
 const KEY = /^([A-Za-z][\w.]*)(\[[^\]]*\])?$/;
 
-/** Rewrites one order-list query from the older form to the current one. */
+/**
+ * Rewrites one order-list query from the older form to the current one. Two parameters that
+ * become the same one (`arrival` and `items.arrival`, `createdAt=a,b` and `createdAt[range]`)
+ * are that parameter given twice: 400 repeated_parameter naming the second as the client
+ * wrote it, as the current language answers, never one of them dropped. Parameters that
+ * become different filters on one field (`arrival=a,b` and `items.arrival[gte]`) both apply.
+ */
 export function rewriteOrderQuery(query: Record<string, unknown>): Record<string, unknown> {
   const rewritten: Record<string, unknown> = {};
+  const sentAs = new Map<string, string>();
   for (const [key, value] of Object.entries(query)) {
     const match = KEY.exec(key);
-    if (!match) {
-      rewritten[key] = value;
-      continue;
+    let name = key;
+    if (match) {
+      const field = ITEM_FIELDS.has(match[1]!) ? `items.${match[1]}` : match[1]!;
+      let operator = match[2] ?? '';
+      if (operator === '' && typeof value === 'string' && value.includes(',')) {
+        if (RANGES.has(field)) operator = '[range]';
+        else if (SETS.has(field)) operator = '[in]';
+      }
+      name = `${field}${operator}`;
     }
-    const field = ITEM_FIELDS.has(match[1]!) ? `items.${match[1]}` : match[1]!;
-    let operator = match[2] ?? '';
-    if (operator === '' && typeof value === 'string' && value.includes(',')) {
-      if (RANGES.has(field)) operator = '[range]';
-      else if (SETS.has(field)) operator = '[in]';
+    const first = sentAs.get(name);
+    if (first !== undefined) {
+      throw new QueryError(
+        'repeated_parameter',
+        clip(key),
+        `${clip(first)} and ${clip(key)} both mean ${clip(name)} on this version (before ${QUERY_OPERATORS}); give one of them.`,
+      );
     }
-    rewritten[`${field}${operator}`] = value;
+    sentAs.set(name, key);
+    rewritten[name] = value;
   }
   return rewritten;
 }

@@ -1,6 +1,9 @@
 -- insert
 insert into "guides" ("created_at", "updated_at", "id", "seller_id", "name", "schedules") values ($1, $2, $3, $4, $5, $6) returning *;
 
+-- insertUnlessLinked
+insert into "guides" ("created_at", "updated_at", "id", "seller_id", "user_id", "name", "schedules") values ($1, $2, $3, $4, $5, $6, $7) on conflict ("seller_id", "user_id") where "deleted_at" is null do nothing returning *;
+
 -- find
 select "g".* from "guides" as "g" where "g"."deleted_at" is null and "g"."seller_id" = $1 and "g"."id" = $2;
 
