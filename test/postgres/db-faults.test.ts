@@ -42,6 +42,7 @@ beforeAll(async () => {
     DATABASE_URL: proxied.toString(),
     BOOKING_SECRET: SECRET,
     RATE_LIMIT_MAX: '0',
+    SIGNUPS_PER_ADDRESS: '0',
     DATABASE_POOL_SIZE: '10',
   });
   admin = new pg.Client({ connectionString: database.url });
