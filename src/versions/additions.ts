@@ -11,6 +11,17 @@ export interface Addition {
 
 export const additions: readonly Addition[] = [
   {
+    date: '2026-12-07',
+    description: [
+      'Security and robustness round (docs/security.md): a staff hold (103) or pending order (100) sends its confirmation email only when a change confirms one of its items;',
+      '`POST /api/events` that moves an existing event’s window checks the guides it keeps again (`409 guide_unavailable` / `guide_conflict`);',
+      'a guest checkout books at most 50 seats an order, its Idempotency-Key is scoped to the publishable key (not the client address), its key’s ceiling counts bookings made, and its confirmations reach one address at most 3 times a day;',
+      'hooks, affiliates and publishable keys show `createdBy`, and what a delegate made ends when its delegation does;',
+      'invitations to one address are mailed at most 3 times an hour and a seller’s at most 30 (`429 rate_limited`), sign-ups at most 20 an hour from one address, and a wrong `currentPassword` counts as a failed sign-in;',
+      'on older versions a user’s `metadata` is returned as stored, and two query parameters that become one after the version’s rewrite are `400 repeated_parameter`.',
+    ].join(' '),
+  },
+  {
     date: '2026-11-26',
     description: [
       'The operator’s day (docs/operations-day.md): every order item shows its `guests` (one per seat: `id`, `demographic`, its own `ticketCode`, `guestStatus` pending, arrived or no_show) and the item’s aggregate `guestStatus`;',
