@@ -134,6 +134,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(healthRoutes, { db, readiness });
   registerMetrics(app, {
     token: config.metricsToken,
+    behindProxy: config.trustProxy.length > 0,
     sources: {
       outbox: () => outboxRepository(db).pendingStats(),
       pool: () => database.poolStats(),

@@ -6,7 +6,8 @@
  * does not: the outbox's numbers are then the last ones read (outboxReader). Who may scrape: anyone with `METRICS_TOKEN`
  * as a Bearer token; without a token configured, only a client on this host talking to it
  * directly (loopback, and not forwarded by a proxy: a balancer in front adds
- * X-Forwarded-For, and its clients are not local). Everyone else gets 403.
+ * X-Forwarded-For, and its clients are not local), and none at all when TRUST_PROXY says a
+ * proxy fronts the service. Everyone else gets 403.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { atOnce } from './sync-hooks.js';
@@ -32,12 +33,16 @@ export interface MetricsSources {
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 const FORWARDED = ['x-forwarded-for', 'forwarded', 'x-real-ip'];
 
-function mayScrape(request: FastifyRequest, token: string | undefined): boolean {
-  if (token) {
+function mayScrape(request: FastifyRequest, options: ScrapeRule): boolean {
+  if (options.token) {
     const sent = Buffer.from(request.headers.authorization ?? '');
-    const wanted = Buffer.from(`Bearer ${token}`);
+    const wanted = Buffer.from(`Bearer ${options.token}`);
     return sent.length === wanted.length && timingSafeEqual(sent, wanted);
   }
+  // Behind a proxy (TRUST_PROXY set), a loopback peer may be the proxy on this host passing
+  // anyone's request on without X-Forwarded-For (nginx's plain proxy_pass, a tunnel): no
+  // peer is taken for a local client then, and scraping needs the token.
+  if (options.behindProxy) return false;
   const peer = request.raw.socket.remoteAddress ?? '';
   return LOOPBACK.has(peer) && FORWARDED.every((name) => request.headers[name] === undefined);
 }
@@ -126,9 +131,15 @@ function appRegistry(sources: MetricsSources): Registry {
   return registry;
 }
 
+/** Who may scrape: the token's holders, else clients on this host when no proxy fronts it. */
+interface ScrapeRule {
+  token: string | undefined;
+  behindProxy: boolean;
+}
+
 export function registerMetrics(
   app: FastifyInstance,
-  options: { token: string | undefined; sources: MetricsSources },
+  options: ScrapeRule & { sources: MetricsSources },
 ): void {
   const registries = [processRegistry, appRegistry(options.sources)];
   app.addSchema(Metrics);
@@ -161,10 +172,12 @@ export function registerMetrics(
       },
     },
     async (request, reply) => {
-      if (!mayScrape(request, options.token))
+      if (!mayScrape(request, options))
         throw new DomainError(
           'forbidden',
-          'Metrics are served to clients on this host, or with the METRICS_TOKEN as a Bearer token.',
+          options.behindProxy
+            ? 'Behind a proxy (TRUST_PROXY), metrics are served only with the METRICS_TOKEN as a Bearer token.'
+            : 'Metrics are served to clients on this host, or with the METRICS_TOKEN as a Bearer token.',
         );
       const merged = Registry.merge(registries);
       void reply.type(merged.contentType);

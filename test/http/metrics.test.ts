@@ -76,6 +76,23 @@ describe('who may scrape', () => {
     expectProblem(remote, 403, 'forbidden');
   });
 
+  it('needs METRICS_TOKEN behind a proxy: a loopback peer may be the proxy, forwarding anyone', async () => {
+    const proxied = await createTestApp({ TRUST_PROXY: '127.0.0.1' });
+    try {
+      // A proxy on this host that adds no X-Forwarded-For (nginx's plain proxy_pass, a
+      // tunnel) looks like a local client: with TRUST_PROXY set, none is taken for one.
+      const refused = await proxied.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        remoteAddress: '127.0.0.1',
+      });
+      expectProblem(refused, 403, 'forbidden');
+      expect(refused.json().detail).toContain('METRICS_TOKEN');
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('is anyone with METRICS_TOKEN as a Bearer token, once one is set', async () => {
     const token = 'a-metrics-token-of-some-length';
     const guarded = await createTestApp({ METRICS_TOKEN: token });
