@@ -164,6 +164,25 @@ describe('check-in by code', () => {
     expectProblem(await scan(dock, { code: order.shortCode }), 409, 'guest_canceled');
   });
 
+  it('refuses a seat whose hold has run out, before the sweeper has given it back', async () => {
+    const order = await booked(shop, [{ ...item(shop.experienceId, today, 900, 1), status: 103 }]);
+    const [guest] = order.items[0].guests;
+    // The sweeper is off here: the hold's deadline passes, its seat not yet given back.
+    await t.database.db
+      .updateTable('orders')
+      .set({ hold_expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', order.id)
+      .execute();
+    const refused = expectProblem(
+      await scan(dock, { code: guest.ticketCode }),
+      409,
+      'guest_canceled',
+    );
+    expect(refused.detail).toContain('hold');
+    expectProblem(await scan(dock, { code: order.shortCode }), 409, 'guest_canceled');
+    expect(statuses(await read(order.id))).toEqual([['pending']]);
+  });
+
   it("answers another seller's code exactly as a code nobody has", async () => {
     const theirs = await booked(other, [item(other.experienceId, today, 900, 1)]);
     const strip = (body: Record<string, unknown>) => ({ ...body, requestId: undefined });

@@ -8,7 +8,12 @@
  */
 import { newId } from '../../db/ids.js';
 import { DomainError } from '../../domain/errors.js';
-import type { GuestRecord, OrderItemView, OrderView } from '../orders/index.js';
+import {
+  ITEM_STATUS,
+  type GuestRecord,
+  type OrderItemView,
+  type OrderView,
+} from '../orders/index.js';
 import { instantToLocal } from '../schedules/index.js';
 import { iso, ref, refOrNull } from '../shared/index.js';
 import type { CheckinRow } from './checkins.repository.js';
@@ -52,6 +57,20 @@ function wrongDay(
   );
 }
 
+/**
+ * A guest whose seat is held (item status 103) past its order's deadline: the seat is no
+ * longer the guest's, though the sweeper may not have given it back yet (it runs every few
+ * seconds), so it is refused as a canceled seat is.
+ */
+export const heldPastDeadline = (order: OrderView, guest: GuestRecord, now: Date): boolean =>
+  itemOf(order, guest).status === ITEM_STATUS.hold &&
+  order.holdExpiresAt !== null &&
+  Date.parse(order.holdExpiresAt) <= now.getTime();
+
+/** The guests of `guests` whose seats are theirs now: not canceled, nor a hold run out. */
+export const liveGuests = (order: OrderView, guests: readonly GuestRecord[], now: Date) =>
+  guests.filter((g) => g.canceledAt === null && !heldPastDeadline(order, g, now));
+
 /** The guest of `guests` checked in last. */
 const latestIn = (guests: readonly GuestRecord[]): GuestRecord =>
   [...guests].sort((a, b) => (b.checkedInAt?.getTime() ?? 0) - (a.checkedInAt?.getTime() ?? 0))[0]!;
@@ -71,14 +90,19 @@ export function pickGuests(
         ? g.itemId === named.id
         : true,
   );
-  const live = chosen.filter((g) => g.canceledAt === null);
+  const live = liveGuests(order, chosen, when.now);
   if (live.length === 0) {
     const guest = chosen[0];
+    const expired = chosen.some((g) => g.canceledAt === null);
     throw new DomainError(
       'guest_canceled',
       named.kind === 'guest'
-        ? "This guest's seat was canceled."
-        : 'Every seat this code names was canceled.',
+        ? expired
+          ? "This guest's seat was on hold, and the hold has run out."
+          : "This guest's seat was canceled."
+        : expired
+          ? 'Every seat this code names was canceled or on a hold that has run out.'
+          : 'Every seat this code names was canceled.',
       guest ? { guest: ref(guest.id) } : {},
     );
   }

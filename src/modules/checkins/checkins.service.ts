@@ -18,7 +18,7 @@ import type { Scope } from '../../query/types.js';
 import { ordersFacade, type GuestRecord, type OrderView } from '../orders/index.js';
 import { ref } from '../shared/index.js';
 import { usersFacade } from '../users/index.js';
-import { factsOf, newCheckin, pickGuests, toCheckinView } from './checkin-rules.js';
+import { factsOf, liveGuests, newCheckin, pickGuests, toCheckinView } from './checkin-rules.js';
 import { checkinList } from './checkins.list.js';
 import { checkinsRepository, type CheckinWithBooking } from './checkins.repository.js';
 import type { CheckinInput, CheckinResultView, CheckinView } from './checkins.schemas.js';
@@ -192,8 +192,8 @@ export function checkinsService(deps: CheckinsDeps) {
           throw forbidden("Only the seller and its reservation staff set an order's guests.");
         if (order.status === 'canceled')
           throw new DomainError('already_canceled', `Order ${orderId} is canceled.`);
-        const changing = locked.guests.filter(
-          (g) => g.canceledAt === null && g.guestStatus !== status,
+        const changing = liveGuests(order, locked.guests, now()).filter(
+          (g) => g.guestStatus !== status,
         );
         if (changing.length === 0) return order;
         const at = creationTime();
