@@ -198,37 +198,40 @@ export interface InvitationWindow {
 }
 
 /**
- * A seller's invitation emails queued in the last hour (the database's clock): all of them,
- * and those of one invitation. Counted under the seller's lock, held until the transaction
- * ends, so invitations sent at once each count those before them.
+ * Invitation emails queued in the last hour (the database's clock): to one address (from
+ * anyone), and from one inviting account (to anyone). Counted under the address's lock and
+ * then the account's, held until the transaction ends, so invitations sent at once each
+ * count those before them (always in that order: no two wait on each other in a cycle).
+ * Rows outlive their invitation (migration 0026), so deleting one and inviting again does
+ * not wipe the count.
  */
 export async function invitationsLastHour(
   db: Kysely<DB>,
-  sellerId: string,
-  delegateId: string,
-): Promise<{ seller: InvitationWindow; invitation: InvitationWindow }> {
-  await sql`select pg_advisory_xact_lock(hashtext(${`invite:${sellerId}`}))`.execute(db);
-  const row = await db
-    .selectFrom('outbox as o')
-    .innerJoin('delegates as d', 'd.id', 'o.delegate_id')
-    .select([
-      sql<number>`count(*)`.as('all_n'),
-      sql<number>`count(*) filter (where o.delegate_id = ${delegateId})`.as('mine_n'),
-      sql<number>`coalesce(extract(epoch from min(o.created_at) + interval '1 hour' - now()) * 1000, 0)`.as(
-        'all_free',
-      ),
-      sql<number>`coalesce(extract(epoch from min(o.created_at) filter (where o.delegate_id = ${delegateId}) + interval '1 hour' - now()) * 1000, 0)`.as(
-        'mine_free',
-      ),
-    ])
-    .where('d.seller_id', '=', sellerId)
-    .where('o.kind', '=', 'delegate_invitation')
-    .where('o.created_at', '>', sql<Date>`now() - interval '1 hour'`)
-    .executeTakeFirstOrThrow();
-  return {
-    seller: { count: Number(row.all_n), freeInMs: Number(row.all_free) },
-    invitation: { count: Number(row.mine_n), freeInMs: Number(row.mine_free) },
-  };
+  recipient: string,
+  senderId: string,
+): Promise<{ toAddress: InvitationWindow; fromSender: InvitationWindow }> {
+  const address = recipient.toLowerCase();
+  await sql`select pg_advisory_xact_lock(hashtext(${`invite-to:${address}`}))`.execute(db);
+  await sql`select pg_advisory_xact_lock(hashtext(${`invite-from:${senderId}`}))`.execute(db);
+  const window = (match: 'to' | 'from') =>
+    db
+      .selectFrom('outbox')
+      .select([
+        sql<number>`count(*)`.as('n'),
+        sql<number>`coalesce(extract(epoch from min(created_at) + interval '1 hour' - now()) * 1000, 0)`.as(
+          'free',
+        ),
+      ])
+      .where('kind', '=', 'delegate_invitation')
+      .where((eb) =>
+        match === 'to'
+          ? eb(eb.fn('lower', ['recipient']), '=', address)
+          : eb('sender_id', '=', senderId),
+      )
+      .where('created_at', '>', sql<Date>`now() - interval '1 hour'`)
+      .executeTakeFirstOrThrow()
+      .then((row) => ({ count: Number(row.n), freeInMs: Number(row.free) }));
+  return { toAddress: await window('to'), fromSender: await window('from') };
 }
 
 /**

@@ -26,6 +26,7 @@ import * as m0022 from './0022_hook_hears_after.js';
 import * as m0023 from './0023_event_local_times.js';
 import * as m0024 from './0024_hook_private_events.js';
 import * as m0025 from './0025_made_by.js';
+import * as m0026 from './0026_invitation_counts.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': m0001,
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '0023_event_local_times': m0023,
   '0024_hook_private_events': m0024,
   '0025_made_by': m0025,
+  '0026_invitation_counts': m0026,
 };

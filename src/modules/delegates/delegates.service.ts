@@ -158,7 +158,6 @@ export function delegatesService({
         });
         if (row.email !== null)
           await invite(mail, tx, {
-            sellerId,
             delegateId: id,
             email: row.email,
             senderId: caller.id,

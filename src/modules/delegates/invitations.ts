@@ -24,24 +24,25 @@ export interface InvitationToSend {
 
 /** Invitation emails in the last hour, and when the oldest leaves it (mail/'s count). */
 export interface RecentInvitations {
-  seller: { count: number; freeInMs: number };
-  invitation: { count: number; freeInMs: number };
+  toAddress: { count: number; freeInMs: number };
+  fromSender: { count: number; freeInMs: number };
 }
 
 /**
- * Invitation emails per hour: to one invitation (its address; sending again to correct the
- * roles is fine, a loop is a mail bomb), and from one seller. Anyone may sign up as a seller
- * and invite any address, and the email goes from the service's own sender.
+ * Invitation emails per hour: to one address, whoever invites (sending again to correct the
+ * roles is fine, a loop is a mail bomb, and so are many sellers of one person), and from one
+ * inviting account. Anyone may sign up as a seller and invite any address, and the email
+ * goes from the service's own sender.
  */
 export const INVITATIONS_PER_ADDRESS_PER_HOUR = 3;
-export const INVITATIONS_PER_SELLER_PER_HOUR = 30;
+export const INVITATIONS_PER_SENDER_PER_HOUR = 30;
 
 /** How invitations are mailed (app.ts passes mail/'s). */
 export interface InvitationMail {
   /** Queues the invitation email in the invitation's transaction. */
   sendInvitation: (tx: Tx, invitation: InvitationToSend) => Promise<void>;
-  /** The seller's invitation emails of the last hour, counted under the seller's lock. */
-  recentInvitations: (tx: Tx, sellerId: string, delegateId: string) => Promise<RecentInvitations>;
+  /** Invitation emails of the last hour to the address and from the sender, under their locks. */
+  recentInvitations: (tx: Tx, recipient: string, senderId: string) => Promise<RecentInvitations>;
 }
 
 /** 429: the invitation is not made nor changed (its transaction rolls back). */
@@ -54,7 +55,7 @@ const tooManyInvitations = (detail: string, freeInMs: number) =>
 export async function invite(
   mail: InvitationMail,
   tx: Tx,
-  to: { sellerId: string; delegateId: string; email: string; senderId: string },
+  to: { delegateId: string; email: string; senderId: string },
 ): Promise<void> {
   const token = generateInvitationToken();
   const issued = await delegatesRepository(tx).issueToken(
@@ -63,16 +64,16 @@ export async function invite(
     INVITATION_LIFETIME_MS,
   );
   if (!issued) return;
-  const recent = await mail.recentInvitations(tx, to.sellerId, to.delegateId);
-  if (recent.invitation.count >= INVITATIONS_PER_ADDRESS_PER_HOUR)
+  const recent = await mail.recentInvitations(tx, to.email, to.senderId);
+  if (recent.toAddress.count >= INVITATIONS_PER_ADDRESS_PER_HOUR)
     throw tooManyInvitations(
       `this address is sent at most ${INVITATIONS_PER_ADDRESS_PER_HOUR} invitations an hour`,
-      recent.invitation.freeInMs,
+      recent.toAddress.freeInMs,
     );
-  if (recent.seller.count >= INVITATIONS_PER_SELLER_PER_HOUR)
+  if (recent.fromSender.count >= INVITATIONS_PER_SENDER_PER_HOUR)
     throw tooManyInvitations(
-      `a seller sends at most ${INVITATIONS_PER_SELLER_PER_HOUR} invitations an hour`,
-      recent.seller.freeInMs,
+      `an account sends at most ${INVITATIONS_PER_SENDER_PER_HOUR} invitations an hour`,
+      recent.fromSender.freeInMs,
     );
   await mail.sendInvitation(tx, {
     delegateId: to.delegateId,

@@ -46,6 +46,12 @@ export interface IdempotentRequest {
   body: unknown;
 }
 
+/**
+ * Refusals that say "not now" rather than answer the request: a retry with the same key
+ * after Retry-After must be tried afresh, not replayed the old 429 for a day.
+ */
+const TRANSIENT = new Set(['rate_limited', 'idempotency_in_progress']);
+
 export function idempotencyService({ db, fingerprintKey }: { db: Db; fingerprintKey: Buffer }) {
   const repo = idempotencyRepository(db);
 
@@ -135,7 +141,7 @@ export function idempotencyService({ db, fingerprintKey }: { db: Db; fingerprint
         // what failed, these fail too, and the key, still "running", is taken over by a
         // retry once it is STALE_MS old.
         const settle =
-          error instanceof DomainError && error.status < 500
+          error instanceof DomainError && error.status < 500 && !TRANSIENT.has(error.code)
             ? // A refusal is an answer too: the retry gets the same one.
               repo.complete(scope, key, error.status, problemOf(error))
             : repo.forget(scope, key);
