@@ -5,11 +5,13 @@
  * clients send both). Runs before validation, so the strict validator then sees a clean
  * body; callers on the strict version get its 400s unchanged. Bodies were depth-checked and held
  * to their route's budget of values already (input-text.ts), so the walk is bounded, and it
- * does not descend into an array longer than the schema's maxItems.
+ * does not descend into an array longer than the schema's maxItems. A field an older version's
+ * rewrite moved (`quantity` into `items.0` before v2017-09-28) is named as it was sent.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STRICT_BODIES } from '../versions/index.js';
 import { routeOf } from './route-of.js';
+import { nameAsSent } from './versioning.js';
 
 export const IGNORED_FIELDS_HEADER = 'x-ignored-fields';
 const MAX_NAMED = 20;
@@ -107,7 +109,8 @@ export function relaxBodyForOlderVersions(request: FastifyRequest, reply: Fastif
   const walk: Walk = { path: [], ignored: [] };
   request.body = relax(request.body, schema, walk);
   if (walk.ignored.length > 0) {
-    const named = walk.ignored.map((name) => name.slice(0, 100));
+    // Named as the client sent them, not as an older version's rewrite moved them.
+    const named = walk.ignored.map((name) => nameAsSent(request, 'body', name).slice(0, 100));
     void reply.header(IGNORED_FIELDS_HEADER, named.join(', '));
   }
 }

@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
 import type { VersionRegistry } from '../versions/registry.js';
+import { SentNames, type NamedPart } from '../versions/sent-names.js';
 import { applyTransforms } from '../versions/transforms.js';
 import type { RequestParts } from '../versions/types.js';
 import { DomainError } from '../domain/errors.js';
@@ -26,6 +27,14 @@ export const VERSION_HEADER = 'x-api-version';
 function explicitVersion(request: FastifyRequest): string | undefined {
   const value = request.headers[VERSION_HEADER];
   return Array.isArray(value) ? value.join(',') : value;
+}
+
+/** What the request's rewrites renamed, for the answers about it (set when a rewrite ran). */
+const sentNamesOf = new WeakMap<FastifyRequest, SentNames>();
+
+/** A name of the (rewritten) request as the client sent it: `X-Ignored-Fields` says that one. */
+export function nameAsSent(request: FastifyRequest, part: NamedPart, name: string): string {
+  return sentNamesOf.get(request)?.asSent(part, name) ?? name;
 }
 
 export function versionHooks(registry: VersionRegistry, db: Db) {
@@ -82,7 +91,9 @@ export function versionHooks(registry: VersionRegistry, db: Db) {
       const route = { method, url: routeOf(request).url ?? '' };
       const changes = registry.requestRewrites(request.apiVersion, route);
       if (changes.length === 0) return undefined;
-      const context = { db, caller: request.caller };
+      const sentNames = new SentNames();
+      sentNamesOf.set(request, sentNames);
+      const context = { db, caller: request.caller, sentNames };
       return (async () => {
         for (const change of changes) {
           await change.rewrite(request as unknown as RequestParts, context);
@@ -98,7 +109,11 @@ export function versionHooks(registry: VersionRegistry, db: Db) {
     rewriteResponse: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
       const transforms = registry.objectTransforms(request.apiVersion);
       if (transforms.length === 0 || freeFormResponse(request, reply)) return payload;
-      const body = await applyTransforms(payload, transforms, { db, caller: request.caller });
+      const body = await applyTransforms(payload, transforms, {
+        db,
+        caller: request.caller,
+        sentNames: sentNamesOf.get(request),
+      });
       // The route's response schema describes the latest shape; an older one is sent as is.
       reply.serializer(JSON.stringify);
       return body;

@@ -13,6 +13,7 @@ export const queryOperators: ApiVersion = {
     'For callers before this version, on `GET /api/orders`: a comma list without an operator means `range` for `arrival`, `createdAt` and `updatedAt` and `in` for `status`;',
     'and `arrival`, `event`, `status` and `experience` mean the item fields `items.arrival`, `items.event`, `items.status` and `items.experience`',
     '(so `arrival=2019-11-08,2019-11-10` is `items.arrival[range]=2019-11-08,2019-11-10`).',
+    'Errors name such parameters as sent (`arrival`, not `items.arrival[range]`).',
     'Two parameters that so become the same one (`arrival` and `items.arrival`, `createdAt=a,b` and `createdAt[range]`) are that parameter given twice: 400 `repeated_parameter`, naming the second as sent.',
   ].join(' '),
 };

@@ -2,7 +2,8 @@
  * The shape of dated API versions. Core code speaks only the latest API; callers pinned
  * before a change get it undone (Stripe's design):
  * - request rewrites, per route, run before validation, oldest change first, and turn an
- *   older request into the current one (they validate what they read before using it);
+ *   older request into the current one (they validate what they read before using it),
+ *   recording the names they change so answers name what the client sent (sent-names.ts);
  * - object transforms, per `object` type, run on every response (errors included), newest
  *   change first, wherever objects of that type appear (see transforms.ts).
  * Modules declare both for their own routes and objects; this folder holds the catalogue of
@@ -10,6 +11,7 @@
  */
 import type { Db } from '../db/database.js';
 import type { Caller } from '../domain/caller.js';
+import type { SentNames } from './sent-names.js';
 import type { ObjectTransform } from './transforms.js';
 
 export interface RouteRef {
@@ -28,12 +30,19 @@ export interface RequestParts {
 export interface VersionContext {
   readonly db: Db;
   readonly caller: Caller | null;
+  /** What the request's rewrites renamed (none outside a request: a webhook's payload). */
+  readonly sentNames?: SentNames;
+}
+
+/** A rewrite records the names it changes, so answers name what the client sent. */
+export interface RewriteContext extends VersionContext {
+  readonly sentNames: SentNames;
 }
 
 export interface RequestRewrite extends RouteRef {
   /** The dated version that introduced the change: callers before it get the rewrite. */
   readonly version: string;
-  rewrite(request: RequestParts, context: VersionContext): void | Promise<void>;
+  rewrite(request: RequestParts, context: RewriteContext): void | Promise<void>;
 }
 
 export type VersionTransform = ObjectTransform<VersionContext>;

@@ -1,36 +1,120 @@
 /**
  * What orders look like to callers on older versions (src/versions/):
  * - before v2017-09-28 Multi-item Orders, a booking named its one experience at the top of
- *   the body, and an order showed its (first) item's fields at the top;
+ *   the body, an order showed its (first) item's fields at the top, and a change of the
+ *   order named its item's fields there too;
  * - before v2018-02-15 Query Operators, a comma list without an operator was a range
  *   (dates) or a set (status), and the item fields had no `items.` prefix.
- * Their requests are rewritten into today's form, and their orders get the older fields.
+ * Their requests are rewritten into today's form (recording what they renamed, so errors
+ * and `X-Ignored-Fields` name what the client sent), and their orders get the older fields.
  */
+import { isId } from '../../db/ids.js';
+import { accessOf } from '../../domain/access.js';
+import { DomainError } from '../../domain/errors.js';
 import { QueryError } from '../../query/errors.js';
 import { clip } from '../../query/values.js';
 import { MULTI_ITEM_ORDERS, QUERY_OPERATORS } from '../../versions/index.js';
+import { problemNamesAsSent, type SentNames } from '../../versions/sent-names.js';
 import type { ApiObject } from '../../versions/transforms.js';
-import type { RequestParts, VersionChanges } from '../../versions/types.js';
+import type { RequestParts, RewriteContext, VersionChanges } from '../../versions/types.js';
+import { holdsSeats, type OrderStatus } from './item-status.js';
+import { maySee } from './orders.context.js';
+import { ordersRepository } from './orders.repository.js';
 
-/** A single-item booking's fields at the top of the body: they become its one item. */
-const ITEM_AT_TOP = ['arrival', 'arrivalTime', 'quantity', 'demographics', 'lineItems', 'status'];
+/** A single-item order's fields at the top of the body: they are its one item's. */
+const ITEM_AT_TOP = [
+  'experience',
+  'arrival',
+  'arrivalTime',
+  'quantity',
+  'demographics',
+  'lineItems',
+  'status',
+];
+
+const objectBody = (body: unknown): Record<string, unknown> | undefined =>
+  typeof body === 'object' && body !== null && !Array.isArray(body)
+    ? (body as Record<string, unknown>)
+    : undefined;
+
+/**
+ * Moves `fields` of the body into one item entry (`experience` as a bare id read as
+ * `{id}`, as Xola's browser SDK sends it) and records each as sent at the top.
+ */
+function moveIntoItem(
+  body: Record<string, unknown>,
+  fields: readonly string[],
+  names: SentNames,
+): { rest: Record<string, unknown>; item: Record<string, unknown> } {
+  const rest = { ...body };
+  const item: Record<string, unknown> = {};
+  for (const field of fields) {
+    item[field] = rest[field];
+    delete rest[field];
+    names.rename('body', `items.0.${field}`, field);
+  }
+  if (typeof item.experience === 'string') {
+    item.experience = { id: item.experience };
+    names.rename('body', 'items.0.experience.id', 'experience');
+  }
+  return { rest, item };
+}
 
 /** Rewrites a single-item booking body (`experience` at the top, no `items`) in place. */
-export function rewriteSingleItemBody(request: RequestParts): void {
-  const body = request.body as Record<string, unknown> | null;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return;
-  if (body.items !== undefined || body.experience === undefined) return;
-  const { experience, ...rest } = body;
-  const item: Record<string, unknown> = {
-    experience: typeof experience === 'string' ? { id: experience } : experience,
-  };
-  for (const field of ITEM_AT_TOP) {
-    if (field in rest) {
-      item[field] = rest[field];
-      delete rest[field];
-    }
-  }
+export function rewriteSingleItemBody(request: RequestParts, context: RewriteContext): void {
+  const body = objectBody(request.body);
+  if (!body || body.items !== undefined || body.experience === undefined) return;
+  const fields = ITEM_AT_TOP.filter((field) => Object.hasOwn(body, field));
+  const { rest, item } = moveIntoItem(body, fields, context.sentNames);
   request.body = { ...rest, items: [item] };
+}
+
+/** What an order's `status` says of it (its items' codes are numbers): not an item field. */
+const ORDER_STATUSES: readonly unknown[] = ['confirmed', 'canceled'] satisfies OrderStatus[];
+
+/**
+ * The live items (holding seats) of the order a change names, when the caller may see it;
+ * none for an order it may not see or that does not exist (the route answers 404 for it),
+ * nor for a canceled one (409).
+ */
+async function liveItemsOf(orderId: unknown, context: RewriteContext): Promise<string[]> {
+  if (!isId(orderId) || !context.caller) return [];
+  const orders = ordersRepository(context.db);
+  const order = await orders.findById(orderId);
+  if (!order || !maySee(accessOf(context.caller), order)) return [];
+  const items = (await orders.itemsOf([orderId])).get(orderId) ?? [];
+  return items.filter((i) => holdsSeats(i.status)).map((i) => i.id);
+}
+
+/**
+ * A change (`PUT`/`PATCH /api/orders/{id}`) with item fields at the top of the body, as the
+ * single-item order showed them: they change the order's one live item, `items: [{id, ...}]`
+ * (the other fields stay the order's). An order with several live items is 400: which item
+ * is meant, only the multi-item form (`items`, also taken on these versions) can say. An
+ * order's own status word (`"status": "confirmed"`, as the order shows it) is no item field:
+ * left at the top, ignored as before. A body with `items` is taken as it is.
+ */
+async function rewriteItemChange(request: RequestParts, context: RewriteContext): Promise<void> {
+  const body = objectBody(request.body);
+  if (!body || body.items !== undefined) return;
+  const fields = ITEM_AT_TOP.filter(
+    (field) =>
+      Object.hasOwn(body, field) && !(field === 'status' && ORDER_STATUSES.includes(body.status)),
+  );
+  if (fields.length === 0) return;
+  const live = await liveItemsOf(request.params.id, context);
+  if (live.length > 1) {
+    const detail = `is a field of one item, and this order has ${live.length} items`;
+    const entry = ['id', ...fields].map((f) => `"${f}"`).join(', ');
+    throw new DomainError(
+      'validation_failed',
+      `This order has ${live.length} items: name the one to change in \`items\` ([{${entry}}], listing every item the order keeps by id), the multi-item form of version ${MULTI_ITEM_ORDERS} and later.`,
+      { errors: fields.map((name) => ({ in: 'body' as const, name, detail })) },
+    );
+  }
+  const { rest, item } = moveIntoItem(body, fields, context.sentNames);
+  // No live item: the order is unknown, not the caller's, or canceled; the route says which.
+  request.body = { ...rest, items: [live.length === 1 ? { id: live[0], ...item } : item] };
 }
 
 /** The first item's fields at the top of an order or a quote, as single-item orders had. */
@@ -68,7 +152,10 @@ const KEY = /^([A-Za-z][\w.]*)(\[[^\]]*\])?$/;
  * wrote it, as the current language answers, never one of them dropped. Parameters that
  * become different filters on one field (`arrival=a,b` and `items.arrival[gte]`) both apply.
  */
-export function rewriteOrderQuery(query: Record<string, unknown>): Record<string, unknown> {
+export function rewriteOrderQuery(
+  query: Record<string, unknown>,
+  names?: SentNames,
+): Record<string, unknown> {
   const rewritten: Record<string, unknown> = {};
   const sentAs = new Map<string, string>();
   for (const [key, value] of Object.entries(query)) {
@@ -94,6 +181,7 @@ export function rewriteOrderQuery(query: Record<string, unknown>): Record<string
     sentAs.set(name, key);
     rewritten[name] = value;
   }
+  for (const [name, key] of sentAs) names?.rename('query', name, key);
   return rewritten;
 }
 
@@ -109,13 +197,22 @@ export const orderVersionChanges: VersionChanges = {
       version: QUERY_OPERATORS,
       method: 'GET',
       url: '/api/orders',
-      rewrite: (request: RequestParts) => {
-        request.query = rewriteOrderQuery(request.query);
+      rewrite: (request: RequestParts, context: RewriteContext) => {
+        request.query = rewriteOrderQuery(request.query, context.sentNames);
       },
     },
+    ...['PUT', 'PATCH'].map((method) => ({
+      version: MULTI_ITEM_ORDERS,
+      method,
+      url: '/api/orders/:id',
+      rewrite: rewriteItemChange,
+    })),
   ],
   objects: [
     { version: MULTI_ITEM_ORDERS, object: 'order', down: withFirstItemAtTop },
     { version: MULTI_ITEM_ORDERS, object: 'order_quote', down: withFirstItemAtTop },
+    // Errors about a rewritten request name the fields and parameters the client sent.
+    { version: MULTI_ITEM_ORDERS, object: 'problem', down: problemNamesAsSent('body') },
+    { version: QUERY_OPERATORS, object: 'problem', down: problemNamesAsSent('query') },
   ],
 };
