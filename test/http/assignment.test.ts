@@ -611,6 +611,42 @@ describe('guides given to POST /api/events', () => {
     );
   });
 
+  it('lets an event shrink, or grow over an overlap the guide was already given', async () => {
+    const own = await openShop(t.app);
+    const at = (start: string, fields: Record<string, unknown> = {}) =>
+      createEvent(t.app, own.seller, own.experienceId, start, fields);
+    const guide = await createGuide(t.app, own.seller, own.seller.id, { name: 'Forced' });
+    // 09:00-10:30, and 10:00-11:30 given to the same guide with forceConfirm.
+    const first = await at('2031-01-08T09:00', { guides: [guide.id] });
+    const second = await at('2031-01-08T10:00');
+    const forced = await assign(t.app, own.seller, second.id, {
+      guide: { id: guide.id, forceConfirm: true },
+    });
+    expect(forced.statusCode).toBe(201);
+    const duration = async (minutes: number) => {
+      const changed = await as(t.app, own.seller, {
+        method: 'PUT',
+        url: `/api/experiences/${own.experienceId}`,
+        payload: { duration: minutes },
+      });
+      expect(changed.statusCode, changed.body).toBe(200);
+    };
+    const upsert = (start: string) =>
+      postEvent(own.seller, { experience: { id: own.experienceId }, start, max: 9 });
+    const endOf = async (id: string) =>
+      Date.parse((await readEvent(t.app, own.seller, id)).json().end);
+    // Longer (09:00-11:00): its only overlap is the one accepted already.
+    await duration(120);
+    const longer = await upsert('2031-01-08T09:00');
+    expect(longer.statusCode, longer.body).toBe(201);
+    expect(await endOf(first.id)).toBe(Date.parse(first.start) + 120 * 60_000);
+    // Shorter (10:00-11:00): a smaller window adds no conflict.
+    await duration(60);
+    const shorter = await upsert('2031-01-08T10:00');
+    expect(shorter.statusCode, shorter.body).toBe(201);
+    expect(await endOf(second.id)).toBe(Date.parse(second.start) + 60 * 60_000);
+  });
+
   it('needs guide rights for the guides, not for the event', async () => {
     const guide = await createGuide(t.app, seller, seller.id);
     const clerk = await delegate(t.app, seller, ['ROLE_RESERVATION']);

@@ -79,6 +79,7 @@ async function checkAvailable(
   guide: GuideProfile,
   current: EventRow,
   options: AssignmentOptions,
+  accepted?: Pick<EventRow, 'starts_at' | 'ends_at'>,
 ): Promise<void> {
   const guideId = guide.id;
   if (options.checkSchedule) {
@@ -96,7 +97,7 @@ async function checkAvailable(
     }
   }
   if (!options.forceConfirm) {
-    const clash = await eventGuidesRepository(trx).overlappingWithGuide(guideId, current);
+    const clash = await eventGuidesRepository(trx).overlappingWithGuide(guideId, current, accepted);
     if (clash) {
       throw new DomainError(
         'guide_conflict',
@@ -158,21 +159,27 @@ export async function setGuides(
 }
 
 /**
- * An event whose window moved (an upsert after its experience's duration changed): the
+ * An event whose window grew (an upsert after its experience's duration changed): the
  * guides still on it, who have not declined, checked against the new window as an
- * assignment is (schedule, overlap; no forceConfirm). A guide kept on a longer event could
- * otherwise be on two departures at once, or outside its schedule.
+ * assignment is (schedule; overlap with no forceConfirm). An overlap the old window had
+ * already was accepted when it was made (a forceConfirm, say) and stays so; a window that
+ * did not grow cannot add a conflict, and is not checked. A guide kept on a longer event
+ * could otherwise be on two departures at once, or outside its schedule.
  */
 export async function recheckGuides(
   trx: Tx,
   guides: GuidesFacade,
-  event: EventRow,
+  moved: { before: EventRow; after: EventRow },
   checkSchedule: boolean,
 ): Promise<void> {
-  for (const guideId of [...event.guide_ids].sort()) {
-    if (event.guide_statuses[guideId] === 'declined') continue;
-    const guide = await lockedGuide(trx, guides, event, guideId);
-    await checkAvailable(trx, guides, guide, event, { forceConfirm: false, checkSchedule });
+  const { before, after } = moved;
+  const grew = after.starts_at < before.starts_at || after.ends_at > before.ends_at;
+  if (!grew) return;
+  for (const guideId of [...after.guide_ids].sort()) {
+    if (after.guide_statuses[guideId] === 'declined') continue;
+    const guide = await lockedGuide(trx, guides, after, guideId);
+    const options = { forceConfirm: false, checkSchedule };
+    await checkAvailable(trx, guides, guide, after, options, before);
   }
 }
 

@@ -26,16 +26,24 @@ export function eventGuidesRepository(db: Kysely<DB>) {
     async overlappingWithGuide(
       guideId: string,
       event: { id: string; starts_at: Date; ends_at: Date },
+      /** A window whose overlaps were accepted already (the event's before it grew). */
+      accepted?: { starts_at: Date; ends_at: Date },
     ): Promise<EventRow | undefined> {
-      return withExperience()
+      let query = withExperience()
         .where(sql<SqlBool>`e.guide_ids @> array[${guideId}]::text[]`)
         .where(sql<SqlBool>`coalesce(e.guide_statuses ->> ${guideId}, 'confirmed') <> 'declined'`)
         .where('e.id', '<>', event.id)
         .where('e.starts_at', '<', event.ends_at)
-        .where('e.ends_at', '>', event.starts_at)
-        .orderBy('e.starts_at')
-        .limit(1)
-        .executeTakeFirst();
+        .where('e.ends_at', '>', event.starts_at);
+      if (accepted) {
+        query = query.where((eb) =>
+          eb.or([
+            eb('e.starts_at', '>=', accepted.ends_at),
+            eb('e.ends_at', '<=', accepted.starts_at),
+          ]),
+        );
+      }
+      return query.orderBy('e.starts_at').limit(1).executeTakeFirst();
     },
 
     /** Puts a guide on an event, its acknowledgement `pending` (v2018-06-26). */

@@ -180,7 +180,7 @@ export const eventUpsert =
       }
       const after = (await events.findById(id))!;
       if (existing && !sameWindow(existing, after)) {
-        await recheckGuides(tx, guides, after, checkSchedule);
+        await recheckGuides(tx, guides, { before: existing, after }, checkSchedule);
       }
       const view = await announceEventUpdate(domainEvents, tx, {
         id,
