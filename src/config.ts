@@ -287,7 +287,7 @@ export interface Config {
   readonly dataDir: string;
   readonly databasePoolSize: number;
   readonly migrateOnStart: boolean;
-  /** Serve /demo (the widget on a sample seller): by default, a sandbox on the embedded database only. */
+  /** Serve /demo (the widget on a sample seller): by default, embedded in a sandbox or on loopback. */
   readonly demoPage: boolean;
   readonly env: BookingEnv;
   /** Unset (embedded database only): a secret file generated in `dataDir` (security/secret.ts). */

@@ -3,8 +3,9 @@
  * newcomer sees it work after `npm start`. The sample is made through the service's own
  * API on the first visit (a seller, a kayak tour with guest types and daily departures, a
  * publishable key) and remembered in DATA_DIR/demo.json; later visits reuse it while its
- * key still works. On by default only in a sandbox on the embedded database (DEMO_PAGE): in
- * production it would be a seller nobody set up, open to anyone. The snippet to paste wraps
+ * key still works. On by default only on the embedded database, in a sandbox or listening on
+ * loopback (DEMO_PAGE; config.ts): reachable from elsewhere in production it would be a
+ * seller nobody set up, open to anyone. The snippet to paste wraps
  * inside the page (its button line is longer than any screen is wide).
  */
 import { randomBytes } from 'node:crypto';

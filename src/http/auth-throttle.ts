@@ -21,6 +21,7 @@ import { createHash } from 'node:crypto';
 import { DomainError } from '../domain/errors.js';
 import { expiringCounters } from './counters.js';
 import type { SharedRedis } from './redis.js';
+import { addressKey } from './client-address.js';
 
 export interface ThrottleOptions {
   /** Failures per client address per window; 0 turns the throttle off. */
@@ -58,7 +59,9 @@ export function createAuthThrottle(options: ThrottleOptions, redis?: SharedRedis
     };
   }
   const counters = expiringCounters(redis, 'auth-throttle:');
-  const keys = (address: string, email?: string) => {
+  const keys = (ip: string, email?: string) => {
+    // An IPv6 client is its /64 (client-address.ts).
+    const address = addressKey(ip);
     const account = email === undefined ? undefined : hash(email.trim().toLowerCase());
     return {
       address: `ip:${address}`,

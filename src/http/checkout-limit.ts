@@ -22,6 +22,7 @@ import { DomainError } from '../domain/errors.js';
 import { expiringCounters } from './counters.js';
 import type { SharedRedis } from './redis.js';
 import { routeOf } from './route-of.js';
+import { addressKey } from './client-address.js';
 
 export interface CheckoutLimits {
   /** Guest bookings per window with one key. */
@@ -54,7 +55,10 @@ export function checkoutLimitHooks(limits: CheckoutLimits, redis?: SharedRedis) 
 
   async function admit(id: string, request: FastifyRequest): Promise<void> {
     if (limits.perAddress > 0) {
-      const { count, ttlMs } = await counters.hit(`a:${id}:${request.ip}`, limits.windowMs);
+      const { count, ttlMs } = await counters.hit(
+        `a:${id}:${addressKey(request.ip)}`,
+        limits.windowMs,
+      );
       if (count > limits.perAddress) throw refuse(limits.perAddress, 'requests', ttlMs);
     }
     if (limits.perKey > 0 && books(request)) {
@@ -73,6 +77,8 @@ export function checkoutLimitHooks(limits: CheckoutLimits, redis?: SharedRedis) 
     /** A guest booking made counts towards its key's ceiling. */
     onResponse: (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
       if (limits.perKey === 0 || reply.statusCode !== 201 || !request.checkout) return undefined;
+      // A replayed answer (the same Idempotency-Key) booked nothing.
+      if (reply.getHeader('idempotent-replayed') !== undefined) return undefined;
       const id = keyOf(request);
       if (id === undefined || !books(request)) return undefined;
       return counters.hit(`k:${id}`, limits.windowMs).then(() => undefined);

@@ -11,6 +11,7 @@ import { DomainError } from '../domain/errors.js';
 import { isUnder } from './error-handler.js';
 import { expiringCounters, rateLimitStore } from './counters.js';
 import type { SharedRedis } from './redis.js';
+import { addressKey } from './client-address.js';
 
 const EXEMPT = new Set(['/healthz', '/readyz']);
 
@@ -30,7 +31,7 @@ const credentialKey = (ownScopes: readonly string[]) => (request: FastifyRequest
   if (typeof credential === 'string' && credential !== '') {
     return 'c:' + createHash('sha256').update(credential).digest('base64url').slice(0, 22);
   }
-  return 'ip:' + request.ip;
+  return 'ip:' + addressKey(request.ip);
 };
 
 export async function registerRateLimit(

@@ -11,6 +11,7 @@ import { DomainError } from '../domain/errors.js';
 import { expiringCounters } from './counters.js';
 import type { SharedRedis } from './redis.js';
 import { routeOf } from './route-of.js';
+import { addressKey } from './client-address.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -19,7 +20,7 @@ export function signupLimitHook(perAddress: number, redis?: SharedRedis) {
   return (request: FastifyRequest): Promise<void> | undefined => {
     if (perAddress === 0 || request.method !== 'POST') return undefined;
     if (routeOf(request).url !== '/api/users') return undefined;
-    return counters.hit(`a:${request.ip}`, HOUR_MS).then(({ count, ttlMs }) => {
+    return counters.hit(`a:${addressKey(request.ip)}`, HOUR_MS).then(({ count, ttlMs }) => {
       if (count > perAddress) {
         throw new DomainError(
           'rate_limited',

@@ -5,6 +5,7 @@
  * objects the same data is skipped by name (FREE_FORM_KEYS in src/versions/transforms.ts).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { routeOf } from './route-of.js';
 
 type SchemaNode = Record<string, unknown>;
 
@@ -36,7 +37,7 @@ const byRouteSchema = new WeakMap<object, Map<number, boolean>>();
 
 /** Is this reply's body, by its route's schema for the status, the client's free-form JSON? */
 export function freeFormResponse(request: FastifyRequest, reply: FastifyReply): boolean {
-  const schema = request.routeOptions.schema as { response?: Record<string, unknown> } | undefined;
+  const schema = routeOf(request).schema as { response?: Record<string, unknown> } | undefined;
   if (!schema?.response) return false;
   let known = byRouteSchema.get(schema);
   if (!known) byRouteSchema.set(schema, (known = new Map<number, boolean>()));

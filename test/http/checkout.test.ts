@@ -441,12 +441,17 @@ describe('rate limits of publishable keys', () => {
         payload: {},
       });
       let address = 0;
-      const send = (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) =>
+      const send = (
+        method: 'GET' | 'POST',
+        url: string,
+        payload?: Record<string, unknown>,
+        headers: Record<string, string> = {},
+      ) =>
         limited.app.inject({
           method,
           url,
           remoteAddress: `198.51.100.${++address}`,
-          headers: { 'x-publishable-key': made.json().key },
+          headers: { 'x-publishable-key': made.json().key, ...headers },
           ...(payload ? { payload } : {}),
         });
       const booking = (day: string) => ({
@@ -459,7 +464,15 @@ describe('rate limits of publishable keys', () => {
         expect((await send('POST', '/api/orders', { source: 'checkout' })).statusCode).toBe(400);
         expect((await send('GET', '/api/experiences')).statusCode).toBe(200);
       }
-      expect((await send('POST', '/api/orders', booking('2030-08-01'))).statusCode).toBe(201);
+      const keyed = { 'idempotency-key': 'ceiling-retry' };
+      expect((await send('POST', '/api/orders', booking('2030-08-01'), keyed)).statusCode).toBe(
+        201,
+      );
+      // Its retries are replays: they booked nothing, and do not count.
+      for (let i = 0; i < 3; i++) {
+        const replay = await send('POST', '/api/orders', booking('2030-08-01'), keyed);
+        expect(replay.headers['idempotent-replayed']).toBe('true');
+      }
       expect((await send('POST', '/api/orders', booking('2030-08-02'))).statusCode).toBe(201);
       const third = await send('POST', '/api/orders', booking('2030-08-03'));
       expectProblem(third, 429, 'rate_limited');

@@ -131,6 +131,11 @@ describe('rate limits', () => {
       expectProblem(refused, 429, 'rate_limited');
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3000);
       expect((await signUpFrom('198.51.100.61')).statusCode).toBe(201);
+      // An IPv6 client is its /64: rotating addresses within it is one client.
+      for (let i = 1; i <= 3; i++)
+        expect((await signUpFrom(`2001:db8:5:6::${i}`)).statusCode).toBe(201);
+      expectProblem(await signUpFrom('2001:db8:5:6:ffff::9'), 429, 'rate_limited');
+      expect((await signUpFrom('2001:db8:5:7::1')).statusCode).toBe(201);
       // Nothing else is held by it: the accounts made still work from that address.
       const me = await limited.app.inject({
         method: 'GET',
