@@ -125,7 +125,12 @@ describe('PUT /api/users/{id}', () => {
     // the right password is not tried (it would tell the guesser it is right).
     const waiting = expectProblem(await guess(user.password), 429, 'rate_limited');
     expect(waiting).not.toHaveProperty('errors');
-    // The owner elsewhere is not held by it.
+    // The owner elsewhere is not held by it, and its right password forgives that address.
+    expectProblem(await guess(user.password, '192.0.2.41'), 409, 'email_taken');
+    for (let i = 0; i < 4; i++) expectProblem(await guess(`x${i}`, '192.0.2.41'), 403, 'forbidden');
+    expectProblem(await guess(user.password, '192.0.2.41'), 409, 'email_taken');
+    expectProblem(await guess('one more wrong', '192.0.2.41'), 403, 'forbidden');
+    // Four and one failures, the right password between them: no wait.
     expectProblem(await guess(user.password, '192.0.2.41'), 409, 'email_taken');
   });
 

@@ -136,6 +136,7 @@ async function checkGuarded(
       errors: [{ in: 'body', name: 'currentPassword', detail: 'is not right' }],
     });
   }
+  await ctx.passwordAttempts.succeeded(address, row.email);
 }
 
 /**

@@ -36,9 +36,15 @@ export interface PasswordAttempts {
   /** Throws 429 when this address must wait before trying this account's password. */
   check(address: string, email: string): Promise<void>;
   failed(address: string, email: string): Promise<void>;
+  /** The right password: the address's failures forgiven, and it is the account's own. */
+  succeeded(address: string, email: string): Promise<void>;
 }
 
-const UNCOUNTED: PasswordAttempts = { check: async () => undefined, failed: async () => undefined };
+const UNCOUNTED: PasswordAttempts = {
+  check: async () => undefined,
+  failed: async () => undefined,
+  succeeded: async () => undefined,
+};
 
 /** The dependencies with their defaults; without a cache there is none to drop keys from. */
 export type UsersContext = Required<Omit<UsersServiceDeps, 'callers'>> &
