@@ -198,12 +198,12 @@ export interface InvitationWindow {
 }
 
 /**
- * Invitation emails queued in the last hour (the database's clock): to one address (from
- * anyone), and from one inviting account (to anyone). Counted under the address's lock and
- * then the account's, held until the transaction ends, so invitations sent at once each
- * count those before them (always in that order: no two wait on each other in a cycle).
- * Rows outlive their invitation (migration 0026), so deleting one and inviting again does
- * not wipe the count.
+ * The invitation emails an account queued in the last hour (the database's clock): to one
+ * address, and in all. Counted under the account's lock, held until the transaction ends,
+ * so invitations it sends at once each count those before them. Rows outlive their
+ * invitation (migration 0026), so deleting one and inviting again does not wipe the count.
+ * Per account, not per address alone: a count of everyone's invitations to an address would
+ * tell a seller that others invited it, and let anyone keep an address from being invited.
  */
 export async function invitationsLastHour(
   db: Kysely<DB>,
@@ -211,27 +211,27 @@ export async function invitationsLastHour(
   senderId: string,
 ): Promise<{ toAddress: InvitationWindow; fromSender: InvitationWindow }> {
   const address = recipient.toLowerCase();
-  await sql`select pg_advisory_xact_lock(hashtext(${`invite-to:${address}`}))`.execute(db);
   await sql`select pg_advisory_xact_lock(hashtext(${`invite-from:${senderId}`}))`.execute(db);
-  const window = (match: 'to' | 'from') =>
-    db
-      .selectFrom('outbox')
-      .select([
-        sql<number>`count(*)`.as('n'),
-        sql<number>`coalesce(extract(epoch from min(created_at) + interval '1 hour' - now()) * 1000, 0)`.as(
-          'free',
-        ),
-      ])
-      .where('kind', '=', 'delegate_invitation')
-      .where((eb) =>
-        match === 'to'
-          ? eb(eb.fn('lower', ['recipient']), '=', address)
-          : eb('sender_id', '=', senderId),
-      )
-      .where('created_at', '>', sql<Date>`now() - interval '1 hour'`)
-      .executeTakeFirstOrThrow()
-      .then((row) => ({ count: Number(row.n), freeInMs: Number(row.free) }));
-  return { toAddress: await window('to'), fromSender: await window('from') };
+  const row = await db
+    .selectFrom('outbox')
+    .select([
+      sql<number>`count(*)`.as('all_n'),
+      sql<number>`count(*) filter (where lower(recipient) = ${address})`.as('to_n'),
+      sql<number>`coalesce(extract(epoch from min(created_at) + interval '1 hour' - now()) * 1000, 0)`.as(
+        'all_free',
+      ),
+      sql<number>`coalesce(extract(epoch from min(created_at) filter (where lower(recipient) = ${address}) + interval '1 hour' - now()) * 1000, 0)`.as(
+        'to_free',
+      ),
+    ])
+    .where('kind', '=', 'delegate_invitation')
+    .where('sender_id', '=', senderId)
+    .where('created_at', '>', sql<Date>`now() - interval '1 hour'`)
+    .executeTakeFirstOrThrow();
+  return {
+    toAddress: { count: Number(row.to_n), freeInMs: Number(row.to_free) },
+    fromSender: { count: Number(row.all_n), freeInMs: Number(row.all_free) },
+  };
 }
 
 /**

@@ -17,7 +17,7 @@ export const additions: readonly Addition[] = [
       '`POST /api/events` that moves an existing event’s window checks the guides it keeps again (`409 guide_unavailable` / `guide_conflict`);',
       'a guest checkout books at most 50 seats an order, its Idempotency-Key is scoped to the publishable key (not the client address), its key’s ceiling counts bookings made, and its confirmations reach one address at most 3 times a day;',
       'hooks, affiliates and publishable keys show `createdBy`, and what a delegate made ends when its delegation does;',
-      'invitations to one address are mailed at most 3 times an hour, whoever invites, and an account’s at most 30 (`429 rate_limited`), sign-ups at most 20 an hour from one address, and a wrong `currentPassword` counts as a failed sign-in;',
+      'an account mails one address at most 3 invitations an hour and 30 in all (`429 rate_limited`), sign-ups at most 20 an hour from one address, and a wrong `currentPassword` counts as a failed sign-in;',
       'on older versions a user’s `metadata` is returned as stored, two query parameters that become one after the version’s rewrite are `400 repeated_parameter`, errors and `X-Ignored-Fields` name what the client sent rather than the rewritten request, and before 2017-09-28 `PUT`/`PATCH /api/orders/{id}` take the item fields at the top of the body.',
     ].join(' '),
   },

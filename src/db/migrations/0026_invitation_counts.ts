@@ -1,6 +1,6 @@
 /**
- * What the mail caps count (docs/security.md): invitation emails to an address and from an
- * account, and a guest checkout key's confirmations to an address.
+ * What the mail caps count (docs/security.md): an account's invitation emails, to an address
+ * and in all, and a guest checkout key's confirmations to an address.
  *
  * - `outbox.delegate_id` is set null when its invitation is deleted, no longer deleting the
  *   emails with it: deleting an invitation and inviting again wiped the emails the caps
@@ -16,8 +16,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table outbox drop constraint outbox_delegate_id_fkey,
     add constraint outbox_delegate_id_fkey foreign key (delegate_id)
       references delegates (id) on delete set null`.execute(db);
-  await sql`create index outbox_invitations_to on outbox (lower(recipient), created_at)
-    where kind = 'delegate_invitation'`.execute(db);
+  await sql`create index outbox_invitations_to on outbox (sender_id, lower(recipient), created_at)
+    where kind = 'delegate_invitation' and sender_id is not null`.execute(db);
   await sql`create index outbox_confirmations_to on outbox (sender_id, lower(recipient), created_at)
     where kind = 'order_confirmation' and sender_id is not null`.execute(db);
 }

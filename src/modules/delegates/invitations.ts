@@ -29,10 +29,9 @@ export interface RecentInvitations {
 }
 
 /**
- * Invitation emails per hour: to one address, whoever invites (sending again to correct the
- * roles is fine, a loop is a mail bomb, and so are many sellers of one person), and from one
- * inviting account. Anyone may sign up as a seller and invite any address, and the email
- * goes from the service's own sender.
+ * Invitation emails an inviting account sends per hour: to one address (sending again to
+ * correct the roles is fine, a loop is a mail bomb), and in all. Anyone may sign up as a
+ * seller and invite any address, and the email goes from the service's own sender.
  */
 export const INVITATIONS_PER_ADDRESS_PER_HOUR = 3;
 export const INVITATIONS_PER_SENDER_PER_HOUR = 30;
@@ -41,7 +40,7 @@ export const INVITATIONS_PER_SENDER_PER_HOUR = 30;
 export interface InvitationMail {
   /** Queues the invitation email in the invitation's transaction. */
   sendInvitation: (tx: Tx, invitation: InvitationToSend) => Promise<void>;
-  /** Invitation emails of the last hour to the address and from the sender, under their locks. */
+  /** The sender's invitation emails of the last hour, to the address and in all, under its lock. */
   recentInvitations: (tx: Tx, recipient: string, senderId: string) => Promise<RecentInvitations>;
 }
 
@@ -67,7 +66,7 @@ export async function invite(
   const recent = await mail.recentInvitations(tx, to.email, to.senderId);
   if (recent.toAddress.count >= INVITATIONS_PER_ADDRESS_PER_HOUR)
     throw tooManyInvitations(
-      `this address is sent at most ${INVITATIONS_PER_ADDRESS_PER_HOUR} invitations an hour`,
+      `an account sends one address at most ${INVITATIONS_PER_ADDRESS_PER_HOUR} invitations an hour`,
       recent.toAddress.freeInMs,
     );
   if (recent.fromSender.count >= INVITATIONS_PER_SENDER_PER_HOUR)

@@ -43,8 +43,7 @@ select count(*) as "n" from "outbox" where "sender_id" = $1 and "kind" = $2 and 
 
 -- invitationsLastHour
 select pg_advisory_xact_lock(hashtext($1));
-select pg_advisory_xact_lock(hashtext($1));
-select count(*) as "n", coalesce(extract(epoch from min(created_at) + interval '1 hour' - now()) * 1000, 0) as "free" from "outbox" where "kind" = $1 and lower("recipient") = $2 and "created_at" > now() - interval '1 hour';
+select count(*) as "all_n", count(*) filter (where lower(recipient) = $1) as "to_n", coalesce(extract(epoch from min(created_at) + interval '1 hour' - now()) * 1000, 0) as "all_free", coalesce(extract(epoch from min(created_at) filter (where lower(recipient) = $2) + interval '1 hour' - now()) * 1000, 0) as "to_free" from "outbox" where "kind" = $3 and "sender_id" = $4 and "created_at" > now() - interval '1 hour';
 
 -- queueInvitation
 update "outbox" set "status" = $1, "secret" = $2 where "delegate_id" = $3 and "kind" = $4 and "status" = $5 and ("locked_until" is null or "locked_until" <= now());
