@@ -120,4 +120,53 @@ describe('GET /api/availability at its limits', () => {
     expect(Object.keys(first)).toHaveLength(62);
     expect(Object.values(first['2030-02-15']!)).toEqual(Array(24).fill(8));
   });
+
+  it('refuses an experience of more than 96 departures a day, and a window of more than 100,000 departures', async () => {
+    const seller = (await openShop(t.app)).seller;
+    // Every quarter of an hour: 96 times a day, in two schedules.
+    const quarters = Array.from({ length: 96 }, (_, i) => Math.floor(i / 4) * 100 + (i % 4) * 15);
+    const split = [quarters.slice(0, 48), quarters.slice(48)];
+    const schedules = (extra: number[] = []) => [
+      ...daily(split[0]!),
+      ...daily([...split[1]!, ...extra]),
+    ];
+    const tooDense = await as(t.app, seller, {
+      method: 'POST',
+      url: '/api/experiences',
+      payload: {
+        name: 'Every minute',
+        price: 10,
+        priceType: 'person',
+        currency: 'EUR',
+        duration: 10,
+        timezone: 'UTC',
+        schedules: schedules([1]),
+      },
+    });
+    const refused = expectProblem(tooDense, 400, 'validation_failed');
+    expect(refused.errors).toEqual([
+      expect.objectContaining({ name: 'schedules', detail: expect.stringContaining('96') }),
+    ]);
+    const ids: string[] = [];
+    for (let i = 0; i < 17; i++) {
+      const made = await createExperience(t.app, seller, {
+        name: `Quarterly ${i}`,
+        duration: 10,
+        timezone: 'UTC',
+        group: { outingMax: 8 },
+        schedules: schedules(),
+      });
+      ids.push(made.id);
+    }
+    // 17 x 62 days x 96 = 101,184 departures: refused before any is computed.
+    const wide = await many(null, `experience=${ids.join(',')}&start=2030-01-01&end=2030-03-03`);
+    const tooMany = expectProblem(wide, 400, 'validation_failed');
+    expect(tooMany.errors).toEqual([expect.objectContaining({ in: 'query', name: 'end' })]);
+    // 16 of them: 95,232.
+    const fits = await many(
+      null,
+      `experience=${ids.slice(1).join(',')}&start=2030-01-01&end=2030-03-03`,
+    );
+    expect(fits.statusCode).toBe(200);
+  });
 });

@@ -9,7 +9,7 @@ import type { Db } from '../../db/database.js';
 import type { Caller } from '../../domain/caller.js';
 import { invalid } from '../../domain/errors.js';
 import { experiencesFacade as experiences, type BookableExperience } from '../experiences/index.js';
-import { isDate, localToInstant } from '../schedules/index.js';
+import { departureTimesOf, isDate, localToInstant } from '../schedules/index.js';
 import {
   MAX_AVAILABILITY_DAYS,
   availability,
@@ -22,6 +22,14 @@ import { resourceRoom } from './resource-room.js';
 
 /** The most experiences one `GET /api/availability` may ask about. */
 export const MAX_AVAILABILITY_EXPERIENCES = 50;
+
+/**
+ * The most departures one availability request may compute (experiences x days x their
+ * departure times a day): 50 experiences of hourly departures over 62 days are 74,400. A
+ * request past it is refused before any is computed, naming `end`: each departure is worked
+ * out, looked up and answered, on the event loop.
+ */
+export const MAX_AVAILABILITY_DEPARTURES = 100_000;
 
 const ID = /^[0-9a-f]{24}$/;
 
@@ -117,6 +125,14 @@ export function availabilityService({ db }: { db: Db }) {
       checkRange(start, end);
       const ids = experienceIds(list);
       const rows = experiences.visibleTo(caller, await experiences.findMany(db, ids));
+      const days = daysBetween(start, end) + 1;
+      const departures = rows.reduce((sum, row) => sum + days * departureTimesOf(row.schedules), 0);
+      if (departures > MAX_AVAILABILITY_DEPARTURES)
+        throw invalid(
+          'query',
+          'end',
+          `these experiences depart up to ${departures} times in this window, and one request answers at most ${MAX_AVAILABILITY_DEPARTURES}: ask for fewer days or experiences`,
+        );
       const inputs = new Map(
         rows.map((row) => [
           row.id,

@@ -7,7 +7,7 @@
 import type { FieldError } from '../../domain/errors.js';
 import { decimalsOf, minorDigits, toMinor } from '../../domain/money.js';
 import { isTimeZone } from '../schedules/index.js';
-import { scheduleErrors, type ScheduleInput } from '../schedules/index.js';
+import { departureTimesOf, scheduleErrors, type ScheduleInput } from '../schedules/index.js';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
@@ -20,6 +20,14 @@ export interface ExperienceDraft {
   schedules: ScheduleInput[];
   demographics: { code: string; label?: string; name?: string; price?: number | null }[];
 }
+
+/**
+ * Departure times a day over all of an experience's available schedules: every quarter of an
+ * hour. Each schedule may list 96 times and an experience have 50 schedules, so without a
+ * bound one experience departed every minute, and a public availability request over 50 of
+ * them computed millions of departures (docs/booking.md, "Availability").
+ */
+export const MAX_DEPARTURES_PER_DAY = 96;
 
 export function experienceErrors(draft: ExperienceDraft): FieldError[] {
   const errors: FieldError[] = [];
@@ -61,5 +69,11 @@ export function experienceErrors(draft: ExperienceDraft): FieldError[] {
     else if (cheapest + toMinor(schedule.priceDelta, digits) < 0n)
       add(`schedules.${i}.priceDelta`, 'would make a price (of a guest type) negative');
   });
+  const times = departureTimesOf(draft.schedules);
+  if (times > MAX_DEPARTURES_PER_DAY)
+    add(
+      'schedules',
+      `depart at most ${MAX_DEPARTURES_PER_DAY} times a day over all available schedules (every quarter of an hour); these list ${times} times`,
+    );
   return errors;
 }

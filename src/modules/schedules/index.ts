@@ -22,6 +22,7 @@ export {
   isDate,
   isHhmm,
   scheduleErrors,
+  departureTimesOf,
   weekday,
   type Schedule,
   type ScheduleInput,

@@ -151,3 +151,7 @@ export function scheduleErrors(
   }
   return errors;
 }
+
+/** How many distinct departure times a day the available schedules list (experiences). */
+export const departureTimesOf = (schedules: readonly Pick<ScheduleInput, 'type' | 'times'>[]) =>
+  new Set(schedules.filter((s) => s.type === 'available').flatMap((s) => s.times ?? [])).size;
