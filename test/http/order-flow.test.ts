@@ -158,6 +158,20 @@ describe('guest types', () => {
     expect(expectProblem(duplicate, 400, 'validation_failed').errors).toEqual([
       { in: 'body', name: 'demographics.1.code', detail: 'is used by another guest type' },
     ]);
+    // One id for two guest types: a booking of the first would be priced as the second.
+    const sameId = await as(t.app, own.seller, {
+      method: 'PUT',
+      url,
+      payload: {
+        demographics: [
+          { id: before[0].id, label: 'Adult', code: 'adult', price: 50 },
+          { id: before[0].id, label: 'Child', code: 'child', price: 10 },
+        ],
+      },
+    });
+    expect(expectProblem(sameId, 400, 'validation_failed').errors).toEqual([
+      { in: 'body', name: 'demographics.1.id', detail: 'is used by another guest type' },
+    ]);
     const yen = await as(t.app, own.seller, {
       method: 'PUT',
       url,

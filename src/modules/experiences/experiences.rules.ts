@@ -18,7 +18,13 @@ export interface ExperienceDraft {
   orderMin: number | null;
   orderMax: number | null;
   schedules: ScheduleInput[];
-  demographics: { code: string; label?: string; name?: string; price?: number | null }[];
+  demographics: {
+    id?: string;
+    code: string;
+    label?: string;
+    name?: string;
+    price?: number | null;
+  }[];
 }
 
 /**
@@ -44,11 +50,16 @@ export function experienceErrors(draft: ExperienceDraft): FieldError[] {
   const basePrice = priceError(draft.price);
   if (basePrice) add('price', basePrice);
   const codes = new Set<string>();
+  const ids = new Set<string>();
   draft.demographics.forEach((d, i) => {
     if (d.label === undefined && d.name === undefined)
       add(`demographics.${i}.label`, 'is required');
     if (codes.has(d.code)) add(`demographics.${i}.code`, 'is used by another guest type');
     codes.add(d.code);
+    // Orders name a guest type by id: two with one id priced a booking of one as the other.
+    if (d.id !== undefined && ids.has(d.id))
+      add(`demographics.${i}.id`, 'is used by another guest type');
+    if (d.id !== undefined) ids.add(d.id);
     const price = d.price === undefined || d.price === null ? undefined : priceError(d.price);
     if (price) add(`demographics.${i}.price`, price);
   });
