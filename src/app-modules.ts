@@ -143,7 +143,7 @@ export async function createModules(ctx: ModuleContext): Promise<Modules> {
     }),
     // Boats and vans whose seats experiences share (docs/resources.md).
     resourcesModule({ db, idempotency, usedByExperiences: experiencesFacade.usesResource }),
-    experiencesModule({ db, idempotency, domainEvents }),
+    experiencesModule({ db, idempotency, domainEvents, seatsAhead: eventsFacade.seatsAhead }),
     eventsModule({ db, domainEvents, idempotency }),
     ordersModule({
       db,

@@ -616,6 +616,30 @@ describe('DELETE /api/experiences/{id}', () => {
     expect((await del(curator, created.id)).statusCode).toBe(204);
   });
 
+  it('keeps its time zone while departures to come hold seats (409), changes it once none does', async () => {
+    const created = await createExperience(everyDay);
+    const order = await book(created.id, fromToday(10), 2);
+    // Bookings find their departure by local time in the zone: in another zone, 09:00 would
+    // be a new departure with every seat open beside the one holding these.
+    const refused = expectProblem(
+      await put(seller, created.id, { timezone: 'Europe/Paris' }),
+      409,
+      'experience_has_bookings',
+    );
+    expect(String(refused.detail)).toMatch(/time zone/);
+    expect((await get(seller, created.id)).json().timezone).toBe('UTC');
+    // The same zone sent back, or other fields, are no change of zone.
+    expect((await put(seller, created.id, { timezone: 'UTC', price: 12 })).statusCode).toBe(200);
+    const canceled = await as(t.app, seller, {
+      method: 'POST',
+      url: `/api/orders/${order.id}/cancel`,
+    });
+    expect(canceled.statusCode).toBe(200);
+    const moved = await put(seller, created.id, { timezone: 'Europe/Paris' });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().timezone).toBe('Europe/Paris');
+  });
+
   it('answers 409 experience_has_bookings once an order was booked on it', async () => {
     const created = await createExperience(everyDay);
     await book(created.id, fromToday(10), 1);

@@ -235,6 +235,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     findById: (db) => eventsRepository(db).findById(A),
     findMany: (db) => eventsRepository(db).findMany([A, B]),
     findAt: (db) => eventsRepository(db).findAt(A, AT),
+    seatsAhead: (db) => eventsRepository(db).seatsAhead(A),
     upsert: (db) => eventsRepository(db).upsert(NEW_EVENT, true),
     takeSeatsAt: (db) => eventSeatsRepository(db).takeSeatsAt(NEW_EVENT, 2),
     findOrCreate: (db) => eventsRepository(db).findOrCreate(NEW_EVENT),

@@ -316,7 +316,10 @@ export interface paths {
     };
     /** An experience (public when visible) */
     get: operations['getExperience'];
-    /** Change the given fields of an experience */
+    /**
+     * Change the given fields of an experience
+     * @description Its time zone stays while departures to come hold seats (409 experience_has_bookings).
+     */
     put: operations['updateExperience'];
     post?: never;
     /** Delete an experience that was never booked (hide a booked one instead) */
@@ -6212,6 +6215,15 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['NotFoundProblem'];
+        };
+      };
+      /** @description Problem: experience_has_bookings */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ExperienceHasBookingsProblem'];
         };
       };
       /** @description Problem: rate_limited */

@@ -103,6 +103,10 @@ export const eventsFacade = {
     return withResourceRoom(db, experience, departuresAtStarts(experience, starts, rows));
   },
 
+  /** Whether a departure of the experience that has not started holds seats. */
+  seatsAhead: (db: Executor, experienceId: string): Promise<boolean> =>
+    eventsRepository(db).seatsAhead(experienceId),
+
   leaveFutureEvents: (tx: Tx, guideId: string, now: Date): Promise<void> =>
     eventGuidesRepository(tx).removeGuideFromFuture(guideId, now),
 

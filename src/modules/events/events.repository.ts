@@ -75,6 +75,19 @@ export function eventsRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
+    /** Whether a departure of the experience that has not started holds seats. */
+    async seatsAhead(experienceId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('events')
+        .select('id')
+        .where('experience_id', '=', experienceId)
+        .where('starts_at', '>', sql<Date>`now()`)
+        .where('reserved', '>', 0)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     /** Reads an event and locks it until the transaction ends (a change or a deletion). */
     async lock(id: string): Promise<Selectable<EventsTable> | undefined> {
       return db

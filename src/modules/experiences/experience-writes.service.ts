@@ -165,6 +165,14 @@ export async function update(
       : demographicsOf(current);
     check(next, schedules, demographics);
     next.timezone = canonicalZone(next.timezone);
+    // Bookings find their departure by its local time in this zone: in another one, 09:00
+    // is another instant, a new departure with every seat open beside the old one holding
+    // its guests (a boat sold twice).
+    if (next.timezone !== current.timezone && (await ctx.seatsAhead(tx, id)))
+      throw new DomainError(
+        'experience_has_bookings',
+        'Departures to come hold seats booked in this time zone: cancel or move them before changing the time zone.',
+      );
     const resources = input.resources
       ? await storedResources(tx, current.seller_id, input.resources)
       : resourcesOf(current);

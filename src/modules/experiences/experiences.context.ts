@@ -32,12 +32,18 @@ export interface ExperiencesServiceDeps {
   db: Db;
   /** Where `experience.*` events go, in the change's transaction. */
   domainEvents?: EventSink;
+  /**
+   * Whether a departure of the experience that has not started holds seats (the events
+   * module's; app-modules.ts passes it in, as events depend on experiences).
+   */
+  seatsAhead?: (tx: Tx, experienceId: string) => Promise<boolean>;
 }
 
 export type ExperiencesContext = Required<ExperiencesServiceDeps>;
 
 export const experiencesContext = (deps: ExperiencesServiceDeps): ExperiencesContext => ({
   domainEvents: noEvents,
+  seatsAhead: async () => false,
   ...deps,
 });
 

@@ -115,10 +115,16 @@ export const experiencesRoutes: FastifyPluginAsyncTypebox<{
         tags,
         operationId: 'updateExperience',
         summary: 'Change the given fields of an experience',
+        description:
+          'Its time zone stays while departures to come hold seats (409 experience_has_bookings).',
         security: authenticated,
         params: IdParams,
         body: UpdateExperienceBody,
-        response: { 200: ExperienceRef, ...writeErrors },
+        response: {
+          200: ExperienceRef,
+          ...writeErrors,
+          ...errorResponses('experience_has_bookings'),
+        },
       },
     },
     async (request) => experiences.update(requireCaller(request), request.params.id, request.body),

@@ -10,6 +10,9 @@ select "e".*, "x"."name" as "title", "x"."timezone" as "timezone" from "events" 
 -- findAt
 select "e".*, "x"."name" as "title", "x"."timezone" as "timezone" from "events" as "e" inner join "experiences" as "x" on "x"."id" = "e"."experience_id" where "e"."experience_id" = $1 and "e"."starts_at" = $2;
 
+-- seatsAhead
+select "id" from "events" where "experience_id" = $1 and "starts_at" > now() and "reserved" > $2 limit $3;
+
 -- upsert
 insert into "events" ("created_at", "updated_at", "id", "experience_id", "seller_id", "starts_at", "ends_at", "max", "local_zone", "local_start", "local_end") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) on conflict on constraint "events_experience_start" do update set "ends_at" = "excluded"."ends_at", "local_zone" = "excluded"."local_zone", "local_start" = "excluded"."local_start", "local_end" = "excluded"."local_end", "max" = "excluded"."max", "updated_at" = greatest($12::timestamptz, "events"."updated_at" + interval '1 millisecond') returning "id", xmax = 0 as "inserted";
 
