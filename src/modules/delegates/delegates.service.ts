@@ -11,7 +11,6 @@ import { inTransaction, type Executor, type Tx } from '../../db/unit-of-work.js'
 import type { Recorder } from '../idempotency/index.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
-import { CAPABILITIES, type Capability } from '../../domain/roles.js';
 import { DomainError, invalid, notFound } from '../../domain/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { runList } from '../../query/run.js';
@@ -22,19 +21,13 @@ import { delegateList } from './delegates.list.js';
 import { type DelegateView, toDelegateView } from './delegates.schemas.js';
 import { delegatesRepository } from './delegates.repository.js';
 import { invite, type InvitationMail } from './invitations.js';
+import { endWhatItMade, type MadeWith } from './made-by.js';
 
 export interface NewDelegate {
   email?: string;
   user?: { id: string };
   roles: string[];
 }
-
-/**
- * Ends, in `tx`, what `userId` made for `sellerId` with a capability it no longer holds
- * there (a hook disabled, a credential revoked; anything other instances cache is announced
- * in `tx` by its module); the ids of what ended.
- */
-export type EndMadeBy = (tx: Tx, sellerId: string, userId: string) => Promise<readonly string[]>;
 
 export interface DelegatesServiceDeps extends InvitationMail {
   db: Db;
@@ -46,7 +39,7 @@ export interface DelegatesServiceDeps extends InvitationMail {
    * What a delegate made with each capability, ended when it loses the capability (app.ts
    * passes the hooks', resellers' and checkout's; docs/security.md, "What a delegate made").
    */
-  madeWith?: Partial<Record<Capability, readonly EndMadeBy[]>>;
+  madeWith?: MadeWith;
   /** Resolves once no instance's credential cache can still hold a change just committed. */
   propagated?: () => Promise<void>;
 }
@@ -80,28 +73,6 @@ export function delegatesService({
     if (userId) callersChanged(userId);
     if (ended) await propagated();
     return result;
-  }
-
-  /**
-   * Ends, in `tx`, what `userId` made for the seller with each capability its `roles` there
-   * no longer grant: the hooks, credentials and keys it made stop with its rights to manage
-   * them. What the seller or anyone else made stays, and so does an admin's: its rights never
-   * rested on the delegation. Whether anything ended.
-   */
-  async function endWhatItMade(
-    tx: Tx,
-    sellerId: string,
-    userId: string,
-    roles: readonly string[],
-  ): Promise<boolean> {
-    if ((await users.find(tx, userId))?.roles.includes('ROLE_ADMIN')) return false;
-    let ended = 0;
-    for (const [capability, ends] of Object.entries(madeWith) as [Capability, EndMadeBy[]][]) {
-      const granted: readonly string[] = CAPABILITIES[capability];
-      if (roles.some((role) => granted.includes(role))) continue;
-      for (const end of ends) ended += (await end(tx, sellerId, userId)).length;
-    }
-    return ended > 0;
   }
 
   /** The seller, if it exists and the caller may manage its delegates. */
@@ -167,7 +138,11 @@ export function delegatesService({
         const ended =
           !created &&
           stored.user_id !== null &&
-          (await endWhatItMade(tx, sellerId, stored.user_id, stored.roles));
+          (await endWhatItMade(madeWith, tx, {
+            sellerId,
+            userId: stored.user_id,
+            roles: stored.roles,
+          }));
         const outcome = {
           status: created ? (201 as const) : (200 as const),
           body: toDelegateView(stored),
@@ -242,7 +217,8 @@ export function delegatesService({
         const removed = await delegatesRepository(tx).remove(sellerId, id);
         if (!removed) throw notFound(`Delegate ${id}`);
         const ended =
-          removed.user_id !== null && (await endWhatItMade(tx, sellerId, removed.user_id, []));
+          removed.user_id !== null &&
+          (await endWhatItMade(madeWith, tx, { sellerId, userId: removed.user_id, roles: [] }));
         return { userId: removed.user_id, ended, result: undefined };
       });
     },
