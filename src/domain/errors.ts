@@ -44,3 +44,9 @@ export const invalidFields = (
   code: ErrorCode = 'validation_failed',
 ): DomainError =>
   new DomainError(code, errors.map((e) => `${e.name}: ${e.detail}`).join('; '), { errors });
+
+/** 429 `rate_limited`, with the whole seconds to wait (Retry-After) from a wait in ms. */
+export const rateLimited = (detail: string, waitMs: number): DomainError =>
+  new DomainError('rate_limited', detail, {
+    retryAfter: Math.max(1, Math.ceil(waitMs / 1000)),
+  });

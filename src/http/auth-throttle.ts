@@ -18,7 +18,7 @@
  * instance shares them), else, or while Redis is away, in this process (counters.ts).
  */
 import { createHash } from 'node:crypto';
-import { DomainError } from '../domain/errors.js';
+import { rateLimited } from '../domain/errors.js';
 import { expiringCounters } from './counters.js';
 import type { SharedRedis } from './redis.js';
 import { addressKey } from './client-address.js';
@@ -39,9 +39,7 @@ const BACKOFF_CAP_S = 900;
 const hash = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
 
 const tooMany = (retryAfterMs: number) =>
-  new DomainError('rate_limited', 'Too many failed sign-ins; wait before trying again.', {
-    retryAfter: Math.max(1, Math.ceil(retryAfterMs / 1000)),
-  });
+  rateLimited('Too many failed sign-ins; wait before trying again.', retryAfterMs);
 
 export interface AuthThrottle {
   /** Throws 429 if this attempt must wait; `email` for Basic, undefined for API keys. */

@@ -18,7 +18,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError } from '../domain/errors.js';
+import { rateLimited } from '../domain/errors.js';
 import { expiringCounters } from './counters.js';
 import type { SharedRedis } from './redis.js';
 import { routeOf } from './route-of.js';
@@ -47,10 +47,9 @@ const books = (request: FastifyRequest) =>
 export function checkoutLimitHooks(limits: CheckoutLimits, redis?: SharedRedis) {
   const counters = expiringCounters(redis, 'checkout-limit:');
   const refuse = (max: number, what: string, ttlMs: number) =>
-    new DomainError(
-      'rate_limited',
+    rateLimited(
       `Rate limit of ${max} ${what} per ${Math.round(limits.windowMs / 1000)} s with this publishable key reached; retry later.`,
-      { retryAfter: Math.max(1, Math.ceil(ttlMs / 1000)) },
+      ttlMs,
     );
 
   async function admit(id: string, request: FastifyRequest): Promise<void> {

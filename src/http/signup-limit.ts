@@ -7,7 +7,7 @@
  * costs a password hash. In Redis when configured, like the other limits (counters.ts).
  */
 import type { FastifyRequest } from 'fastify';
-import { DomainError } from '../domain/errors.js';
+import { rateLimited } from '../domain/errors.js';
 import { expiringCounters } from './counters.js';
 import type { SharedRedis } from './redis.js';
 import { routeOf } from './route-of.js';
@@ -22,10 +22,9 @@ export function signupLimitHook(perAddress: number, redis?: SharedRedis) {
     if (routeOf(request).url !== '/api/users') return undefined;
     return counters.hit(`a:${addressKey(request.ip)}`, HOUR_MS).then(({ count, ttlMs }) => {
       if (count > perAddress) {
-        throw new DomainError(
-          'rate_limited',
+        throw rateLimited(
           `At most ${perAddress} sign-ups an hour from one address; retry later.`,
-          { retryAfter: Math.max(1, Math.ceil(ttlMs / 1000)) },
+          ttlMs,
         );
       }
     });

@@ -5,7 +5,7 @@
  * (docs/security.md, "Invitations").
  */
 import type { Tx } from '../../db/unit-of-work.js';
-import { DomainError } from '../../domain/errors.js';
+import { rateLimited } from '../../domain/errors.js';
 import {
   INVITATION_LIFETIME_MS,
   generateInvitationToken,
@@ -46,9 +46,7 @@ export interface InvitationMail {
 
 /** 429: the invitation is not made nor changed (its transaction rolls back). */
 const tooManyInvitations = (detail: string, freeInMs: number) =>
-  new DomainError('rate_limited', `Too many invitations: ${detail}; retry later.`, {
-    retryAfter: Math.max(1, Math.ceil(freeInMs / 1000)),
-  });
+  rateLimited(`Too many invitations: ${detail}; retry later.`, freeInMs);
 
 /** A new token and its email, both in `tx`; an accepted invitation gets none. */
 export async function invite(
