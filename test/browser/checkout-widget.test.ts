@@ -287,6 +287,21 @@ describe('the checkout widget in Chromium', () => {
     await context.close();
   });
 
+  /** The first date's first departure, one guest, the details given, "Book" pressed. */
+  async function bookFirstDeparture(page: Page, [name, email, phone]: [string, string, string]) {
+    await page.click('#book');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('group').getByRole('button').first().click();
+    await dialog.getByRole('group').getByRole('button').first().click();
+    await expect.poll(() => dialog.getByText(/Total: €/).innerText()).toBe('Total: €30.00');
+    await dialog.getByRole('button', { name: 'Your details' }).click();
+    await dialog.getByLabel('Full name').fill(name);
+    await dialog.getByLabel('Email').fill(email);
+    await dialog.getByLabel('Phone').fill(phone);
+    await dialog.getByRole('button', { name: 'Book' }).click();
+    return dialog;
+  }
+
   it('tells of a network failure and retries with the same Idempotency-Key: one order', async () => {
     const page = await openPage();
     // The first booking reaches the server and is booked, but its answer is lost.
@@ -299,16 +314,11 @@ describe('the checkout widget in Chromium', () => {
       await route.fetch();
       await route.abort('connectionreset');
     });
-    await page.click('#book');
-    const dialog = page.getByRole('dialog');
-    await dialog.getByRole('group').getByRole('button').first().click();
-    await dialog.getByRole('group').getByRole('button').first().click();
-    await expect.poll(() => dialog.getByText(/Total: €/).innerText()).toBe('Total: €30.00');
-    await dialog.getByRole('button', { name: 'Your details' }).click();
-    await dialog.getByLabel('Full name').fill('Net Retry');
-    await dialog.getByLabel('Email').fill('retry@example.com');
-    await dialog.getByLabel('Phone').fill('+1 555 0199');
-    await dialog.getByRole('button', { name: 'Book' }).click();
+    const dialog = await bookFirstDeparture(page, [
+      'Net Retry',
+      'retry@example.com',
+      '+1 555 0199',
+    ]);
     await expect
       .poll(() => dialog.getByRole('alert').innerText(), { timeout: 15_000 })
       .toMatch(/network failed/);
@@ -348,15 +358,11 @@ describe('the checkout widget in Chromium', () => {
         }),
       });
     });
-    await page.click('#book');
-    const dialog = page.getByRole('dialog');
-    await dialog.getByRole('group').getByRole('button').first().click();
-    await dialog.getByRole('group').getByRole('button').first().click();
-    await dialog.getByRole('button', { name: 'Your details' }).click();
-    await dialog.getByLabel('Full name').fill('Slow Retry');
-    await dialog.getByLabel('Email').fill('slow@example.com');
-    await dialog.getByLabel('Phone').fill('+1 555 0198');
-    await dialog.getByRole('button', { name: 'Book' }).click();
+    const dialog = await bookFirstDeparture(page, [
+      'Slow Retry',
+      'slow@example.com',
+      '+1 555 0198',
+    ]);
     await expect
       .poll(() => dialog.getByRole('alert').innerText(), { timeout: 15_000 })
       .toMatch(/still in progress/);
