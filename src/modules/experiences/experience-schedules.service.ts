@@ -28,8 +28,9 @@ const changeSchedules = <T>(
   record?: Recorder,
 ): Promise<T> =>
   changeLocked(ctx, caller, id, async (tx, current) => {
-    const { schedules, result } = edit(schedulesOf(current));
-    check(current, schedules, demographicsOf(current));
+    const before = schedulesOf(current);
+    const { schedules, result } = edit(before);
+    check(current, schedules, demographicsOf(current), before);
     const row = await experiencesRepository(tx).update(id, {
       schedules: JSON.stringify(schedules),
     });

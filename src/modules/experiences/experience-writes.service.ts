@@ -163,7 +163,7 @@ export async function update(
     const demographics = input.demographics
       ? storedDemographics(input.demographics)
       : demographicsOf(current);
-    check(next, schedules, demographics);
+    check(next, schedules, demographics, schedulesOf(current));
     next.timezone = canonicalZone(next.timezone);
     // Bookings find their departure by its local time in this zone: in another one, 09:00
     // is another instant, a new departure with every seat open beside the old one holding

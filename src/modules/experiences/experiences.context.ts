@@ -138,6 +138,7 @@ export function check(
   row: Pick<ExperienceRow, 'price' | 'currency' | 'timezone' | 'order_min' | 'order_max'>,
   schedules: ScheduleInput[],
   demographics: DemographicInput[],
+  schedulesBefore: ScheduleInput[] = [],
 ): void {
   const errors = experienceErrors({
     price: row.price,
@@ -146,6 +147,7 @@ export function check(
     orderMin: row.order_min,
     orderMax: row.order_max,
     schedules,
+    schedulesBefore,
     demographics,
   });
   if (errors.length > 0) throw invalidFields(errors);

@@ -7,7 +7,12 @@
 import type { FieldError } from '../../domain/errors.js';
 import { decimalsOf, minorDigits, toMinor } from '../../domain/money.js';
 import { isTimeZone } from '../schedules/index.js';
-import { departureTimesOf, scheduleErrors, type ScheduleInput } from '../schedules/index.js';
+import {
+  departureTimesOf,
+  scheduleErrors,
+  scheduleTotalErrors,
+  type ScheduleInput,
+} from '../schedules/index.js';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
@@ -18,6 +23,8 @@ export interface ExperienceDraft {
   orderMin: number | null;
   orderMax: number | null;
   schedules: ScheduleInput[];
+  /** What the experience listed before the change (none for a new one). */
+  schedulesBefore?: ScheduleInput[];
   demographics: {
     id?: string;
     code: string;
@@ -80,6 +87,7 @@ export function experienceErrors(draft: ExperienceDraft): FieldError[] {
     else if (cheapest + toMinor(schedule.priceDelta, digits) < 0n)
       add(`schedules.${i}.priceDelta`, 'would make a price (of a guest type) negative');
   });
+  errors.push(...scheduleTotalErrors(draft.schedules, draft.schedulesBefore));
   const times = departureTimesOf(draft.schedules);
   if (times > MAX_DEPARTURES_PER_DAY)
     add(

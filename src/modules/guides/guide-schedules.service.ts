@@ -6,9 +6,14 @@
 import { newId } from '../../db/ids.js';
 import { inTransaction, type Tx } from '../../db/unit-of-work.js';
 import type { Caller } from '../../domain/caller.js';
-import { notFound } from '../../domain/errors.js';
+import { invalidFields, notFound } from '../../domain/errors.js';
 import { recordedCreate, type Recorder } from '../idempotency/index.js';
-import { normalizeSchedule, type Schedule, type ScheduleInput } from '../schedules/index.js';
+import {
+  normalizeSchedule,
+  scheduleTotalErrors,
+  type Schedule,
+  type ScheduleInput,
+} from '../schedules/index.js';
 import { checkSchedules, emit, guide, type GuidesContext } from './guides.context.js';
 import { guidesRepository } from './guides.repository.js';
 import { guideSchedulesOf, toGuideView, type GuideView } from './guides.schemas.js';
@@ -25,7 +30,10 @@ async function writeSchedules(
   const guides = guidesRepository(tx);
   const row = await guides.lock(guideId);
   if (!row) throw notFound(`Guide ${guideId}`);
-  const schedules = edit(guideSchedulesOf(row));
+  const before = guideSchedulesOf(row);
+  const schedules = edit(before);
+  const totals = scheduleTotalErrors(schedules, before);
+  if (totals.length > 0) throw invalidFields(totals);
   const view = toGuideView(await guides.update(guideId, { schedules: JSON.stringify(schedules) }));
   await emit(ctx, tx, caller, 'guide.update', view, toGuideView(row));
   return view;

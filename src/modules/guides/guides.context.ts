@@ -11,7 +11,7 @@ import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { invalidFields, notFound } from '../../domain/errors.js';
 import { emitChange, noEvents, type EventSink } from '../../outbox/index.js';
-import { scheduleErrors, type ScheduleInput } from '../schedules/index.js';
+import { scheduleErrors, scheduleTotalErrors, type ScheduleInput } from '../schedules/index.js';
 import { usersFacade as users } from '../users/index.js';
 import type { GuideRow, GuideView } from './guides.schemas.js';
 import { guidesRepository } from './guides.repository.js';
@@ -32,7 +32,10 @@ export const guidesContext = (deps: GuidesServiceDeps): GuidesContext => ({
 
 /** Guide schedules checked as a guide's (no capacity); 422 naming each error at `path(i)`. */
 export function checkSchedules(schedules: ScheduleInput[], path: (i: number) => string): void {
-  const errors = schedules.flatMap((s, i) => scheduleErrors(s, path(i), 'guide'));
+  const errors = [
+    ...schedules.flatMap((s, i) => scheduleErrors(s, path(i), 'guide')),
+    ...scheduleTotalErrors(schedules),
+  ];
   if (errors.length > 0) throw invalidFields(errors);
 }
 

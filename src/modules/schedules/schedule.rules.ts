@@ -155,3 +155,51 @@ export function scheduleErrors(
 /** How many distinct departure times a day the available schedules list (experiences). */
 export const departureTimesOf = (schedules: readonly Pick<ScheduleInput, 'type' | 'times'>[]) =>
   new Set(schedules.filter((s) => s.type === 'available').flatMap((s) => s.times ?? [])).size;
+
+/**
+ * What one experience's or guide's schedules may list together. Each schedule is bounded by
+ * its schema (366 dates, 96 times, 24 ranges) and an owner by MAX_SCHEDULES, but fifty at
+ * their bounds made one experience 280 KB of JSON, and a public list page of a hundred
+ * 28 MB: a second of CPU and 150 MB of memory for one unauthenticated request.
+ */
+export const MAX_SCHEDULE_DATES = 1_000;
+export const MAX_SCHEDULE_TIMES = 500;
+
+type Listing = Pick<ScheduleInput, 'dates' | 'times' | 'timeRanges'>;
+
+const totalsOf = (schedules: readonly Listing[]) => {
+  let dates = 0;
+  let times = 0;
+  for (const s of schedules) {
+    dates += s.dates?.length ?? 0;
+    times += (s.times?.length ?? 0) + (s.timeRanges?.length ?? 0);
+  }
+  return { dates, times };
+};
+
+/**
+ * The owner-wide bounds above, as errors on `schedules`. Only a change that lists more than
+ * `before` did is held to them, so schedules stored before the bounds can still be edited
+ * down (or left as they are while the rest of the owner changes).
+ */
+export function scheduleTotalErrors(
+  schedules: readonly Listing[],
+  before: readonly Listing[] = [],
+): FieldError[] {
+  const { dates, times } = totalsOf(schedules);
+  const was = totalsOf(before);
+  const errors: FieldError[] = [];
+  if (dates > MAX_SCHEDULE_DATES && dates > was.dates)
+    errors.push({
+      in: 'body',
+      name: 'schedules',
+      detail: `may list at most ${MAX_SCHEDULE_DATES} dates in all (these list ${dates}); a weekly schedule covers every such day of a season`,
+    });
+  if (times > MAX_SCHEDULE_TIMES && times > was.times)
+    errors.push({
+      in: 'body',
+      name: 'schedules',
+      detail: `may list at most ${MAX_SCHEDULE_TIMES} times and time ranges in all (these list ${times})`,
+    });
+  return errors;
+}
