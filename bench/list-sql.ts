@@ -32,7 +32,7 @@ const resources: Record<
 > = {
   orders: {
     spec: orderList,
-    source: (db) => ordersRepository(db).listSource(),
+    source: (db) => ordersRepository(db).jsonListSource(),
     scope: (db, caller) => Promise.resolve(ordersScope(caller)),
   },
   events: {

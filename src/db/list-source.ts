@@ -29,6 +29,7 @@ import type { ListSource } from '../query/run.js';
 import { BoundedCache, sameValues, shapeOf, type Shape } from '../query/shape.js';
 import { prepared } from './prepared.js';
 import { readRows } from './direct-read.js';
+import { withinPageBudget } from './page-budget.js';
 
 /** Shapes a handle keeps: a few per filter combination clients really send. */
 const SHAPES_PER_HANDLE = 500;
@@ -182,15 +183,28 @@ export function viewedPage<DB, S, TB extends keyof S>(
     .selectAll('p')
     .select(sql<number>`row_number() over ()`.as('page_row'));
   const row = (column: string) => sql.ref(`${alias}.${column}`);
-  return outer
+  const viewed = outer
     .selectFrom(numbered.as(alias))
     .select([
       sql.ref<string>(`${alias}.id`).as('id'),
+      sql.ref<number>(`${alias}.page_row`).as('page_row'),
       sql<string>`case when ${row('page_row')} < ${sql.lit(pageLimit(q))} then (${sql.raw(json)})::text else '' end`.as(
         'json',
       ),
     ]);
+  // Past the page's byte budget a row's text is left out too: the page ends before it.
+  return outer
+    .selectFrom(viewed.as('v'))
+    .select([
+      sql.ref<string>('v.id').as('id'),
+      sql<string>`case when ${withinPageBudget(sql.ref('v.json'), sql.ref('v.page_row'))} then v.json else '' end`.as(
+        'json',
+      ),
+    ]);
 }
+
+/** A row `viewedPage` left out: past the byte budget (or the look-ahead row, never asked). */
+const pastBudget = (row: TextRow): boolean => row.json === '';
 
 /** Never in an id nor raw in JSON text (PostgreSQL escapes control characters as \u0001). */
 const SEPARATOR = '\u0001';
@@ -238,5 +252,6 @@ export function textListSource<DB>(
       return one.ids.split(SEPARATOR).map((id, i) => ({ id, json: texts[i]! }));
     },
     count,
+    cut: pastBudget,
   };
 }

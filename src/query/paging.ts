@@ -10,7 +10,18 @@ export interface Paging {
   total?: number;
 }
 
-export function trimPage<T>(plan: QueryPlan, rows: T[]): { rows: T[]; hasMore: boolean } {
+/**
+ * The page's own rows and whether more follow. `cut` tells a row the page was cut before
+ * (a source that ends pages at a byte budget marks the first row past it; db/page-budget.ts):
+ * the page ends there, and more follow.
+ */
+export function trimPage<T>(
+  plan: QueryPlan,
+  rows: T[],
+  cut?: (row: T) => boolean,
+): { rows: T[]; hasMore: boolean } {
+  const end = cut ? rows.findIndex((row, i) => i < plan.limit && cut(row)) : -1;
+  if (end > 0) return { rows: rows.slice(0, end), hasMore: true };
   return { rows: rows.slice(0, plan.limit), hasMore: rows.length > plan.limit };
 }
 
@@ -27,6 +38,8 @@ export interface LinkTemplate {
   readonly head: string;
   readonly tail: string;
   readonly keyset: boolean;
+  /** Skipping: the rows this page skipped, to which the next link adds the page's. */
+  readonly skip: number;
 }
 
 export function linkTemplate(
@@ -43,21 +56,34 @@ export function linkTemplate(
   const limit = `limit=${plan.limit}`;
   if (!plan.keyset)
     return {
-      head: `${path}?${[...params, limit, `skip=${plan.skip + plan.limit}`].join('&')}`,
+      head: `${path}?${[...params, limit, 'skip='].join('&')}`,
       tail: '',
       keyset: false,
+      skip: plan.skip,
     };
-  return { head: `${path}?${[...params, 'id[lt]='].join('&')}`, tail: `&${limit}`, keyset: true };
+  return {
+    head: `${path}?${[...params, 'id[lt]='].join('&')}`,
+    tail: `&${limit}`,
+    keyset: true,
+    skip: 0,
+  };
 }
 
-/** The link to the page after one whose last row is `lastId`, or null on the last page. */
+/**
+ * The link to the page after one of `rows` rows whose last is `lastId`, or null on the
+ * last page. A page cut short by its byte budget has fewer rows than its limit: skipping,
+ * the next page starts right after them.
+ */
 export function linkAfter(
   template: LinkTemplate,
   lastId: string | undefined,
   hasMore: boolean,
+  rows: number,
 ): string | null {
   if (!hasMore || lastId === undefined) return null;
-  return template.keyset ? template.head + encode(lastId) + template.tail : template.head;
+  return template.keyset
+    ? template.head + encode(lastId) + template.tail
+    : template.head + String(template.skip + rows);
 }
 
 /** What percent-encoding leaves as it is, with the brackets and commas kept readable. */

@@ -14,6 +14,8 @@ import type { ResourceSpec, Scope } from './types.js';
 export interface ListSource<Row> {
   rows(compiled: CompiledList): Promise<Row[]>;
   count(where: Expression<SqlBool>): Promise<number>;
+  /** The first row past the page's byte budget, for sources that have one (paging.ts). */
+  cut?(row: Row): boolean;
 }
 
 export interface ListRequest {
@@ -53,8 +55,8 @@ export async function runList<Row extends { id: string }, View>(
     source.rows(compiled),
     queryPlan.count ? source.count(compiled.where) : Promise.resolve(undefined),
   ]);
-  const { rows, hasMore } = trimPage(queryPlan, fetched);
-  const next = linkAfter(link, rows.at(-1)?.id, hasMore);
+  const { rows, hasMore } = trimPage(queryPlan, fetched, source.cut?.bind(source));
+  const next = linkAfter(link, rows.at(-1)?.id, hasMore, rows.length);
   return {
     data: await toViews(rows),
     paging: total === undefined ? { next } : { next, total },

@@ -2,7 +2,7 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { statement } from '../../db/statement-template.js';
 import { touchedAt } from '../../db/creation-clock.js';
-import { countOf, listSource, pageOf, textListSource, viewedPage } from '../../db/list-source.js';
+import { countOf, pageOf, textListSource, viewedPage } from '../../db/list-source.js';
 import { prepared } from '../../db/prepared.js';
 import { insertRows } from '../../db/write-batch.js';
 import type { DB } from '../../db/types.js';
@@ -86,6 +86,7 @@ const orderJsonById = statement((db, v: { id: string }) =>
 function searched<Row>(plain: ListSource<Row>, search: string): ListSource<Row> {
   const { where, rank } = orderSearch(search);
   return {
+    ...plain,
     rows: (q) =>
       plain.rows({
         ...q,
@@ -102,17 +103,10 @@ export type OrderJson = Pick<OrderRow, 'seller_id' | 'customer_id'> & { json: st
 
 export function ordersRepository(db: Kysely<DB>) {
   return {
-    /** A page of orders, each with its items: one round trip per page; `search` ranks. */
-    listSource(search?: string): ListSource<OrderWithItems> {
-      const plain = listSource(
-        () => db.selectFrom('orders as o'),
-        (q) => q.selectAll('o').select([itemsJson, guestsJson]),
-        { shape: 'orders', db },
-      );
-      return search === undefined ? plain : searched(plain, search);
-    },
-
-    /** The same pages, each order as its view's JSON text (order-json.ts). */
+    /**
+     * A page of orders, each as its view's JSON text (order-json.ts), ended at the page's byte
+     * budget (db/page-budget.ts): one round trip per page; `search` ranks.
+     */
     jsonListSource(search?: string): ListSource<{ id: string; json: string }> {
       const base = () => db.selectFrom('orders as o');
       const plain = textListSource(

@@ -26,7 +26,7 @@ const comparable = ({ plan: p, compiled: c, link }: CompiledListRequest) => ({
   limit: c.limit,
   offset: c.offset,
   count: p.count,
-  next: linkAfter(link, LAST, true),
+  next: linkAfter(link, LAST, true, p.limit),
 });
 
 /** What a request's stages make when run afresh. */

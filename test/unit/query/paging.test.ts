@@ -13,13 +13,34 @@ const nextLink = (
   queryPlan: ReturnType<typeof planOf>,
   lastId: string | undefined,
   hasMore: boolean,
-) => linkAfter(linkTemplate(path, query, queryPlan), lastId, hasMore);
+) => linkAfter(linkTemplate(path, query, queryPlan), lastId, hasMore, queryPlan.limit);
 
 describe('paging', () => {
   it('trims the look-ahead row', () => {
     const p = planOf({ limit: '2' });
     expect(trimPage(p, [1, 2, 3])).toEqual({ rows: [1, 2], hasMore: true });
     expect(trimPage(p, [1, 2])).toEqual({ rows: [1, 2], hasMore: false });
+  });
+
+  it('ends a page at the first row past its byte budget, and says more follow', () => {
+    const p = planOf({ limit: '4' });
+    const past = (n: number) => n < 0;
+    expect(trimPage(p, [1, 2, -3, -4, -5], past)).toEqual({ rows: [1, 2], hasMore: true });
+    // The first row is always the page's, whatever it weighs; the look-ahead row is not a cut.
+    expect(trimPage(p, [-1, -2], past)).toEqual({ rows: [-1, -2], hasMore: false });
+    expect(trimPage(p, [1, 2, 3, 4, -5], past)).toEqual({ rows: [1, 2, 3, 4], hasMore: true });
+    expect(trimPage(p, [1, 2, 3], past)).toEqual({ rows: [1, 2, 3], hasMore: false });
+  });
+
+  it('links the page after a short one from where it ended: after its last id, or its rows', () => {
+    const bySkip = { sort: 'amount', limit: '10', skip: '30' };
+    expect(linkAfter(linkTemplate('/api/orders', bySkip, planOf(bySkip)), LAST, true, 3)).toBe(
+      '/api/orders?sort=amount&limit=10&skip=33',
+    );
+    const byId = {};
+    expect(linkAfter(linkTemplate('/api/orders', byId, planOf(byId)), LAST, true, 3)).toBe(
+      `/api/orders?id[lt]=${LAST}&limit=20`,
+    );
   });
 
   it('links the next page by keyset in the default order, dropping skip and apiKey', () => {
