@@ -424,6 +424,17 @@ describe.runIf(onPostgres)('EXPLAIN of list queries at 100,000 orders', () => {
 
   // customerName[contains] beside a seller filter walks that seller's orders newest first
   // and stops after a page (docs/performance.md); without one, the trigram index serves it.
+  it('builds each order’s view once per page row, under the page’s byte budget', async () => {
+    // Read twice after the view's query (its length for the budget, then itself), the view
+    // was built twice when PostgreSQL pulled that query up into the next: half again of a
+    // page's database time (db/list-source.ts, viewedPage's fence).
+    for (const limit of ['20', '100']) {
+      const page = await listQuery(RESOURCES[0]!, { limit }, sellerOnly(caller));
+      const verbose = JSON.stringify(await explain(page, 'verbose, format json'));
+      expect(verbose.match(/'object', 'order'/g), `limit ${limit}`).toHaveLength(1);
+    }
+  });
+
   it('walks a seller’s orders newest first for contains, for the largest and a small seller', async () => {
     const orders = RESOURCES[0]!;
     const { rows } = await sql<{ seller_id: string; name: string; n: number }>`
