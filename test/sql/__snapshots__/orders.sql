@@ -53,7 +53,7 @@ select string_agg(p.id, chr(1)) as "ids", string_agg(p.json, chr(1)) as "texts" 
     left join lateral (select json_agg(json_build_object('id', g.id, 'demographic', case when g.demographic_id is null then null else json_build_object('id', g.demographic_id) end, 'ticketCode', g.ticket_code, 'guestStatus', g.status) order by g.position, g.id) as list,
   case when count(*) = 0 or bool_or(g.status = 'pending') then 'pending'
     when bool_or(g.status = 'arrived') then 'arrived' else 'no_show' end as status
-  from order_guests g where g.order_id = o.id and g.item_id = i.id and g.canceled_at is null) g on true where i.order_id = o.id), '[]'::json), 'createdAt', to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', to_char(o.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))::text else '' end as "json" from (select "p".*, row_number() over () as "page_row" from (select "o".* from "orders" as "o" where (("o"."seller_id" in ($1)) and exists (select 1 from "order_items" as "i" where "i"."order_id" = "o"."id" and ("i"."arrival" between $2 and $3 and ("i"."seller_id" in ($4))))) order by "o"."created_at" desc, "o"."id" desc limit 21) as "p") as "o") as "v") as "p";
+  from order_guests g where g.order_id = o.id and g.item_id = i.id and g.canceled_at is null) g on true where i.order_id = o.id), '[]'::json), 'createdAt', to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', to_char(o.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))::text else '' end as "json" from (select "p".*, row_number() over () as "page_row" from (select "o".* from "orders" as "o" where (("o"."seller_id" in ($1)) and exists (select 1 from "order_items" as "i" where "i"."order_id" = "o"."id" and ("i"."arrival" between $2 and $3 and ("i"."seller_id" in ($4))))) order by "o"."created_at" desc, "o"."id" desc limit 21) as "p") as "o" offset 0) as "v") as "p";
 
 -- json listSource.count
 select count(*) as "n" from "orders" as "o" where (("o"."seller_id" in ($1)) and exists (select 1 from "order_items" as "i" where "i"."order_id" = "o"."id" and ("i"."arrival" between $2 and $3 and ("i"."seller_id" in ($4)))));
@@ -69,7 +69,7 @@ select string_agg(p.id, chr(1)) as "ids", string_agg(p.json, chr(1)) as "texts" 
     select id from orders where short_code = $2
     union all select order_id from order_items where ticket_code = $3
     union all select id from orders where lower("customer_name" collate "und-x-icu") like $4
-    union all select id from orders where lower("customer_email" collate "und-x-icu") like $5)) order by (case when o.short_code = $6 or o.id in (select order_id from order_items where ticket_code = $7) then 0 else 1 end), "o"."created_at" desc, "o"."id" desc limit 21) as "p") as "o") as "v") as "p";
+    union all select id from orders where lower("customer_email" collate "und-x-icu") like $5)) order by (case when o.short_code = $6 or o.id in (select order_id from order_items where ticket_code = $7) then 0 else 1 end), "o"."created_at" desc, "o"."id" desc limit 21) as "p") as "o" offset 0) as "v") as "p";
 
 -- json search listSource.count
 select count(*) as "n" from "orders" as "o" where ((("o"."seller_id" in ($1))) and o.id in (
