@@ -318,7 +318,7 @@ export interface paths {
     get: operations['getExperience'];
     /**
      * Change the given fields of an experience
-     * @description Its time zone stays while departures to come hold seats (409 experience_has_bookings).
+     * @description Its time zone stays while departures to come hold seats (409 experience_has_bookings). Resources added or re-weighted count what its departures to come hold at once (409 resource_full when one cannot carry them).
      */
     put: operations['updateExperience'];
     post?: never;
@@ -6217,13 +6217,15 @@ export interface operations {
           'application/problem+json': components['schemas']['NotFoundProblem'];
         };
       };
-      /** @description Problem: experience_has_bookings */
+      /** @description Problem: experience_has_bookings, resource_full */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['ExperienceHasBookingsProblem'];
+          'application/problem+json':
+            | components['schemas']['ExperienceHasBookingsProblem']
+            | components['schemas']['ResourceFullProblem'];
         };
       };
       /** @description Problem: rate_limited */

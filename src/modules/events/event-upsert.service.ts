@@ -41,15 +41,21 @@ export interface EventInput {
  * An event that holds seats was upserted with another end (its experience's duration changed
  * since): what it holds of its resources moves to its new window, checked under their locks
  * as a booking's seats are; 409 resource_full when they cannot carry its guests that long.
+ * Decided from the event as locked by the upsert and the windows its resources hold, never
+ * from the event as read before: a booking may have taken seats (over the old window) in
+ * between.
  */
-async function holdOverWindow(
-  tx: Tx,
-  before: EventRow,
-  uses: readonly ResourceUse[],
-): Promise<void> {
-  if (before.reserved === 0 || uses.length === 0) return;
-  const after = (await eventsRepository(tx).findById(before.id))!;
-  if (after.ends_at.getTime() === before.ends_at.getTime()) return;
+async function holdOverWindow(tx: Tx, id: string, uses: readonly ResourceUse[]): Promise<void> {
+  if (uses.length === 0) return;
+  const after = (await eventsRepository(tx).findById(id))!;
+  if (after.reserved === 0) return;
+  const windows = await resourcesFacade.seats.windowsOf(tx, id);
+  const moved = windows.some(
+    (w) =>
+      w.start.getTime() !== after.starts_at.getTime() ||
+      w.end.getTime() !== after.ends_at.getTime(),
+  );
+  if (!moved) return;
   try {
     await resourcesFacade.seats.take(tx, [
       {
@@ -59,7 +65,8 @@ async function holdOverWindow(
         reserved: after.reserved,
         taken: 0,
         item: 0,
-        uses,
+        // Those it holds too: one added to the experience since it was read is moved as well.
+        uses: [...uses, ...windows.map((w) => ({ id: w.resourceId, seatsPerGuest: 1 }))],
       },
     ]);
   } catch (error) {
@@ -169,7 +176,7 @@ export const eventUpsert =
         throw error;
       }
       const { id, created } = written;
-      if (existing) await holdOverWindow(tx, existing, experience.resources);
+      if (!created) await holdOverWindow(tx, id, experience.resources);
       if (guideIds !== undefined) {
         // Guides obey the same rule as POST /api/events/{id}/guides (no forceConfirm here),
         // and set those the caller's version shows: the others stay (asSeen).

@@ -39,6 +39,10 @@ export type NewExperience = Required<
 > &
   ExperienceInput;
 
+/** 400 naming the `i`th resource given: unknown, another seller's, or deleted meanwhile. */
+const notAResource = (i: number) =>
+  invalid('body', `resources.${i}.resource.id`, "is not a resource of the experience's seller");
+
 /**
  * The resources an experience uses, as stored: each once, each a resource of its seller
  * (docs/resources.md); one query.
@@ -51,10 +55,9 @@ async function storedResources(
   const ids = input.map((r) => r.resource.id);
   const found = new Map((await resourcesFacade.findMany(db, ids)).map((r) => [r.id, r]));
   input.forEach((r, i) => {
-    const name = `resources.${i}.resource.id`;
-    if (ids.indexOf(r.resource.id) !== i) throw invalid('body', name, 'is listed twice');
-    if (found.get(r.resource.id)?.seller.id !== sellerId)
-      throw invalid('body', name, "is not a resource of the experience's seller");
+    if (ids.indexOf(r.resource.id) !== i)
+      throw invalid('body', `resources.${i}.resource.id`, 'is listed twice');
+    if (found.get(r.resource.id)?.seller.id !== sellerId) throw notAResource(i);
   });
   return input.map((r) => ({ id: r.resource.id, seatsPerGuest: r.seatsPerGuest ?? 1 }));
 }
@@ -117,6 +120,15 @@ export async function create(
   const demographics = storedDemographics(input.demographics ?? []);
   const resources = await storedResources(ctx.db, sellerId, input.resources ?? []);
   return recordedCreate(ctx.db, record, async (tx) => {
+    // Locked, so that deleting one waits for this experience and then sees it uses it.
+    if (resources.length > 0) {
+      const existing = await resourcesFacade.existing(
+        tx,
+        resources.map((r) => r.id),
+      );
+      const gone = resources.findIndex((r) => !existing.has(r.id));
+      if (gone >= 0) throw notAResource(gone);
+    }
     const view = toExperienceView(
       await experiencesRepository(tx).insert({
         ...row,
@@ -182,12 +194,18 @@ export async function update(
       demographics: JSON.stringify(demographics),
       resources: JSON.stringify(resources),
     });
-    if (input.resources)
-      await resourcesFacade.seats.releaseUnused(
+    // What its departures hold follows the new list at once, under the resources' locks
+    // (docs/resources.md); a resource deleted since it was read above is refused as unknown.
+    if (input.resources) {
+      const gone = await resourcesFacade.seats.relist(
         tx,
         id,
-        resources.map((r) => r.id),
+        resourcesOf(current),
+        resources,
+        new Date(),
       );
+      if (gone.length > 0) throw notAResource(resources.findIndex((r) => r.id === gone[0]));
+    }
     return { row, result: toExperienceView(row) };
   });
 }

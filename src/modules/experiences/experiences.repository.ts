@@ -40,13 +40,17 @@ export function experiencesRepository(db: Kysely<DB>) {
       return (await readRows(db, prepared(byId(db, { id }))))[0];
     },
 
-    /** Reads an experience and locks it until the transaction ends (a read-modify-write). */
+    /**
+     * Reads an experience and locks it until the transaction ends (a read-modify-write). No
+     * key update: bookings inserting rows that refer to it (events, items) do not wait for
+     * it, as the change may wait for their departures (docs/resources.md).
+     */
     async lock(id: string): Promise<ExperienceRow | undefined> {
       return db
         .selectFrom('experiences')
         .selectAll()
         .where('id', '=', id)
-        .forUpdate()
+        .forNoKeyUpdate()
         .executeTakeFirst();
     },
 

@@ -116,14 +116,14 @@ export const experiencesRoutes: FastifyPluginAsyncTypebox<{
         operationId: 'updateExperience',
         summary: 'Change the given fields of an experience',
         description:
-          'Its time zone stays while departures to come hold seats (409 experience_has_bookings).',
+          'Its time zone stays while departures to come hold seats (409 experience_has_bookings). Resources added or re-weighted count what its departures to come hold at once (409 resource_full when one cannot carry them).',
         security: authenticated,
         params: IdParams,
         body: UpdateExperienceBody,
         response: {
           200: ExperienceRef,
           ...writeErrors,
-          ...errorResponses('experience_has_bookings'),
+          ...errorResponses('experience_has_bookings', 'resource_full'),
         },
       },
     },

@@ -9,15 +9,26 @@ export interface ResourceLoad {
   name: string;
   capacity: number;
   held: { event_id: string; starts_at: string; ends_at: string; seats: number }[];
+  /** Asked by a taker: the resources each departure's experience lists now, by event id. */
+  uses?: Record<string, { id: string; seatsPerGuest: number }[]>;
 }
 
 export function resourceSeatsRepository(db: Kysely<DB>) {
   return {
     /**
      * These resources, each with what the departures whose windows overlap `[from, to)` hold
-     * of it: one query (resource_seats_window).
+     * of it: one query (resource_seats_window). With `eventIds` (a taker, under the
+     * resources' locks), each row also carries the resources those departures' experiences
+     * list now, by event id (the same on every row: one uncorrelated subquery): a booking
+     * read its experience before its transaction, and the experience may have dropped or
+     * re-weighted a resource since; read here, it costs no statement of its own.
      */
-    async loads(ids: readonly string[], from: Date, to: Date): Promise<ResourceLoad[]> {
+    async loads(
+      ids: readonly string[],
+      from: Date,
+      to: Date,
+      eventIds?: readonly string[],
+    ): Promise<ResourceLoad[]> {
       if (ids.length === 0) return [];
       return db
         .selectFrom('resources as r')
@@ -30,7 +41,68 @@ export function resourceSeatsRepository(db: Kysely<DB>) {
             'held',
           ),
         )
+        .$if(eventIds !== undefined && eventIds.length > 0, (q) =>
+          q.select(
+            sql<ResourceLoad['uses']>`(select json_object_agg(e.id, x.resources)
+              from events e join experiences x on x.id = e.experience_id
+             where e.id in (${sql.join(eventIds ?? [])}))`.as('uses'),
+          ),
+        )
         .where('r.id', 'in', ids)
+        .execute();
+    },
+
+    /** The windows over which a departure holds resources (one row per resource). */
+    async windowsOf(
+      eventId: string,
+    ): Promise<{ resource_id: string; starts_at: Date; ends_at: Date }[]> {
+      return db
+        .selectFrom('resource_seats')
+        .select(['resource_id', 'starts_at', 'ends_at'])
+        .where('event_id', '=', eventId)
+        .execute();
+    },
+
+    /**
+     * Locks the departures of an experience that hold seats or resources, in start order (the
+     * order a booking visits one experience's departures), before an experience changes the
+     * resources they hold: whoever gives back or takes their seats holds these first, then
+     * the resources (one query).
+     */
+    async lockDepartures(experienceId: string): Promise<void> {
+      await db
+        .selectFrom('events as e')
+        .select('e.id')
+        .where('e.experience_id', '=', experienceId)
+        .where((eb) =>
+          eb.or([
+            eb('e.reserved', '>', 0),
+            eb.exists(
+              eb
+                .selectFrom('resource_seats as s')
+                .select('s.event_id')
+                .whereRef('s.event_id', '=', 'e.id'),
+            ),
+          ]),
+        )
+        .orderBy('e.starts_at')
+        .orderBy('e.id')
+        .forNoKeyUpdate()
+        .execute();
+    },
+
+    /** The departures of an experience to come (ending after `now`) that hold seats. */
+    async departuresAhead(
+      experienceId: string,
+      now: Date,
+    ): Promise<{ id: string; starts_at: Date; ends_at: Date; reserved: number }[]> {
+      return db
+        .selectFrom('events')
+        .select(['id', 'starts_at', 'ends_at', 'reserved'])
+        .where('experience_id', '=', experienceId)
+        .where('reserved', '>', 0)
+        .where('ends_at', '>', now)
+        .orderBy('starts_at')
         .execute();
     },
 

@@ -5,7 +5,7 @@ insert into "experiences" ("created_at", "updated_at", "id", "seller_id", "name"
 select * from "experiences" where "id" = $1;
 
 -- lock
-select * from "experiences" where "id" = $1 for update;
+select * from "experiences" where "id" = $1 for no key update;
 
 -- findMany
 select * from "experiences" where "id" = any($1);

@@ -19,3 +19,20 @@ delete from "resource_seats" where "resource_id" = $1;
 -- releaseUnused
 delete from "resource_seats" where "event_id" in (select "id" from "events" where "experience_id" = $1) and "resource_id" not in ($2);
 delete from "resource_seats" where "event_id" in (select "id" from "events" where "experience_id" = $1);
+
+-- loads for takers
+select "r"."id", "r"."name", "r"."capacity", coalesce((select json_agg(json_build_object(
+              'event_id', s.event_id, 'starts_at', s.starts_at, 'ends_at', s.ends_at, 'seats', s.seats))
+            from resource_seats s
+           where s.resource_id = r.id and s.starts_at < $1 and s.ends_at > $2), '[]'::json) as "held", (select json_object_agg(e.id, x.resources)
+              from events e join experiences x on x.id = e.experience_id
+             where e.id in ($3, $4)) as "uses" from "resources" as "r" where "r"."id" in ($5);
+
+-- windowsOf
+select "resource_id", "starts_at", "ends_at" from "resource_seats" where "event_id" = $1;
+
+-- lockDepartures
+select "e"."id" from "events" as "e" where "e"."experience_id" = $1 and ("e"."reserved" > $2 or exists (select "s"."event_id" from "resource_seats" as "s" where "s"."event_id" = "e"."id")) order by "e"."starts_at", "e"."id" for no key update;
+
+-- departuresAhead
+select "id", "starts_at", "ends_at", "reserved" from "events" where "experience_id" = $1 and "reserved" > $2 and "ends_at" > $3 order by "starts_at";

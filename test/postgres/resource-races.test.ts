@@ -1,0 +1,232 @@
+/**
+ * Races on a shared boat that only real row locks show (PostgreSQL; docs/resources.md): a
+ * plain connection of the test's own holds a row lock, so that one request waits at a known
+ * point while another runs, and the outcome must be what the rules say. A booking that read
+ * its experience before the experience stopped using the boat leaves nothing held of it; an
+ * event upsert decides from the event as locked, so a booking that took seats over the old
+ * window is moved to the new one (or the upsert refused); a resource is not deleted while an
+ * experience attaches it. The same rules without a race: test/http/resource-races.test.ts.
+ */
+import pg from 'pg';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
+import { book } from '../helpers/booking.js';
+import { databaseUrl } from '../helpers/database.js';
+
+let t: TestApp;
+let seller: Account;
+let customer: Account;
+let locker: pg.Client;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  seller = await signUp(t.app, { roles: ['ROLE_SELLER'] });
+  customer = await signUp(t.app);
+  const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(
+    t.database.db,
+  );
+  locker = new pg.Client({ connectionString: databaseUrl(rows[0]!.name) });
+  await locker.connect();
+});
+afterAll(async () => {
+  await locker.end();
+  await t.close();
+});
+
+const ARRIVAL = '2030-08-01';
+
+async function boat(name = 'Shared boat', capacity = 10): Promise<string> {
+  const response = await as(t.app, seller, {
+    method: 'POST',
+    url: '/api/resources',
+    payload: { name, capacity },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json().id;
+}
+
+async function experience(boatId: string, duration = 60, time = 900): Promise<string> {
+  const response = await as(t.app, seller, {
+    method: 'POST',
+    url: '/api/experiences',
+    payload: {
+      name: `Tour at ${time}`,
+      price: 10,
+      priceType: 'person',
+      currency: 'EUR',
+      duration,
+      timezone: 'UTC',
+      group: { outingMax: 50 },
+      schedules: [
+        { type: 'available', repeat: 'weekly', days: [0, 1, 2, 3, 4, 5, 6], times: [time] },
+      ],
+      resources: [{ resource: { id: boatId } }],
+    },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json().id;
+}
+
+const bookOn = (experienceId: string, quantity: number, arrivalTime = 900) =>
+  book(t.app, customer, {
+    items: [{ experience: { id: experienceId }, arrival: ARRIVAL, arrivalTime, quantity }],
+  });
+
+async function held(resourceId: string): Promise<number> {
+  const { rows } = await locker.query<{ seats: number }>(
+    'select coalesce(sum(seats), 0)::int as seats from resource_seats where resource_id = $1',
+    [resourceId],
+  );
+  return rows[0]!.seats;
+}
+
+/** Until `count` sessions of the app wait on a lock (at most 2 s: then the test goes on). */
+async function waiting(count: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    // Inside the locker's transaction the activity is read once unless its snapshot is dropped.
+    await locker.query('select pg_stat_clear_snapshot()');
+    const { rows } = await locker.query<{ n: number }>(
+      `select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    if (rows[0]!.n >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * Holds a row lock from the test's own connection while `during` runs, then lets go. What
+ * `during` starts and must not be awaited under the lock goes back in a tuple (a promise
+ * returned as such would be awaited here).
+ */
+async function holding<T>(lock: string, values: unknown[], during: () => Promise<T>): Promise<T> {
+  await locker.query('begin');
+  try {
+    await locker.query(lock, values);
+    return await during();
+  } finally {
+    await locker.query('commit');
+  }
+}
+
+describe('an experience changing its resources while bookings are in flight', () => {
+  it('a booking that read the boat on the experience holds nothing once the experience drops it', async () => {
+    const id = await boat();
+    const x = await experience(id);
+    const y = await experience(id);
+    expect((await bookOn(x, 2)).statusCode).toBe(201);
+    // The booking has read X (with the boat) and waits for the boat's lock; X drops the boat.
+    const [booked, dropped] = await holding(
+      'select * from resources where id = $1 for update',
+      [id],
+      async () => {
+        const booking = bookOn(x, 3);
+        await waiting(1);
+        const put = as(t.app, seller, {
+          method: 'PUT',
+          url: `/api/experiences/${x}`,
+          payload: { resources: [] },
+        });
+        await waiting(2);
+        return [booking, put] as const;
+      },
+    );
+    expect((await booked).statusCode).toBe(201);
+    const put = await dropped;
+    expect(put.statusCode, put.body).toBe(200);
+    expect(await held(id)).toBe(0);
+    const other = await bookOn(y, 10);
+    expect(other.statusCode, other.body).toBe(201);
+  });
+});
+
+describe('the event upsert racing a booking', () => {
+  it('moves seats a booking took over the old window to the new one, or refuses the upsert', async () => {
+    const id = await boat();
+    const x = await experience(id, 60, 900);
+    const y = await experience(id, 60, 1000);
+    const guide = await as(t.app, seller, {
+      method: 'POST',
+      url: `/api/sellers/${seller.id}/guides`,
+      payload: {
+        name: 'Guide',
+        email: 'guide@example.com',
+        schedules: [{ type: 'available', repeat: 'weekly', days: [0, 1, 2, 3, 4, 5, 6] }],
+      },
+    });
+    expect(guide.statusCode, guide.body).toBe(201);
+    const guideId = guide.json().id;
+    const event = { experience: { id: x }, start: `${ARRIVAL}T09:00:00Z` };
+    const made = await as(t.app, seller, { method: 'POST', url: '/api/events', payload: event });
+    expect(made.statusCode, made.body).toBe(201);
+    expect(
+      (
+        await as(t.app, seller, {
+          method: 'PUT',
+          url: `/api/experiences/${x}`,
+          payload: { duration: 120 },
+        })
+      ).statusCode,
+    ).toBe(200);
+    // The upsert has read the empty event and waits for its guide; a booking lands meanwhile.
+    const [upsert] = await holding(
+      'select * from guides where id = $1 for update',
+      [guideId],
+      async () => {
+        const pending = as(t.app, seller, {
+          method: 'POST',
+          url: '/api/events',
+          payload: { ...event, guides: [guideId] },
+        });
+        await waiting(1);
+        const booked = await bookOn(x, 5);
+        expect(booked.statusCode, booked.body).toBe(201);
+        return [pending] as const;
+      },
+    );
+    const saved = await upsert;
+    expect([200, 201, 409], saved.body).toContain(saved.statusCode);
+    const { rows } = await locker.query<{ stale: number }>(
+      `select count(*)::int as stale from resource_seats s join events e on e.id = s.event_id
+        where s.resource_id = $1 and (s.starts_at <> e.starts_at or s.ends_at <> e.ends_at)`,
+      [id],
+    );
+    expect(rows[0]!.stale).toBe(0);
+    const other = await bookOn(y, 10, 1000);
+    if (saved.statusCode === 409) expect(saved.json().code).toBe('resource_full');
+    // X's 5 guests are aboard until 11:00 (the upsert passed) or the upsert was refused.
+    expect(saved.statusCode === 409 || other.statusCode === 409).toBe(true);
+  });
+});
+
+describe('deleting a resource an experience is attaching', () => {
+  it('waits for the experience and is refused (409 resource_in_use)', async () => {
+    const old = await boat('Old boat');
+    const id = await boat('New boat');
+    const x = await experience(old);
+    expect((await bookOn(x, 2)).statusCode).toBe(201);
+    // The PUT attaching the new boat waits on what the old boat holds; the delete runs then.
+    const [attached, deleted] = await holding(
+      'select * from resource_seats where resource_id = $1 for update',
+      [old],
+      async () => {
+        const put = as(t.app, seller, {
+          method: 'PUT',
+          url: `/api/experiences/${x}`,
+          payload: { resources: [{ resource: { id } }] },
+        });
+        await waiting(1);
+        const del = as(t.app, seller, { method: 'DELETE', url: `/api/resources/${id}` });
+        await waiting(2);
+        return [put, del] as const;
+      },
+    );
+    const put = await attached;
+    const del = await deleted;
+    expect(put.statusCode, put.body).toBe(200);
+    expect(del.statusCode, del.body).toBe(409);
+    expect(del.json().code).toBe('resource_in_use');
+    expect(await held(id)).toBe(2);
+  });
+});
