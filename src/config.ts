@@ -88,11 +88,20 @@ const EnvSchema = Type.Object({
     default: 5000,
     description: 'First retry delay of a failed email; doubles per attempt up to 1 h',
   }),
-  OUTBOX_MAX_ATTEMPTS: Type.Integer({
-    minimum: 1,
-    maximum: 100,
-    default: 10,
-    description: 'Attempts before an email is marked failed',
+  OUTBOX_GIVE_UP_AFTER_MS: Type.Integer({
+    minimum: 0,
+    // Two weeks: past that a confirmation is stale, and `cli outbox retry` brings one back.
+    maximum: 14 * 24 * 3_600_000,
+    default: 72 * 3_600_000,
+    description:
+      'How long the retries of a failed email go on before it is marked failed (about 3 days, as for webhooks); a refusal of the recipient fails at once',
+  }),
+  OUTBOX_SEND_TIMEOUT_MS: Type.Integer({
+    minimum: 1000,
+    maximum: 60_000,
+    default: 20_000,
+    description:
+      'The longest one email may take, from its claim to the relay accepting it; the claim lasts a quarter longer, and a shutdown waits this long for sends in flight',
   }),
   WEBHOOK_DISPATCH: Type.Boolean({
     default: true,
@@ -300,7 +309,8 @@ export interface Config {
   readonly outbox: {
     readonly pollMs: number;
     readonly retryBaseMs: number;
-    readonly maxAttempts: number;
+    readonly giveUpAfterMs: number;
+    readonly sendTimeoutMs: number;
   };
   readonly webhooks: {
     readonly dispatch: boolean;
@@ -468,7 +478,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outbox: Object.freeze({
       pollMs: converted.OUTBOX_POLL_MS,
       retryBaseMs: converted.OUTBOX_RETRY_BASE_MS,
-      maxAttempts: converted.OUTBOX_MAX_ATTEMPTS,
+      giveUpAfterMs: converted.OUTBOX_GIVE_UP_AFTER_MS,
+      sendTimeoutMs: converted.OUTBOX_SEND_TIMEOUT_MS,
     }),
     webhooks: Object.freeze({
       dispatch: converted.WEBHOOK_DISPATCH,

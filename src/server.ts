@@ -2,8 +2,8 @@
  * Process entry: config -> database -> app -> listen, and a graceful shutdown on SIGTERM
  * or SIGINT: drain (readiness 503 for SHUTDOWN_DRAIN_MS while still serving, so a balancer
  * takes the instance out first), then stop accepting, finish in-flight requests and
- * deliveries, close the pool; within a budget the configuration implies (shutdownBudgetMs),
- * after which it exits 1. SIGHUP and SIGUSR2 are ignored (IGNORED_SIGNALS).
+ * deliveries and email sends, close the pool; within a budget the configuration implies
+ * (shutdown-budget.ts), after which it exits 1. SIGHUP and SIGUSR2 are ignored (IGNORED_SIGNALS).
  */
 import './node20-navigator.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,8 +11,9 @@ import closeWithGrace from 'close-with-grace';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
 import { serverCommands } from './cli/commands.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
+import { shutdownBudgetMs } from './shutdown-budget.js';
 
 /**
  * Signals that stop nothing, logged and otherwise ignored. Log rotation sends SIGHUP by
@@ -21,21 +22,6 @@ import { DataDirLockedError } from './db/data-dir-lock.js';
  * Logs go to stdout, so there is nothing to reopen; a stop is SIGTERM (docs/operations.md).
  */
 const IGNORED_SIGNALS = ['SIGHUP', 'SIGUSR2'] as const;
-
-/** What the close may take at least (requests in flight), and beyond a delivery's timeout. */
-const CLOSE_MIN_MS = 10_000;
-const CLOSE_MARGIN_MS = 5_000;
-
-/**
- * How long a stop may take before the process gives up: the drain, then the close. The
- * close waits for requests in flight, then for the workers, whose webhook deliveries in
- * flight wait up to WEBHOOK_TIMEOUT_MS (and then record their outcome). systemd's
- * TimeoutStopSec must be longer than this (docs/operations.md, deploy/booking.service).
- */
-function shutdownBudgetMs(config: Config): number {
-  const close = Math.max(CLOSE_MIN_MS, config.webhooks.timeoutMs + CLOSE_MARGIN_MS);
-  return config.shutdownDrainMs + close;
-}
 
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -26,7 +26,7 @@ import {
   type CommandContext,
   type OpenOptions,
 } from './context.js';
-import { printOutbox } from './outbox.js';
+import { printOutbox, retryOutbox } from './outbox.js';
 import { rotateSecret } from './rotate-secret.js';
 import { SEED_USAGE, seedCommand } from './seed.js';
 
@@ -35,6 +35,8 @@ export const USAGE = `Usage: cli <command>
   migrate                       apply pending database migrations (makes an embedded database
                                 where DATA_DIR holds none; no other command does)
   outbox                        list email not sent yet (pending or failed)
+  outbox retry <id>... | --failed
+                                send failed email again (from now, with a new retry window)
   rotate-secret                 re-encrypt API keys and webhook secrets under BOOKING_SECRET,
                                 reading the old ones with BOOKING_SECRET_PREVIOUS
   users create --email E --name N [--password P] [--admin] [--seller]
@@ -120,7 +122,9 @@ export async function runCommand(
         await migrate(ctx);
         return 0;
       case 'outbox':
-        await printOutbox(ctx);
+        if (args[0] === 'retry') await retryOutbox(ctx, args.slice(1));
+        else if (args.length === 0) await printOutbox(ctx);
+        else throw new UsageError(`unknown outbox command ${args[0]}`);
         return 0;
       case 'rotate-secret':
         await rotateSecret(ctx);

@@ -22,3 +22,24 @@ export function retryDelay(
   const delay = Math.min(capMs, baseMs * 2 ** exponent);
   return Math.min(capMs, Math.round(delay * (1 - JITTER + 2 * JITTER * random())));
 }
+
+/**
+ * How many attempts the retries of one message take to span `windowMs`: the first attempt
+ * whose delays before it (unjittered) add up to at least the window. The dispatcher gives up
+ * after this many, so an outage is waited out by time, whatever the base: with the defaults
+ * (5 s doubling to 1 h, 72 h) about 80 attempts. Time spent queued with no relay configured
+ * does not count, and `cli outbox retry` (attempts back to 0) gives a message a new window.
+ */
+export function attemptsToSpan(
+  windowMs: number,
+  baseMs: number,
+  capMs: number = DEFAULT_RETRY_CAP_MS,
+): number {
+  let spanned = 0;
+  let attempts = 1;
+  while (spanned < windowMs) {
+    spanned += Math.min(capMs, baseMs * 2 ** Math.min(attempts - 1, 52));
+    attempts++;
+  }
+  return attempts;
+}

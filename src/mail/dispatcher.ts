@@ -1,12 +1,16 @@
 /**
  * The mail dispatcher: polls the outbox, claims due messages (safe across instances: SKIP
  * LOCKED plus a lease, see outbox.repository.ts), sends each over SMTP and records the
- * outcome, retrying with backoff until `maxAttempts`, then marking the message failed.
+ * outcome, retrying with backoff until its retries have spanned `giveUpAfterMs` (3 days by
+ * default, as webhooks do: "no email lost when SMTP is down"), then marking it failed, which
+ * `cli outbox retry` undoes. Only a refusal of the mailbox itself fails at once
+ * (smtp-errors.ts).
  *
  * Delivery is at-least-once with one narrow window: if the process dies after the SMTP
  * server accepted a message and before it is marked sent, the message is sent again when
  * its lease runs out. Each message therefore carries a Message-ID derived from its outbox
- * id, the same on every attempt, by which a receiver can discard the duplicate.
+ * id, the same on every attempt, by which a receiver can discard the duplicate. A send must
+ * end within its claim's lease, composing included, or another instance could send it too.
  *
  * Logs name the outbox id, the order id and the recipient's domain; never the address, the
  * content, or the SMTP URL (which may carry credentials).
@@ -14,7 +18,8 @@
 import nodemailer from 'nodemailer';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
-import { DEFAULT_RETRY_CAP_MS, retryDelay } from './backoff.js';
+import { mailDeliveries } from '../metrics/index.js';
+import { DEFAULT_RETRY_CAP_MS, attemptsToSpan, retryDelay } from './backoff.js';
 import type { LoadConfirmation } from './confirmation.loader.js';
 import { loadConfirmation as defaultLoader } from './confirmation.sources.js';
 import { hooksFacade } from '../modules/hooks/index.js';
@@ -24,6 +29,7 @@ import { renderHookDisabled } from './hook-disabled.template.js';
 import { composeInvitation } from './invitation.js';
 import type { ApiKeyCipher } from '../security/api-keys.js';
 import { outboxRepository, type ClaimedMessage } from './outbox.repository.js';
+import { describeError, isPermanent } from './smtp-errors.js';
 
 /** The subset of pino (Fastify's logger) the dispatcher uses. */
 export interface MailLogger {
@@ -45,9 +51,16 @@ export interface DispatcherOptions {
   /** First retry delay; doubles per attempt up to `retryCapMs`. */
   retryBaseMs?: number;
   retryCapMs?: number;
-  /** Attempts (claims) before a message is marked failed. */
+  /** How long the retries of a failing message go on before it is marked failed. */
+  giveUpAfterMs?: number;
+  /** Attempts (claims) before a message is marked failed; by default what `giveUpAfterMs` takes. */
   maxAttempts?: number;
-  /** How long a claim is exclusive; a send is aborted well before it runs out. */
+  /**
+   * The longest one message may take from its claim to the relay's answer (OUTBOX_SEND_TIMEOUT_MS);
+   * the lease is derived from it (mailTimeouts), and a shutdown waits this long (shutdown-budget.ts).
+   */
+  sendTimeoutMs?: number;
+  /** How long a claim is exclusive; by default derived from `sendTimeoutMs`. */
   leaseMs?: number;
   /** Messages claimed (and sent concurrently) per poll. */
   batchSize?: number;
@@ -67,14 +80,34 @@ export interface Dispatcher {
 /** The share of a lease a send may use: the rest is margin to record its outcome. */
 const SEND_SHARE_OF_LEASE = 0.8;
 const MARK_SENT_TRIES = 3;
+export const DEFAULT_SEND_TIMEOUT_MS = 20_000;
+export const DEFAULT_GIVE_UP_AFTER_MS = 72 * 60 * 60 * 1000;
+/** Less than this left of a claim after composing: not worth starting the SMTP session. */
+const MIN_SEND_MS = 1000;
+
+/**
+ * Every mail timeout from the one value: the claim's lease (a quarter longer than the send, to
+ * record the outcome) and nodemailer's connection timeouts within it. With only a lease (tests),
+ * the send gets its usual share of it.
+ */
+export function mailTimeouts(options: { sendTimeoutMs?: number; leaseMs?: number }) {
+  const sendTimeoutMs =
+    options.sendTimeoutMs ??
+    (options.leaseMs === undefined
+      ? DEFAULT_SEND_TIMEOUT_MS
+      : Math.floor(options.leaseMs * SEND_SHARE_OF_LEASE));
+  return {
+    sendTimeoutMs,
+    leaseMs: options.leaseMs ?? Math.ceil(sendTimeoutMs / SEND_SHARE_OF_LEASE),
+    connectionTimeout: Math.min(sendTimeoutMs, 10_000),
+    greetingTimeout: Math.min(sendTimeoutMs, 10_000),
+    socketTimeout: sendTimeoutMs,
+  };
+}
 
 /** "user@Example.com" -> "example.com": all a log line may say about a recipient. */
 export const recipientDomain = (address: string) =>
   address.slice(address.lastIndexOf('@') + 1).toLowerCase();
-
-/** Replaces the local part of any address in a text (SMTP replies often quote the recipient). */
-const redactAddresses = (text: string) =>
-  text.replace(/[^\s<>"'():;,[\]]+@([^\s<>"'():;,[\]]+)/g, '…@$1');
 
 /** The same Message-ID on every attempt of one outbox message. */
 export function messageIdFor(outboxId: string, from: string): string {
@@ -82,28 +115,10 @@ export function messageIdFor(outboxId: string, from: string): string {
   return `<outbox.${outboxId}@${domain}>`;
 }
 
-interface SmtpError {
-  code?: string;
-  responseCode?: number;
-  command?: string;
-  message?: string;
+/** Why a message is not sent at all (logged). */
+interface Skip {
+  skip: string;
 }
-
-function describeError(error: unknown): { summary: string; details: SmtpError } {
-  const e = (error ?? {}) as SmtpError;
-  const message = redactAddresses(e.message ?? String(error));
-  const details: SmtpError = { message };
-  if (typeof e.code === 'string') details.code = e.code;
-  if (typeof e.responseCode === 'number') details.responseCode = e.responseCode;
-  if (typeof e.command === 'string') details.command = e.command;
-  return { summary: [e.code, message].filter(Boolean).join(': '), details };
-}
-
-/** A 5xx reply to the envelope (e.g. 550 no such mailbox) will not change on retry. */
-const isPermanent = (error: unknown) => {
-  const e = error as SmtpError;
-  return e?.code === 'EENVELOPE' && typeof e.responseCode === 'number' && e.responseCode >= 500;
-};
 
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const {
@@ -113,22 +128,17 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     pollMs = 1000,
     retryBaseMs = 5000,
     retryCapMs = DEFAULT_RETRY_CAP_MS,
-    maxAttempts = 10,
-    leaseMs = 30_000,
+    giveUpAfterMs = DEFAULT_GIVE_UP_AFTER_MS,
     batchSize = 10,
     loadConfirmation = defaultLoader,
     cipher,
   } = options;
+  const maxAttempts = options.maxAttempts ?? attemptsToSpan(giveUpAfterMs, retryBaseMs, retryCapMs);
+  const { sendTimeoutMs, leaseMs, ...connection } = mailTimeouts(options);
   const repo = outboxRepository(db);
-  const sendTimeoutMs = Math.floor(leaseMs * SEND_SHARE_OF_LEASE);
   // One connection per message (no pool): sends of a batch run side by side, and nothing
   // is left open between polls.
-  const transport = nodemailer.createTransport({
-    url: options.smtpUrl,
-    connectionTimeout: Math.min(sendTimeoutMs, 10_000),
-    greetingTimeout: Math.min(sendTimeoutMs, 10_000),
-    socketTimeout: Math.min(sendTimeoutMs, 20_000),
-  });
+  const transport = nodemailer.createTransport({ url: options.smtpUrl, ...connection });
 
   const inFlight = new Set<Promise<unknown>>();
 
@@ -153,15 +163,18 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   /**
-   * The email a message stands for, read when it is sent; `skip` when it must not go, `later`
+   * The email a message stands for, read when it is sent; a skip when it must not go, `later`
    * when it depends on one not settled yet (a cancellation waits for its confirmation: it
    * goes only to a customer who was sent the confirmation).
    */
-  async function compose(message: ClaimedMessage): Promise<RenderedEmail | 'skip' | 'later'> {
-    if (message.kind === 'delegate_invitation') return composeInvitation(db, cipher, message);
+  async function compose(message: ClaimedMessage): Promise<RenderedEmail | Skip | 'later'> {
+    if (message.kind === 'delegate_invitation') {
+      const email = await composeInvitation(db, cipher, message);
+      return email === 'skip' ? { skip: 'no longer due' } : email;
+    }
     if (message.kind === 'hook_disabled') {
       const hook = message.hook_id && (await hooksFacade.find(db, message.hook_id));
-      if (!hook) return 'skip'; // deleted since: nothing to tell
+      if (!hook) return { skip: 'no longer due' }; // deleted since: nothing to tell
       return renderHookDisabled({ hookId: hook.id, eventName: hook.eventName, url: hook.url });
     }
     const input = await loadConfirmation(db, message.order_id!);
@@ -169,15 +182,20 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (message.kind === 'order_cancellation') {
       const confirmation = (await repo.find(message.order_id!, 'order_confirmation'))?.status;
       if (confirmation === 'pending') return 'later';
-      if (confirmation !== 'sent') return 'skip';
+      if (confirmation !== 'sent') return { skip: 'no longer due' };
       return renderConfirmation(input, 'cancellation');
     }
     // Canceled after this was queued (and the cancellation found it already claimed).
-    if (input.order.status === 'canceled') return 'skip';
+    if (input.order.status === 'canceled') return { skip: 'no longer due' };
+    // The address was corrected since (PATCH customerEmail): the booking code and itinerary
+    // must not go to the old one, a typo's stranger.
+    if (input.order.customerEmail?.toLowerCase() !== message.recipient.toLowerCase())
+      return { skip: "the order's customerEmail changed" };
     return renderConfirmation(input);
   }
 
-  async function deliver(message: ClaimedMessage): Promise<boolean> {
+  /** `deadline` (this process's clock): where the send must end, inside the claim's lease. */
+  async function deliver(message: ClaimedMessage, deadline: number): Promise<boolean> {
     const context = {
       outboxId: message.id,
       orderId: message.order_id,
@@ -187,18 +205,29 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (message.attempts > maxAttempts) {
       // Earlier claims ended without an outcome (their process died): stop trying.
       await repo.markFailed(message, 'attempts exhausted without a result', 'give-up');
+      mailDeliveries.inc({ result: 'gave_up' });
       logger.error(context, 'email abandoned: attempts exhausted');
       return false;
     }
     try {
       const email = await compose(message);
-      if (email === 'skip') {
-        await repo.markSkipped(message.id);
-        logger.info(context, 'email skipped: no longer due');
+      if (email === 'later') {
+        // Nothing was tried: the wait does not use up the message's attempts.
+        await repo.putBack(message, 'waiting for the confirmation', retryBaseMs);
         return false;
       }
-      if (email === 'later') {
-        await repo.markFailed(message, 'waiting for the confirmation', retryBaseMs);
+      if ('skip' in email) {
+        await repo.markSkipped(message.id);
+        mailDeliveries.inc({ result: 'skipped' });
+        logger.info({ ...context, reason: email.skip }, `email skipped: ${email.skip}`);
+        return false;
+      }
+      const leftMs = deadline - Date.now();
+      if (leftMs < MIN_SEND_MS) {
+        // Composing took the claim's time (a starved pool): a send now could outlive the
+        // lease while another instance sends it too. Not the message's fault: no attempt.
+        await repo.putBack(message, 'composing outlasted the claim', retryBaseMs);
+        logger.warn(context, 'email put back: composing outlasted its claim');
         return false;
       }
       await transport.sendMail({
@@ -208,25 +237,29 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         text: email.text,
         html: email.html,
         messageId: messageIdFor(message.id, from),
-        signal: AbortSignal.timeout(sendTimeoutMs),
+        signal: AbortSignal.timeout(leftMs),
       });
     } catch (error) {
       const { summary, details } = describeError(error);
       const giveUp = message.attempts >= maxAttempts || isPermanent(error);
       const retryInMs = giveUp ? 'give-up' : retryDelay(message.attempts, retryBaseMs, retryCapMs);
       await repo.markFailed(message, summary, retryInMs);
+      mailDeliveries.inc({ result: giveUp ? 'gave_up' : 'failed' });
       if (giveUp) logger.error({ ...context, error: details }, 'email failed; giving up');
       else logger.warn({ ...context, error: details, retryInMs }, 'email failed; will retry');
       return false;
     }
     await markSent(message.id);
+    mailDeliveries.inc({ result: 'sent' });
     logger.info(context, 'email sent');
     return true;
   }
 
   async function sendBatch(): Promise<{ claimed: number; sent: number }> {
+    // Read before the claim: the lease starts at or after this, so the deadline is inside it.
+    const deadline = Date.now() + sendTimeoutMs;
     const claimed = await repo.claimDue(batchSize, leaseMs);
-    const results = await Promise.allSettled(claimed.map(deliver));
+    const results = await Promise.allSettled(claimed.map((m) => deliver(m, deadline)));
     for (const result of results) {
       if (result.status === 'rejected') {
         // Recording the outcome failed (database trouble): the lease brings the message back.

@@ -45,8 +45,10 @@ export async function enqueueInvitation(
 
 /**
  * The email of a queued invitation, or `skip` when it must not go: the invitation was
- * accepted, removed or has expired, or a newer invitation voided this token, or the token
- * cannot be opened (sealed under a secret no longer configured: the seller invites again).
+ * accepted, removed or has expired, or a newer invitation voided this token. A token that
+ * cannot be opened throws, to be retried: during a BOOKING_SECRET rotation an instance not
+ * yet restarted meets tokens sealed under the new secret, which the restarted instances open
+ * (docs/operations.md). Skipping then dropped the invitation's only email for good.
  */
 export async function composeInvitation(
   db: Kysely<DB>,
@@ -61,7 +63,9 @@ export async function composeInvitation(
   try {
     token = cipher.decrypt(message.secret, sealedTokenContext(message.id));
   } catch {
-    return 'skip';
+    throw new Error(
+      'invitation token does not open with the configured secrets (a rotation under way?)',
+    );
   }
   if (!invitationTokenMatches(token, invitation.digest)) return 'skip';
   return renderInvitation({

@@ -1,7 +1,8 @@
 /**
  * All SQL on the outbox table: enqueueing (inside the caller's transaction), claiming due
- * messages with a lease, recording the outcome, and listing what has not been sent. An
- * invitation's sealed token (`secret`) is cleared once its message is settled.
+ * messages with a lease, recording the outcome, listing what has not been sent, and queueing
+ * failed messages again. An invitation's sealed token (`secret`) is cleared once its message
+ * is sent or skipped; a failed one keeps it, so `cli outbox retry` can still send it.
  *
  * Every time comparison uses the database's clock (`now()`), never the process's: it is the
  * one clock that all instances sharing the database agree on.
@@ -330,7 +331,8 @@ export function outboxRepository(db: Kysely<DB>) {
     /**
      * Records a failed attempt: retry after `retryInMs` (database time), or give up. Fenced by
      * the claiming attempt, so a claimer whose lease ran out cannot overwrite the schedule of
-     * the claim that took over, nor revive a message that has been sent meanwhile.
+     * the claim that took over, nor revive a message that has been sent meanwhile. A message
+     * given up keeps its sealed token: `cli outbox retry` may send it yet.
      */
     async markFailed(
       claim: ClaimRef,
@@ -343,13 +345,50 @@ export function outboxRepository(db: Kysely<DB>) {
           status: retryInMs === 'give-up' ? 'failed' : 'pending',
           last_error: error.slice(0, MAX_ERROR_LENGTH),
           locked_until: null,
-          ...(retryInMs === 'give-up' ? { secret: null } : { next_attempt_at: fromNow(retryInMs) }),
+          ...(retryInMs === 'give-up' ? {} : { next_attempt_at: fromNow(retryInMs) }),
         })
         .where('id', '=', claim.id)
         .where('attempts', '=', claim.attempts)
         .where('status', '=', 'pending')
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
+    },
+
+    /**
+     * Hands a claimed message back without counting its attempt, to be claimed again after
+     * `inMs`: nothing was tried (a cancellation waiting for its confirmation, or a claim whose
+     * time went on composing). Fenced by the claim, as markFailed is.
+     */
+    async putBack(claim: ClaimRef, reason: string, inMs: number): Promise<boolean> {
+      const result = await db
+        .updateTable('outbox')
+        .set((eb) => ({
+          attempts: eb('attempts', '-', 1),
+          last_error: reason.slice(0, MAX_ERROR_LENGTH),
+          locked_until: null,
+          next_attempt_at: fromNow(inMs),
+        }))
+        .where('id', '=', claim.id)
+        .where('attempts', '=', claim.attempts)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /**
+     * Queues failed messages again, as new: due now, attempts back to 0, so they get the whole
+     * retry window again (`cli outbox retry`). `ids` unset: every failed message. Returns the
+     * ids queued.
+     */
+    async requeueFailed(ids?: readonly string[]): Promise<string[]> {
+      if (ids?.length === 0) return [];
+      let query = db
+        .updateTable('outbox')
+        .set({ status: 'pending', attempts: 0, locked_until: null, next_attempt_at: sql`now()` })
+        .where('status', '=', 'failed');
+      if (ids) query = query.where('id', 'in', ids);
+      const rows = await query.returning('id').execute();
+      return rows.map((row) => row.id);
     },
 
     /** Not sent, on purpose (a confirmation of an order canceled before it went out). */

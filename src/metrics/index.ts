@@ -6,6 +6,7 @@ export {
   bookingOrders,
   holdsExpired,
   httpRequestDuration,
+  mailDeliveries,
   processRegistry,
   seatsReleased,
   seatsTaken,

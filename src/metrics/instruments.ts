@@ -51,6 +51,21 @@ export const webhookDeliveries = new Counter({
   registers: [processRegistry],
 });
 
+/**
+ * What became of each email attempt. `gave_up` is the one to alert on: `outbox_pending` and
+ * `outbox_oldest_seconds` count waiting mail only, so they fall back to 0 exactly when mail
+ * is abandoned (`cli outbox` lists it, `cli outbox retry` queues it again).
+ */
+export const mailDeliveries = new Counter({
+  name: 'mail_deliveries_total',
+  help: 'Email attempts by result: sent, failed (retried later), gave_up (marked failed: cli outbox), skipped (no longer due)',
+  labelNames: ['result'] as const,
+  registers: [processRegistry],
+});
+// Every series from 0: `increase()` misses a series whose first sample is already 1, such as
+// the first email given up after a restart.
+for (const result of ['sent', 'failed', 'gave_up', 'skipped']) mailDeliveries.inc({ result }, 0);
+
 export const webhookLag = new Histogram({
   name: 'webhook_delivery_lag_seconds',
   help: 'From the domain event to its successful delivery',

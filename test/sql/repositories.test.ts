@@ -33,6 +33,7 @@ import * as resourcesModule from '../../src/modules/resources/resources.reposito
 import * as resourceSeatsModule from '../../src/modules/resources/resource-seats.repository.js';
 import { resourceList } from '../../src/modules/resources/resources.list.js';
 import * as departuresModule from '../../src/modules/events/departures.repository.js';
+import * as eventWindowsModule from '../../src/modules/events/event-windows.repository.js';
 import * as resellerBookingsModule from '../../src/modules/orders/reseller-bookings.repository.js';
 import * as resellersModule from '../../src/modules/resellers/resellers.repository.js';
 import { affiliateList } from '../../src/modules/resellers/resellers.list.js';
@@ -76,6 +77,7 @@ const { eventLocalTimesRepository } = tracked(eventLocalTimesModule);
 const { eventGuidesRepository } = tracked(eventGuidesModule);
 const { experiencesRepository } = tracked(experiencesModule);
 const { departuresRepository } = tracked(departuresModule);
+const { eventWindowsRepository } = tracked(eventWindowsModule);
 const { resellerBookingsRepository } = tracked(resellerBookingsModule);
 const { resellersRepository } = tracked(resellersModule);
 const { demographicsRepository } = tracked(demographicsModule);
@@ -429,6 +431,10 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
       await resourceSeatsRepository(db).releaseUnused(B, [A]);
       await resourceSeatsRepository(db).releaseUnused(B, []);
     },
+    'loads for takers': (db) => resourceSeatsRepository(db).loads([A], AT, LATER, [A, B]),
+    windowsOf: (db) => resourceSeatsRepository(db).windowsOf(A),
+    lockDepartures: (db) => resourceSeatsRepository(db).lockDepartures(A),
+    departuresAhead: (db) => resourceSeatsRepository(db).departuresAhead(A, AT),
   },
   checkins: {
     insert: (db) =>
@@ -468,6 +474,8 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     markFailed: (db) => outboxRepository(db).markFailed({ id: A, attempts: 1 }, 'e', 5000),
     markFailedGiveUp: (db) =>
       outboxRepository(db).markFailed({ id: A, attempts: 1 }, 'e', 'give-up'),
+    putBack: (db) => outboxRepository(db).putBack({ id: A, attempts: 1 }, 'e', 5000),
+    requeueFailed: (db) => outboxRepository(db).requeueFailed([A]),
     markSkipped: (db) => outboxRepository(db).markSkipped(A),
     find: (db) => outboxRepository(db).find(A, 'order_confirmation'),
     listUnsent: (db) => outboxRepository(db).listUnsent(),
@@ -563,6 +571,9 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
 
 repositories.departures = {
   between: (db) => departuresRepository(db).between(A, AT, new Date('2031-06-01T00:00:00Z')),
+};
+repositories.eventWindows = {
+  otherThanDuration: (db) => eventWindowsRepository(db).otherThanDuration([A, B], AT, LATER),
 };
 repositories.resellers = {
   insert: (db) =>

@@ -11,7 +11,13 @@ update "outbox" set "status" = $1, "sent_at" = now(), "locked_until" = $2, "last
 update "outbox" set "status" = $1, "last_error" = $2, "locked_until" = $3, "next_attempt_at" = now() + cast($4 as double precision) * interval '1 millisecond' where "id" = $5 and "attempts" = $6 and "status" = $7;
 
 -- markFailedGiveUp
-update "outbox" set "status" = $1, "last_error" = $2, "locked_until" = $3, "secret" = $4 where "id" = $5 and "attempts" = $6 and "status" = $7;
+update "outbox" set "status" = $1, "last_error" = $2, "locked_until" = $3 where "id" = $4 and "attempts" = $5 and "status" = $6;
+
+-- putBack
+update "outbox" set "attempts" = "attempts" - $1, "last_error" = $2, "locked_until" = $3, "next_attempt_at" = now() + cast($4 as double precision) * interval '1 millisecond' where "id" = $5 and "attempts" = $6 and "status" = $7;
+
+-- requeueFailed
+update "outbox" set "status" = $1, "attempts" = $2, "locked_until" = $3, "next_attempt_at" = now() where "status" = $4 and "id" in ($5) returning "id";
 
 -- markSkipped
 update "outbox" set "status" = $1, "locked_until" = $2, "secret" = $3 where "id" = $4 and "status" = $5;
