@@ -4,10 +4,14 @@
  * date (a server, where `npm run migrate` is a deploy step). A new embedded data directory
  * starts as a copy of the migrated template `npm run build` leaves in dist/template/
  * (scripts/template.ts), so only migrations newer than the template run.
+ *
+ * The server's pool bounds its statements and idle transactions (SERVER_LIMITS in
+ * db/database.ts); the command line's does not: seeding a large database, say, runs
+ * statements of minutes.
  */
 import path from 'node:path';
 import { projectRoot, type Config } from './config.js';
-import { openDatabase, type Database } from './db/database.js';
+import { openDatabase, SERVER_LIMITS, type Database } from './db/database.js';
 import { pendingMigrations } from './db/migrate.js';
 import { migrateAll } from './migrate-all.js';
 
@@ -26,7 +30,13 @@ export async function openAppDatabase(
 ): Promise<Database> {
   const database = await openDatabase(
     config.databaseUrl
-      ? { kind: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize }
+      ? {
+          kind: 'postgres',
+          url: config.databaseUrl,
+          poolSize: config.databasePoolSize,
+          // The server opens as 'server' (app.ts); the command line names its command.
+          ...(role === 'server' ? { limits: SERVER_LIMITS } : {}),
+        }
       : {
           kind: 'pglite',
           dataDir: config.dataDir,
@@ -38,7 +48,10 @@ export async function openAppDatabase(
   );
   try {
     if (config.migrateOnStart) {
-      const applied = await migrateAll(database.db);
+      const applied = await migrateAll(database.db, {
+        onRetry: (error, pauseMs) =>
+          stage(`migrations: ${error.message}; trying again in ${pauseMs / 1000} s`),
+      });
       if (applied.length > 0)
         stage(`migrations applied: ${applied.map((m) => m.migrationName).join(', ')}`);
     } else {

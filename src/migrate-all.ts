@@ -6,11 +6,11 @@
  */
 import type { MigrationResult } from 'kysely';
 import type { Db } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
+import { migrateToLatest, type MigrateOptions } from './db/migrate.js';
 import { fillLocalTimes } from './modules/events/index.js';
 
-export async function migrateAll(db: Db): Promise<MigrationResult[]> {
-  const applied = await migrateToLatest(db);
+export async function migrateAll(db: Db, options: MigrateOptions = {}): Promise<MigrationResult[]> {
+  const applied = await migrateToLatest(db, options);
   // Migration 0023's events, and any an older release wrote since (docs/decisions/event-local-times.md).
   if (applied.length > 0) await fillLocalTimes(db);
   return applied;

@@ -183,8 +183,11 @@ function takeOver(dataDir: string, stale: string): void {
     fs.mkdirSync(takeover);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    const age = Date.now() - fs.statSync(takeover, { throwIfNoEntry: false })!.mtimeMs;
-    if (age > TAKEOVER_STALE_MS) fs.rmSync(takeover, { recursive: true, force: true });
+    // Gone already (the other process finished between our mkdir and this stat): the
+    // caller simply tries again, like when it is still there.
+    const other = fs.statSync(takeover, { throwIfNoEntry: false });
+    if (other && Date.now() - other.mtimeMs > TAKEOVER_STALE_MS)
+      fs.rmSync(takeover, { recursive: true, force: true });
     return;
   }
   try {

@@ -54,7 +54,19 @@ export interface Database {
 }
 
 export type DatabaseOptions =
-  | { kind: 'postgres'; url: string; poolSize: number }
+  /**
+   * `limits` bound every statement and transaction of the pool's connections (the server's,
+   * SERVER_LIMITS; none for the command line, whose seeding and migrations run long).
+   * `listenerTimeoutMs`: how long the listening connection may leave an echo unanswered
+   * before it is taken for lost (LISTENER_TIMEOUT_MS; tests make it short).
+   */
+  | {
+      kind: 'postgres';
+      url: string;
+      poolSize: number;
+      limits?: SessionLimits;
+      listenerTimeoutMs?: number;
+    }
   /**
    * `dataDir` undefined means in memory; `loadDataDir` restores a dump (test templates).
    * With a `dataDir`, the process takes its lock (db/data-dir-lock.ts) as `role`; a data
@@ -70,6 +82,35 @@ export type DatabaseOptions =
       template?: string;
       stage?: (message: string) => void;
     };
+
+/** Server-side bounds on the pool's sessions (PostgreSQL's settings of the same names). */
+export interface SessionLimits {
+  /** `statement_timeout`: a statement running longer is cancelled (57014, a 503). */
+  statementTimeoutMs: number;
+  /** `idle_in_transaction_session_timeout`: a transaction left idle longer is ended. */
+  idleInTransactionMs: number;
+}
+
+/**
+ * The server's limits. Nothing else bounds how long a request's statement waits for a lock
+ * held by a stuck transaction elsewhere (or for a migration queued behind one), and every
+ * such statement keeps a pool connection: a few take out the whole pool, and then every
+ * request fails. A request's statements take milliseconds (the list queries of the largest
+ * sellers 1-8 ms, docs/performance.md; a page is bounded), and the workers' batches are as
+ * small, so 30 s is far from all of them and still frees a connection long before the pool
+ * is starved for good. The code leaves no transaction idle but between its own statements
+ * (email and webhooks go out after their transactions), so one idle for a minute was
+ * abandoned by a hung process or a bug: ended, its locks go with it. Constants, not
+ * settings, as long as nothing legitimate comes near them (migrations and the command line
+ * run without them: db/migrate.ts, app-database.ts).
+ */
+export const SERVER_LIMITS: SessionLimits = {
+  statementTimeoutMs: 30_000,
+  idleInTransactionMs: 60_000,
+};
+
+/** How long the listening connection may leave an echo unanswered (listenOnPostgres). */
+export const LISTENER_TIMEOUT_MS = 5000;
 
 /** PostgreSQL's own mark of a data directory, written last when a template is copied. */
 const PG_VERSION = 'PG_VERSION';
@@ -146,13 +187,47 @@ const EMBEDDED_SETTINGS = ['-c', 'shared_buffers=8MB', '-c', 'wal_buffers=1MB'];
 /** The name listening connections carry in pg_stat_activity (tests find them by it). */
 export const LISTENER_APPLICATION_NAME = 'booking-listener';
 
+/** Ends a connection at once, whatever it waits for: 'end' follows ('error' too, mid-query). */
+const drop = (client: pg.Client) => client.connection.stream.destroy();
+
+/**
+ * `answer`, or `client` dropped and a rejection once `ms` pass without it. A connection that
+ * stalled silently (a NAT or firewall forgot the flow, the peer hangs) neither errs nor ends
+ * for many minutes, or ever while something still acknowledges its packets: an unanswered
+ * statement is the only sign.
+ */
+async function answeredWithin<T>(client: pg.Client, answer: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      drop(client);
+      reject(new Error(`the listening connection did not answer within ${ms} ms`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * A dedicated connection that LISTENs on `channel`, reconnecting (250 ms, doubling to 5 s)
- * whenever it drops; handlers hear when it is and is not listening.
+ * whenever it drops; handlers hear when it is and is not listening. An echo or the LISTEN
+ * itself unanswered within `timeoutMs` counts as the connection dropping: the API-key cache
+ * would otherwise stay "listening" on a dead connection, and every request with a cached key
+ * wait for a barrier that never comes back (modules/users/caller-cache.ts).
  */
-function listenOnPostgres(url: string, channel: string, handlers: ListenHandlers) {
+function listenOnPostgres(
+  url: string,
+  channel: string,
+  handlers: ListenHandlers,
+  timeoutMs: number,
+) {
   let stopped = false;
   let client: pg.Client | undefined;
+  /** The connection while it is listening: echoes go out on it, and only then. */
+  let listening: pg.Client | undefined;
   let timer: NodeJS.Timeout | undefined;
   let delayMs = 250;
 
@@ -170,12 +245,21 @@ function listenOnPostgres(url: string, channel: string, handlers: ListenHandlers
     const current = new pg.Client({
       connectionString: url,
       application_name: LISTENER_APPLICATION_NAME,
+      // As the pool's connections (openDatabase): an idle flow a NAT or firewall dropped is
+      // probed after 10 s idle and given up once the probes go unanswered. This connection
+      // is idle most of the time, just what such middleboxes drop.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      // As the pool's: a server that accepts the connection and never answers fails the
+      // attempt, and the next one is tried, instead of leaving the listener connecting.
+      connectionTimeoutMillis: 10_000,
     });
     client = current;
     let lost = false;
     const onLost = () => {
       if (lost) return;
       lost = true;
+      if (listening === current) listening = undefined;
       handlers.onDisconnected();
       reconnectLater();
     };
@@ -186,13 +270,18 @@ function listenOnPostgres(url: string, channel: string, handlers: ListenHandlers
     });
     try {
       await current.connect();
-      await current.query(`listen ${pg.escapeIdentifier(channel)}`);
-      if (stopped) return void (await current.end().catch(() => undefined));
+      await answeredWithin(
+        current,
+        current.query(`listen ${pg.escapeIdentifier(channel)}`),
+        timeoutMs,
+      );
+      if (stopped) return void (await end(current));
       delayMs = 250;
+      listening = current;
       handlers.onConnected();
     } catch {
       onLost();
-      await current.end().catch(() => undefined);
+      await end(current);
     }
   }
 
@@ -203,8 +292,13 @@ function listenOnPostgres(url: string, channel: string, handlers: ListenHandlers
   return {
     echo: (payload: string) => {
       const sent = echoes.then(async () => {
-        if (!client) throw new Error('not listening');
-        await client.query('select pg_notify($1, $2)', [channel, payload]);
+        const on = listening;
+        if (!on) throw new Error('not listening');
+        await answeredWithin(
+          on,
+          on.query('select pg_notify($1, $2)', [channel, payload]),
+          timeoutMs,
+        );
       });
       echoes = sent.catch(() => undefined);
       return sent;
@@ -213,9 +307,28 @@ function listenOnPostgres(url: string, channel: string, handlers: ListenHandlers
       stopped = true;
       clearTimeout(timer);
       handlers.onDisconnected();
-      await client?.end().catch(() => undefined);
+      if (client) await end(client);
     },
   };
+}
+
+/**
+ * Ends a connection politely, or drops it if that takes more than a second: a stalled one
+ * never acknowledges the goodbye, and shutting down would wait for it.
+ */
+async function end(client: pg.Client): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const patience = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      drop(client);
+      resolve();
+    }, 1000);
+  });
+  try {
+    await Promise.race([client.end().catch(() => undefined), patience]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const poolStats = (pool: pg.Pool) => ({
@@ -241,6 +354,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       // sets only the idle delay; readiness is bounded by ping's timeout regardless.
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
+      // Sent with each connection's startup message, so they cost no statement or round
+      // trip. Statements of their own (a migration's: db/migrate.ts) may lift them.
+      ...(options.limits && {
+        statement_timeout: options.limits.statementTimeoutMs,
+        idle_in_transaction_session_timeout: options.limits.idleInTransactionMs,
+      }),
     });
     keepErrorsFromCrashing(pool);
     wrapPoolClients(pool);
@@ -252,7 +371,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       kind: 'postgres',
       poolStats: () => poolStats(pool),
       listen: async (channel, handlers) => {
-        const listening = listenOnPostgres(options.url, channel, handlers);
+        const listening = listenOnPostgres(
+          options.url,
+          channel,
+          handlers,
+          options.listenerTimeoutMs ?? LISTENER_TIMEOUT_MS,
+        );
         listeners.add(listening.stop);
         return {
           echo: listening.echo,

@@ -25,8 +25,16 @@
  * refusal comes after the statement ran, so only a statement whose running again cannot
  * write twice reads with a kept description (`mayReuseShape`).
  *
+ * A value node-postgres cannot serialize (JSON of a BigInt, of a cycle) fails the statement
+ * in the client, before it runs: node-postgres then sends Close for the name, so PostgreSQL
+ * forgets the statement, but its own record of the connection's parsed names keeps it, and
+ * every later execution of the name on that connection failed with 26000 ("prepared
+ * statement does not exist"). Such a failure makes the connection forget the name too (its
+ * parsed names, and its kept shape), so the next execution parses it again.
+ *
  * DescribedQuery extends node-postgres's Query through members its typings leave out
- * (`prepare`, `handleDataRow`, `_result`; node-postgres 8.23);
+ * (`prepare`, `handleDataRow`, `handleError`, `handleReadyForQuery`, `_result`, the
+ * connection's `parsedStatements` and `submittedNamedStatements`; node-postgres 8.23);
  * test/postgres/described-query.test.ts fails on a real server if an upgrade changes them.
  */
 import pg from 'pg';
@@ -49,6 +57,8 @@ interface ResultInternals {
 interface QueryInternals {
   name: string | undefined;
   handleDataRow(message: { fields: unknown[] }): void;
+  handleError(error: Error, connection: pg.Connection): void;
+  handleReadyForQuery(connection: pg.Connection): void;
   _canceledDueToError: Error | false;
   prepare(connection: pg.Connection): void;
   handleRowDescription(message: unknown): void;
@@ -59,6 +69,19 @@ interface QueryInternals {
 interface Describing {
   describe: (config: object) => void;
 }
+/** node-postgres's record of the names parsed (and being parsed) on a connection. */
+interface ParsedNames {
+  parsedStatements: Record<string, string | undefined>;
+  submittedNamedStatements: Record<string, string | undefined>;
+}
+
+/**
+ * Whether a failure came from the client, not from PostgreSQL (which gives every error a
+ * SQLSTATE `code`; our own refusal of a row carries 0A000 too): a value that could not be
+ * serialized, or a connection lost, where forgetting the name costs nothing.
+ */
+const failedInClient = (error: unknown) =>
+  typeof (error as { code?: unknown } | null)?.code !== 'string';
 
 const base = pg.Query.prototype as unknown as QueryInternals;
 const skipDescribe = (): void => undefined;
@@ -89,6 +112,8 @@ export class DescribedQuery extends pg.Query {
   shapes: RowShapes | undefined;
   /** The kept shape this execution reads its rows with, when it was not described. */
   private reused: RowShape | undefined;
+  /** Failed in the client: the name is forgotten once the server has answered (Close). */
+  private closed = false;
 
   prepare(connection: pg.Connection): void {
     const self = this as unknown as QueryInternals;
@@ -129,6 +154,27 @@ export class DescribedQuery extends pg.Query {
       return;
     }
     base.handleDataRow.call(this, message);
+  }
+
+  handleError(error: Error, connection: pg.Connection): void {
+    const self = this as unknown as QueryInternals;
+    if (self.name !== undefined && failedInClient(error)) this.closed = true;
+    base.handleError.call(this, error, connection);
+  }
+
+  /**
+   * The end of the answer: after a Parse sent with the failed statement has been answered
+   * (ParseComplete records the name as parsed), and before the next query is sent.
+   */
+  handleReadyForQuery(connection: pg.Connection): void {
+    const self = this as unknown as QueryInternals;
+    if (this.closed && self.name !== undefined) {
+      const names = connection as unknown as ParsedNames;
+      delete names.parsedStatements[self.name];
+      delete names.submittedNamedStatements[self.name];
+      this.shapes?.delete(self.name);
+    }
+    base.handleReadyForQuery.call(this, connection);
   }
 
   handleRowDescription(message: unknown): void {

@@ -35,6 +35,8 @@ const CONNECTION_CODES = new Set([
   '57P02',
   '57P03',
   '53300',
+  // idle_in_transaction_session_timeout ended the session (SERVER_LIMITS, db/database.ts).
+  '25P03',
 ]);
 
 const PROTOCOL_VIOLATION = '08P01';
@@ -73,4 +75,13 @@ export function isConnectionError(error: unknown): boolean {
 export function isDataException(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
+}
+
+/**
+ * query_canceled (57014): the server's statement_timeout ran out (SERVER_LIMITS in
+ * db/database.ts), most likely waiting for a lock a stuck transaction holds, or an operator
+ * cancelled the statement. Not the request's fault, and likely to pass later: a 503.
+ */
+export function isStatementTimeout(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '57014';
 }

@@ -58,6 +58,9 @@ export function wrapPoolClients(pool: Pick<pg.Pool, 'on'>): void {
       // error is handed over before the ReadyForQuery that follows it is read).
       const inTransaction = ends.held || client.getTransactionStatus() !== 'I';
       return send(text, values, name).catch((error: unknown) => {
+        // Failed in the client (a value it could not serialize): node-postgres closed the
+        // statement on the server, and the connection forgets it (described-query.ts).
+        if (typeof (error as { code?: unknown } | null)?.code !== 'string') parsed.delete(name);
         if (again || !isOutdatedPlan(error)) throw error;
         const fresh = renamed(text, name);
         // Now aborted: the transaction is run again (db/retry.ts).

@@ -8,8 +8,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isConnectionError, isDataException } from '../db/errors.js';
+import { isConnectionError, isDataException, isStatementTimeout } from '../db/errors.js';
 import { QueryError } from '../query/errors.js';
+import { clip } from '../query/values.js';
 import { PasswordHashBusyError } from '../security/passwords.js';
 import { DomainError } from '../domain/errors.js';
 import {
@@ -79,6 +80,11 @@ export function toProblem(error: unknown, request: FastifyRequest): ProblemBody 
       'The database cannot be reached right now; retry shortly.',
       { requestId },
     );
+  }
+  if (isStatementTimeout(error)) {
+    return problem('service_unavailable', 'The database took too long to answer; retry shortly.', {
+      requestId,
+    });
   }
   return problem('internal_error', `Internal error; quote request id ${requestId}.`, {
     requestId,
@@ -183,6 +189,9 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   } else socket.destroy();
 }
 
+/** The path of a URL as a 404 names it: clipped, since it is whatever the client sent. */
+const shownPath = (url: string): string => clip(url.split('?', 1)[0] ?? '', 200);
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const body = toProblem(error, request);
@@ -200,7 +209,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) =>
     sendProblem(
       reply,
-      problem('route_not_found', `No endpoint ${request.method} ${request.url.split('?')[0]}.`, {
+      problem('route_not_found', `No endpoint ${request.method} ${shownPath(request.url)}.`, {
         requestId: request.id,
       }),
     ),
