@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors.js';
+import { clip } from '../query/values.js';
 import { textBudgetProblem, UNROUTED_BUDGET } from './body-limits.js';
 import { routeOf } from './route-of.js';
 
@@ -35,7 +36,7 @@ export function registerBodyParsing(app: FastifyInstance): void {
     done(
       new DomainError(
         'unsupported_media_type',
-        `Content-Type ${request.headers['content-type']} is not accepted; send application/json.`,
+        `Content-Type ${clip(request.headers['content-type'])} is not accepted; send application/json.`,
       ),
     );
   });

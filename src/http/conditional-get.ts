@@ -46,7 +46,13 @@ export function conditionalGet(
   const asked = request.headers['if-none-match'];
   if (asked === undefined || !matches(asked, etag)) return bytes;
   void reply.code(304);
-  reply.removeHeader('content-length');
   reply.removeHeader('content-type');
-  return '';
+  // A 304 may carry no Content-Length but the 200's own (RFC 9110 §8.6): Fastify wrote
+  // `content-length: 0` for an empty payload, and a cache that refreshes its stored headers
+  // from a 304 could cut its copy to nothing. A HEAD's payload is measured (the 200's
+  // length, as a HEAD's 200 says) and dropped by Fastify's HEAD hook, which runs after this
+  // one; a GET's is none at all, and gets no length.
+  if (request.method === 'HEAD') return bytes;
+  reply.removeHeader('content-length');
+  return null;
 }

@@ -14,6 +14,7 @@ import { Type } from 'typebox';
 import type { Db } from '../db/database.js';
 import type { Caller } from '../domain/caller.js';
 import { QueryError } from '../query/errors.js';
+import { clip } from '../query/values.js';
 import { ListQuery } from './schemas.js';
 import { routeOf } from './route-of.js';
 
@@ -79,7 +80,7 @@ export function readExpand(request: FastifyRequest): void {
       'expand',
       offered.length === 0
         ? 'This endpoint expands nothing.'
-        : `Cannot expand "${unknown}" here; expandable: ${offered.join(', ')}.`,
+        : `Cannot expand "${clip(unknown)}" here; expandable: ${offered.join(', ')}.`,
     );
   }
   if (names.length > 0) request.expand = names as Relation[];

@@ -8,6 +8,7 @@
 import type { FastifyRequest } from 'fastify';
 import { DomainError, type FieldError } from '../domain/errors.js';
 import { QueryError } from '../query/errors.js';
+import { clip } from '../query/values.js';
 import { MAX_JSON_DEPTH, UNROUTED_BUDGET } from './body-limits.js';
 import { routeOf } from './route-of.js';
 
@@ -47,8 +48,17 @@ export function findInputProblem(value: unknown, budget = Infinity): InputProble
   if (found.detail === OVER_BUDGET) {
     return { name: '', detail: `has more than ${budget} values; no valid request has as many` };
   }
-  return { name: found.keys.reverse().join('.'), detail: found.detail };
+  return { name: shownPath(found.keys.reverse()), detail: found.detail };
 }
+
+/**
+ * A path as a problem shows it: each key clipped, and the whole, so that a refusal never
+ * echoes a huge key (twice: in `detail` and in `errors`) back to whoever sent it.
+ */
+const shownPath = (keys: (string | number)[]): string =>
+  clip(keys.map((key) => clip(String(key))).join('.'), MAX_SHOWN_PATH);
+
+const MAX_SHOWN_PATH = 200;
 
 function visit(value: unknown, depth: number, walk: { left: number }): Found | undefined {
   if (--walk.left < 0) return { keys: [], detail: OVER_BUDGET };

@@ -7,6 +7,12 @@
  * to their route's budget of values already (input-text.ts), so the walk is bounded, and it
  * does not descend into an array longer than the schema's maxItems. A field an older version's
  * rewrite moved (`quantity` into `items.0` before v2017-09-28) is named as it was sent.
+ *
+ * A header carries only printable ASCII (Node refuses anything else, when the answer is
+ * written: after the handler ran, a committed booking was answered 500), so a name with any
+ * other character (a CJK or emoji name, a control character, CR LF) is percent-encoded as
+ * UTF-8, `%` included (`備考` is `%E5%82%99%E8%80%83`): every name then decodes back to what
+ * was sent. Each name is clipped, and so the whole header is bounded.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STRICT_BODIES } from '../versions/index.js';
@@ -15,6 +21,31 @@ import { nameAsSent } from './versioning.js';
 
 export const IGNORED_FIELDS_HEADER = 'x-ignored-fields';
 const MAX_NAMED = 20;
+/** Characters of a name in the header (some 2 KB for the whole, at MAX_NAMED names). */
+const MAX_NAME = 100;
+
+/** Printable ASCII but `%`: what a name is sent as it is. */
+const PLAIN = /^[\x20-\x24\x26-\x7e]*$/;
+
+/** A character (a code point) percent-encoded as UTF-8; a lone surrogate as U+FFFD's. */
+function escaped(char: string): string {
+  const code = char.charCodeAt(0);
+  const lone = char.length === 1 && code >= 0xd800 && code <= 0xdfff;
+  return lone ? '%EF%BF%BD' : encodeURIComponent(char);
+}
+
+/** A name as the header carries it: as sent when plain, else encoded; clipped either way. */
+function headerName(name: string): string {
+  if (PLAIN.test(name)) return name.slice(0, MAX_NAME);
+  let shown = '';
+  // By code point, so that no escape and no character is cut in two.
+  for (const char of name) {
+    const piece = PLAIN.test(char) ? char : escaped(char);
+    if (shown.length + piece.length > MAX_NAME) break;
+    shown += piece;
+  }
+  return shown;
+}
 
 interface Node {
   type?: string | string[];
@@ -84,7 +115,8 @@ function relax(value: unknown, node: Node, walk: Walk): unknown {
   if (!schema.properties) return value;
   const object = value as Record<string, unknown>;
   for (const key of Object.keys(object)) {
-    const property = schema.properties[key];
+    // An own property only: `toString` or `constructor` is a field no schema knows.
+    const property = Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
     if (property) object[key] = within(walk, key, object[key], property);
     else if (schema.additionalProperties === false) {
       delete object[key];
@@ -110,7 +142,7 @@ export function relaxBodyForOlderVersions(request: FastifyRequest, reply: Fastif
   request.body = relax(request.body, schema, walk);
   if (walk.ignored.length > 0) {
     // Named as the client sent them, not as an older version's rewrite moved them.
-    const named = walk.ignored.map((name) => nameAsSent(request, 'body', name).slice(0, 100));
+    const named = walk.ignored.map((name) => headerName(nameAsSent(request, 'body', name)));
     void reply.header(IGNORED_FIELDS_HEADER, named.join(', '));
   }
 }

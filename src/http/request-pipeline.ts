@@ -1,12 +1,12 @@
 /**
  * Every request's way through the application, in order: the request id; a provisional
- * version (so every answer names one, a 429 too); a malformed query refused; the rate
- * limits (credential, checkout); the version asked for; the caller from its credentials
- * (failures throttled); the account's pinned version; the modules' own
- * `onRequest` hooks (a publishable key's guest checkout); then, before validation, input no
- * handler may see, `expand=`, the older versions' request rewrites and lenient bodies; the
- * modules' `preHandler` hooks; and on the way out `expand=`, the older versions' shapes, and
- * conditional GETs. The order is the rule: it lives here once.
+ * version (so every answer names one, a 429 too); the credential's rate limit; a malformed
+ * query refused (counted by that limit); the checkout and sign-up limits; the version asked
+ * for; the caller from its credentials (failures throttled); the account's pinned version;
+ * the modules' own `onRequest` hooks (a publishable key's guest checkout); then, before
+ * validation, input no handler may see, `expand=`, the older versions' request rewrites and
+ * lenient bodies; the modules' `preHandler` hooks; and on the way out `expand=`, the older
+ * versions' shapes, and conditional GETs. The order is the rule: it lives here once.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
@@ -42,11 +42,13 @@ export async function registerRequestPipeline(app: FastifyInstance, p: Pipeline)
   app.addHook('onRequest', atOnce(echoRequestId));
   // Every answer names its version, one refused before the version hooks (a 429) too.
   app.addHook('onRequest', atOnce(versioning.provisional));
-  app.addHook('onRequest', atOnce(refuseMalformedQuery));
   // Modules that authenticate their own routes (OCTo's Bearer credentials): the global
   // authentication leaves them alone, and the rate limit keys them on what they read.
   const ownScopes = modules.flatMap((m) => (m.ownAuthentication && m.prefix ? [m.prefix] : []));
   await registerRateLimit(app, config, p.redis, ownScopes);
+  // After the rate limit, so that a refused query spends the caller's budget as any other
+  // request does: refused before it, a flood of them was never counted.
+  app.addHook('onRequest', atOnce(refuseMalformedQuery));
   const checkoutLimit = checkoutLimitHooks(
     {
       perKey: config.rateLimit.checkoutPerKey,

@@ -20,7 +20,7 @@
  * `API_CSP`, so an upgrade that changes helmet's set shows there.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { queryCarriesApiKey } from './logging.js';
+import { decorateQueryApiKey, queryHasApiKey } from './logging.js';
 import { atOnceOnSend } from './sync-hooks.js';
 
 /** The API's own policy: JSON is data; it loads nothing and may not be framed. */
@@ -66,9 +66,11 @@ const hasCredentials = (request: FastifyRequest): boolean =>
   // reads are the seller's public experiences, which stay cacheable).
   (request.headers['x-publishable-key'] !== undefined && request.method === 'POST') ||
   request.headers.authorization !== undefined ||
-  queryCarriesApiKey(request.url);
+  queryHasApiKey(request);
 
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
+  // Worked out once per request, for these headers and every log line naming the request.
+  decorateQueryApiKey(app);
   // Set first thing, as helmet did: a route may still replace one (the /docs page's CSP).
   app.addHook('onRequest', (_request, reply, done) => {
     void reply.headers(SECURITY_HEADERS);
