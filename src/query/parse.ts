@@ -68,7 +68,7 @@ export function parse(query: Record<string, unknown>): ParsedQuery {
     }
     const [, field, operatorName] = match as unknown as [string, string, string | undefined];
     const operator = operatorName === undefined ? 'equals' : operatorName;
-    if (!(operator in operators)) {
+    if (!Object.hasOwn(operators, operator)) {
       throw new QueryError(
         'unknown_operator',
         named(key),

@@ -62,6 +62,14 @@ describe('parse', () => {
     ['an unknown operator', { 'arrival[between]': 'x' }, 'unknown_operator', 'arrival[between]'],
     ['an operator in the wrong case', { 'arrival[GTE]': 'x' }, 'unknown_operator', 'arrival[GTE]'],
     ['an empty operator', { 'arrival[]': 'x' }, 'unknown_operator', 'arrival[]'],
+    // Names every object inherits are not operators.
+    ['toString as an operator', { 'name[toString]': 'x' }, 'unknown_operator', 'name[toString]'],
+    [
+      'constructor as an operator',
+      { 'name[constructor]': 'x' },
+      'unknown_operator',
+      'name[constructor]',
+    ],
     ['an unclosed bracket', { 'arrival[gte': 'x' }, 'invalid_parameter', 'arrival[gte'],
     ['two operators', { 'arrival[gte][lte]': 'x' }, 'invalid_parameter', 'arrival[gte][lte]'],
     ['a field starting with a digit', { '1field': 'x' }, 'invalid_parameter', '1field'],
