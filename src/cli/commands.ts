@@ -47,7 +47,12 @@ Beside a running embedded server, every command runs in it (DATA_DIR/admin.sock)
 async function migrate(ctx: CommandContext): Promise<void> {
   const database = await ctx.open('cli migrate', { create: true });
   try {
-    const results = await migrateAll(database.db);
+    // A statement of a migration waiting for a lock gives way to the traffic and the migrate
+    // tries again (db/migrate.ts): say so rather than wait in silence for minutes.
+    const results = await migrateAll(database.db, {
+      onRetry: (error, pauseMs) =>
+        ctx.err(`migrations: ${error.message}; trying again in ${Math.round(pauseMs / 1000)} s`),
+    });
     for (const r of results)
       ctx.out(`${r.status === 'Success' ? 'applied' : r.status} ${r.migrationName}`);
     if (results.length === 0) ctx.out('schema is up to date');
