@@ -8,11 +8,16 @@
  *   SOCKET_TIMEOUT_MS, twice over, because it counts the queued write as activity;
  * - a connection that never completes a request is closed `headersTimeoutMs` after it opened
  *   even where Node's headers timer does not cover it (Node versions differ there);
- * - the cap (`maxConnections`) never turns away a health check or an established client
- *   because of idle ones: at the cap a new connection closes the oldest connection that has
- *   not sent a request yet, else the oldest one stalled on a client that does not read;
- *   only when every slot carries a real client is the new one refused.
+ * - the cap (`maxConnections`) never turns away a health check or a client with a request
+ *   in flight because of idle ones: at the cap a new connection closes the oldest connection
+ *   that has not sent a request yet, else the one resting longest between requests (its
+ *   answers all sent: a keep-alive connection, or one still trickling a body that was
+ *   answered), else the oldest one stalled on a client that does not read; only when every
+ *   slot carries a request in flight is the new one refused. Resting connections were
+ *   counted as real clients: twenty keep-alive or slow-body connections held a cap of
+ *   twenty, `/healthz` included, for as long as they kept coming back.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
@@ -24,6 +29,8 @@ export interface SlotOptions {
 
 interface Slot {
   opened: number;
+  /** Requests whose answer has not been sent (more than one only when pipelined). */
+  inFlight: number;
   /** Bytes queued for the client at the last sweep, and since when nothing has left. */
   pending: number;
   stalledSince: number | undefined;
@@ -39,13 +46,16 @@ export function guardConnectionSlots(app: FastifyInstance, options: SlotOptions)
   // In insertion order, so the first entries are the oldest.
   const slots = new Map<Socket, Slot>();
   const waiting = new Set<Socket>();
+  /** Answered everything asked so far; in the order they came to rest. */
+  const resting = new Set<Socket>();
   const stalled = new Set<Socket>();
-  const closed = { idle: 0, stalled: 0, refused: 0, silent: 0 };
+  const closed = { idle: 0, resting: 0, stalled: 0, refused: 0, silent: 0 };
   let lastSummary = 0;
 
   const release = (socket: Socket) => {
     slots.delete(socket);
     waiting.delete(socket);
+    resting.delete(socket);
     stalled.delete(socket);
   };
   const close = (socket: Socket, reason: keyof typeof closed) => {
@@ -56,16 +66,27 @@ export function guardConnectionSlots(app: FastifyInstance, options: SlotOptions)
 
   server.on('connection', (socket: Socket) => {
     if (slots.size >= options.maxConnections) {
-      const victim = first(waiting) ?? first(stalled);
+      const victim = first(waiting) ?? first(resting) ?? first(stalled);
       if (!victim) return close(socket, 'refused');
-      close(victim, waiting.has(victim) ? 'idle' : 'stalled');
+      close(victim, waiting.has(victim) ? 'idle' : resting.has(victim) ? 'resting' : 'stalled');
     }
-    slots.set(socket, { opened: Date.now(), pending: 0, stalledSince: undefined });
+    slots.set(socket, { opened: Date.now(), inFlight: 0, pending: 0, stalledSince: undefined });
     waiting.add(socket);
     socket.once('close', () => release(socket));
   });
-  // Headers complete: an established client from now on.
-  server.on('request', (request: { socket: Socket }) => waiting.delete(request.socket));
+  // Headers complete: a request in flight until its answer is sent.
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const { socket } = request;
+    const slot = slots.get(socket);
+    if (!slot) return;
+    waiting.delete(socket);
+    resting.delete(socket);
+    slot.inFlight += 1;
+    response.once('finish', () => {
+      slot.inFlight -= 1;
+      if (slot.inFlight === 0 && slots.has(socket)) resting.add(socket);
+    });
+  });
 
   const sweep = () => {
     const now = Date.now();
@@ -93,9 +114,9 @@ export function guardConnectionSlots(app: FastifyInstance, options: SlotOptions)
     if (now - lastSummary >= SUMMARY_EVERY_MS && Object.values(closed).some((n) => n > 0)) {
       app.log.warn(
         { ...closed, open: slots.size, maxConnections: options.maxConnections },
-        'connections closed to keep slots free (idle: at the cap without a request; stalled: not reading; silent: no request in time; refused: cap full of real clients)',
+        'connections closed to keep slots free (idle: at the cap without a request; resting: at the cap between requests; stalled: not reading; silent: no request in time; refused: cap full of requests in flight)',
       );
-      Object.assign(closed, { idle: 0, stalled: 0, refused: 0, silent: 0 });
+      Object.assign(closed, { idle: 0, resting: 0, stalled: 0, refused: 0, silent: 0 });
       lastSummary = now;
     }
   };

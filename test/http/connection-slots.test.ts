@@ -159,21 +159,74 @@ describe('the connection cap', () => {
     for (const socket of [...idle, check, established]) socket.destroy();
   });
 
-  it('refuses a newcomer only when every slot holds a client that has asked something', async () => {
+  /** Until the server holds no connection of an earlier test (it closes its side a moment later). */
+  const drained = async () => {
     for (let i = 0; i < 100 && (await openConnections(t)) > 0; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  };
+
+  /** A request whose body never finishes arriving: in flight until REQUEST_TIMEOUT_MS. */
+  const halfSent = async () => {
+    const client = await connect(port);
+    client.on('error', () => undefined);
+    client.write(
+      'POST /api/users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+    );
+    return client;
+  };
+
+  it('refuses a newcomer only when every slot holds a request in flight', async () => {
+    await drained();
     const clients: net.Socket[] = [];
-    for (let i = 0; i < CAP; i++) {
-      const client = await connect(port);
-      expect(await ask(client)).toBe(200);
-      clients.push(client);
+    for (let i = 0; i < CAP; i++) clients.push(await halfSent());
+    // Each is in flight once the server has its headers.
+    for (let i = 0; i < 100 && (await openConnections(t)) < CAP; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
+    await new Promise((resolve) => setTimeout(resolve, 200));
     const newcomer = await connect(port);
     newcomer.on('error', () => undefined);
     await closedByServer(serverSide, newcomer);
-    // Every established client is still served.
-    for (const client of clients) expect(await ask(client)).toBe(200);
+    // None of the requests in flight was closed for it.
+    for (const client of clients)
+      expect(serverSide.get(localPorts.get(client)!)!.destroyed).toBe(false);
     for (const client of clients) client.destroy();
+  });
+
+  it('closes the keep-alive connection resting longest between requests for a newcomer', async () => {
+    await drained();
+    const clients: net.Socket[] = [];
+    for (let i = 0; i < CAP; i++) {
+      const client = await connect(port);
+      client.on('error', () => undefined);
+      expect(await ask(client)).toBe(200);
+      clients.push(client);
+    }
+    // The first asks again: it is the one that rested least, not the oldest.
+    expect(await ask(clients[0]!)).toBe(200);
+    const check = await connect(port);
+    expect(await ask(check)).toBe(200);
+    await closedByServer(serverSide, clients[1]!);
+    expect(await ask(clients[0]!)).toBe(200);
+    for (const client of [...clients, check]) client.destroy();
+  });
+
+  it('closes a connection answered while it still trickles its body, for a newcomer', async () => {
+    await drained();
+    const clients: net.Socket[] = [];
+    for (let i = 0; i < CAP; i++) {
+      const client = await connect(port);
+      client.on('error', () => undefined);
+      // Answered without its body (a GET reads none), which then comes a byte at a time.
+      const answered = new Promise((resolve) => client.once('data', resolve));
+      client.write('GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n{');
+      await answered;
+      clients.push(client);
+    }
+    const check = await connect(port);
+    expect(await ask(check)).toBe(200);
+    await closedByServer(serverSide, clients[0]!);
+    for (const client of [...clients, check]) client.destroy();
   });
 });
