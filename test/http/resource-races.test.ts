@@ -201,8 +201,16 @@ describe("availability over a departure's own window", () => {
     });
     expect(upsert.statusCode, upsert.body).toBe(409);
     expect(upsert.json().code).toBe('resource_full');
-    // Over 09:00-10:00 the boat has 5 places left, and a booking gets them.
+    // Over 09:00-10:00 the boat has 5 places left: availability and a quote say so, and a
+    // booking gets them.
     expect(await availableAt(x, '900')).toBe(5);
+    const quote = await as(t.app, customer, {
+      method: 'POST',
+      url: '/api/orders/prepare',
+      payload: items(x, 5),
+    });
+    expect(quote.statusCode, quote.body).toBe(200);
+    expect(quote.json().items[0].seatsLeft).toBe(5);
     expect((await bookOn(x, 5)).statusCode).toBe(201);
     expect(await availableAt(x, '900')).toBe(0);
     // A departure with no event yet would be made with the new duration: 09:00-11:00.

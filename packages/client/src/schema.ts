@@ -5057,7 +5057,7 @@ export interface operations {
           'application/problem+json': components['schemas']['NotFoundProblem'];
         };
       };
-      /** @description Problem: capacity_below_reserved, guide_unavailable, guide_conflict, idempotency_in_progress */
+      /** @description Problem: capacity_below_reserved, resource_full, guide_unavailable, guide_conflict, idempotency_in_progress */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5065,6 +5065,7 @@ export interface operations {
         content: {
           'application/problem+json':
             | components['schemas']['CapacityBelowReservedProblem']
+            | components['schemas']['ResourceFullProblem']
             | components['schemas']['GuideUnavailableProblem']
             | components['schemas']['GuideConflictProblem']
             | components['schemas']['IdempotencyInProgressProblem'];

@@ -49,15 +49,15 @@ async function withResourceRoom(
 export const eventsFacade = {
   seats,
   /**
-   * The events of these experiences at these starts (one query): max and reserved, keyed by
-   * `"<experience id> <start ISO>"`.
+   * The events of these experiences at these starts (one query): max, reserved and the end
+   * of their window, keyed by `"<experience id> <start ISO>"`.
    */
   seatsAt: async (db: Executor, experienceIds: readonly string[], starts: readonly Date[]) => {
     const rows = await eventsRepository(db).startingAtMany(experienceIds, starts);
     return new Map(
       rows.map((r) => [
         departureKey(r.experienceId, r.start),
-        { max: r.max, reserved: r.reserved, manual: r.manual },
+        { max: r.max, reserved: r.reserved, manual: r.manual, end: r.end },
       ]),
     );
   },

@@ -11,10 +11,15 @@ import type { LocalTimes } from './new-event.js';
 
 /** The seats of an event at a departure, as availability and quotes read them. */
 const toDeparture = (
-  r: Pick<Selectable<EventsTable>, 'experience_id' | 'starts_at' | 'max' | 'reserved' | 'manual'>,
+  r: Pick<
+    Selectable<EventsTable>,
+    'experience_id' | 'starts_at' | 'ends_at' | 'max' | 'reserved' | 'manual'
+  >,
 ) => ({
   experienceId: r.experience_id,
   start: r.starts_at,
+  /** Its own window's end, which a change of its experience's duration does not move. */
+  end: r.ends_at,
   max: r.max,
   reserved: r.reserved,
   manual: r.manual,
@@ -184,7 +189,7 @@ export function eventsRepository(db: Kysely<DB>) {
     ) {
       const rows = await db
         .selectFrom('events')
-        .select(['experience_id', 'starts_at', 'max', 'reserved', 'manual'])
+        .select(['experience_id', 'starts_at', 'ends_at', 'max', 'reserved', 'manual'])
         .where('experience_id', 'in', experienceIds)
         .where((eb) =>
           eb.or([
@@ -204,7 +209,7 @@ export function eventsRepository(db: Kysely<DB>) {
     async startingAtMany(experienceIds: readonly string[], instants: readonly Date[]) {
       const rows = await db
         .selectFrom('events')
-        .select(['experience_id', 'starts_at', 'max', 'reserved', 'manual'])
+        .select(['experience_id', 'starts_at', 'ends_at', 'max', 'reserved', 'manual'])
         .where('experience_id', 'in', experienceIds)
         .where('starts_at', '=', anyInstant(instants))
         .execute();

@@ -67,6 +67,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{
             'validation_failed',
             'forbidden',
             'capacity_below_reserved',
+            'resource_full',
             'guide_unavailable',
             'guide_conflict',
             'invalid_idempotency_key',

@@ -49,7 +49,11 @@ async function quotePlanned(ctx: OrdersContext, planned: PlannedBooking): Promis
             {
               key,
               start: item.start,
-              end: new Date(item.start.getTime() + item.experience.duration * 60_000),
+              // The event's own window, as the booking's check counts it (its experience's
+              // duration may have changed since it was made); the duration before it has one.
+              end:
+                found.get(key)?.end ??
+                new Date(item.start.getTime() + item.experience.duration * 60_000),
               uses: item.experience.resources,
             },
           ],

@@ -55,10 +55,10 @@ select "e".*, "x"."name" as "title", "x"."timezone" as "timezone", coalesce((sel
 select "max", "reserved", "manual" from "events" where "id" = $1;
 
 -- forAvailability
-select "experience_id", "starts_at", "max", "reserved", "manual" from "events" where "experience_id" in ($1) and ("starts_at" = any($2::timestamptz[]) or ("manual" = $3 and "starts_at" >= $4 and "starts_at" < $5));
+select "experience_id", "starts_at", "ends_at", "max", "reserved", "manual" from "events" where "experience_id" in ($1) and ("starts_at" = any($2::timestamptz[]) or ("manual" = $3 and "starts_at" >= $4 and "starts_at" < $5));
 
 -- startingAtMany
-select "experience_id", "starts_at", "max", "reserved", "manual" from "events" where "experience_id" in ($1, $2) and "starts_at" = any($3::timestamptz[]);
+select "experience_id", "starts_at", "ends_at", "max", "reserved", "manual" from "events" where "experience_id" in ($1, $2) and "starts_at" = any($3::timestamptz[]);
 
 -- lock
 select * from "events" where "id" = $1 for update;
