@@ -13,6 +13,16 @@ export const additions: readonly Addition[] = [
   {
     date: '2026-12-07',
     description: [
+      'Third security and robustness round (docs/security.md): a page of `GET /api/orders` ends before the order that would take it past 1 MiB of JSON and `paging.next` goes on from there (a page may hold fewer than `limit` orders; follow `paging.next` to `null`);',
+      'an experience’s or a guide’s schedules together list at most 1,000 dates and 500 times and time ranges (`400` naming `schedules`);',
+      'changing an experience’s resources or `seatsPerGuest` counts its departures to come again (`409 resource_full` when they do not fit), and quotes count a departure’s resources over its event’s own window;',
+      '`X-Ignored-Fields` percent-encodes a name a header cannot carry, a `304` has no `Content-Length`, errors clip the input they repeat, `name[toString]=x` is `400 unknown_operator`;',
+      'a statement the database cancels after 30 s is `503 service_unavailable`.',
+    ].join(' '),
+  },
+  {
+    date: '2026-12-07',
+    description: [
       'Security and robustness round (docs/security.md): a staff hold (103) or pending order (100) sends its confirmation email only when a change confirms one of its items;',
       '`POST /api/events` that moves an existing event’s window checks the guides it keeps again (`409 guide_unavailable` / `guide_conflict`);',
       'a guest checkout books at most 50 seats an order, its Idempotency-Key is scoped to the publishable key (not the client address), its key’s ceiling counts bookings made, and its confirmations reach one address at most 3 times a day;',
