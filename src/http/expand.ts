@@ -12,8 +12,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Db } from '../db/database.js';
+import { PAGE_BYTES } from '../db/page-budget.js';
 import type { Caller } from '../domain/caller.js';
 import { QueryError } from '../query/errors.js';
+import { nextAfterOf } from '../query/paging.js';
 import { clip } from '../query/values.js';
 import { ListQuery } from './schemas.js';
 import { routeOf } from './route-of.js';
@@ -121,27 +123,70 @@ export function expandHook(db: Db, expanders: Expanders) {
   return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     if (!request.expand || reply.statusCode >= 300 || !payload || typeof payload !== 'object')
       return payload;
+    const listed = (payload as Json).data;
+    const nextAfter = Array.isArray(listed) ? nextAfterOf((payload as Json).paging) : undefined;
     const body = structuredClone(payload) as Json;
+    const objects = objectsOf(body);
+    // What expanding adds to each object, for a page (each view measured once).
+    const added = objects.map(() => 0);
     for (const relation of request.expand) {
-      const found = objectsOf(body).flatMap((object) => {
+      const found = objects.map((object) => {
         const paths = EXPANSIONS[object.object as ExpandableObject] as
           Record<string, string> | undefined;
         const path = paths?.[relation];
         return path ? referencesAt(object, path) : [];
       });
-      if (found.length === 0) continue;
-      const views = await expanders[relation]!(db, request.caller, [
-        ...new Set(found.map((f) => f.id)),
-      ]);
-      for (const reference of found) {
-        const view = views.get(reference.id);
-        if (view) reference.replace(view);
-      }
+      const ids = new Set(found.flatMap((refs) => refs.map((f) => f.id)));
+      if (ids.size === 0) continue;
+      const views = await expanders[relation]!(db, request.caller, [...ids]);
+      const sizes = new Map<string, number>();
+      found.forEach((refs, i) => {
+        for (const reference of refs) {
+          const view = views.get(reference.id);
+          if (!view) continue;
+          reference.replace(view);
+          if (!nextAfter) continue;
+          let size = sizes.get(reference.id);
+          if (size === undefined) sizes.set(reference.id, (size = JSON.stringify(view).length));
+          added[i]! += size;
+        }
+      });
     }
+    if (nextAfter) withinBudget(body, listed as unknown[], added, nextAfter);
+    // The next page expanded too: `expand` was taken out of the query the link repeats.
+    const paging = body.paging as Json | undefined;
+    if (typeof paging?.next === 'string')
+      paging.next = `${paging.next}&expand=${request.expand.join(',')}`;
     // The route's schema describes references as {id}: expanded objects go out as built.
     reply.serializer(JSON.stringify);
     return body;
   };
+}
+
+/**
+ * A page ended where its expanded objects reach the page's byte budget (db/page-budget.ts;
+ * its first object stays), `paging.next` going on from there. The budget the page query
+ * kept counted the objects alone: an order names an experience on each of its 20 items,
+ * and expanded each is the whole experience, schedules and all, so a page of 20 orders of
+ * 300 KB was 6 MB expanded, and one of 100 could be tens of MB.
+ */
+function withinBudget(
+  body: Json,
+  listed: unknown[],
+  added: number[],
+  nextAfter: (count: number) => string | null,
+): void {
+  let bytes = 0;
+  let kept = 0;
+  for (const [i, object] of listed.entries()) {
+    const size = JSON.stringify(object).length + added[i]!;
+    if (kept > 0 && bytes + size > PAGE_BYTES) break;
+    bytes += size;
+    kept += 1;
+  }
+  if (kept === listed.length) return;
+  body.data = (body.data as unknown[]).slice(0, kept);
+  body.paging = { ...(body.paging as Json), next: nextAfter(kept) };
 }
 
 /** The `expand` query parameter of a route whose objects are of `type` (for OpenAPI). */

@@ -10,6 +10,25 @@ export interface Paging {
   total?: number;
 }
 
+/** Where a page's `nextAfter` is kept: not a field, so no serializer nor clone sees it. */
+const NEXT_AFTER = Symbol('nextAfter');
+
+/**
+ * `paging` able to say where the next page starts should a later stage end the page after
+ * its first `count` objects: `expand=` (http/expand.ts), whose objects may weigh many times
+ * what the page's byte budget counted.
+ */
+export function cuttable(paging: Paging, nextAfter: (count: number) => string | null): Paging {
+  Object.defineProperty(paging, NEXT_AFTER, { value: nextAfter });
+  return paging;
+}
+
+/** The `nextAfter` of a page's `paging`, when it has one. */
+export const nextAfterOf = (paging: unknown): ((count: number) => string | null) | undefined =>
+  paging && typeof paging === 'object'
+    ? (paging as { [NEXT_AFTER]?: (count: number) => string | null })[NEXT_AFTER]
+    : undefined;
+
 /**
  * The page's own rows and whether more follow. `cut` tells a row the page was cut before
  * (a source that ends pages at a byte budget marks the first row past it; db/page-budget.ts):

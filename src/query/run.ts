@@ -8,7 +8,7 @@ import type { Expression, SqlBool } from 'kysely';
 import { compileBelow, type CompiledList } from './compile.js';
 import { compiledList } from './compiled-lists.js';
 import { fragment } from './fragment.js';
-import { linkAfter, trimPage, type Paging } from './paging.js';
+import { cuttable, linkAfter, trimPage, type Paging } from './paging.js';
 import type { ResourceSpec, Scope } from './types.js';
 
 export interface ListSource<Row> {
@@ -59,6 +59,8 @@ export async function runList<Row extends { id: string }, View>(
   const next = linkAfter(link, rows.at(-1)?.id, hasMore, rows.length);
   return {
     data: await toViews(rows),
-    paging: total === undefined ? { next } : { next, total },
+    paging: cuttable(total === undefined ? { next } : { next, total }, (count) =>
+      linkAfter(link, rows[count - 1]?.id, count < rows.length || hasMore, count),
+    ),
   };
 }

@@ -98,4 +98,38 @@ describe('a page of orders past PAGE_BYTES', () => {
       await pinApiVersion(t, shop.seller, '2026-11-25');
     }
   });
+
+  it('ends a page of expand=experience where the expanded orders reach the budget', async () => {
+    // The experience every item names, made as heavy as the rules let it be: 20 copies an
+    // order once expanded.
+    const dates = (year: number) =>
+      Array.from({ length: 300 }, (_, i) =>
+        new Date(Date.UTC(year, 0, 1) + i * 86_400_000).toISOString().slice(0, 10),
+      );
+    const heavier = await as(t.app, shop.seller, {
+      method: 'PUT',
+      url: `/api/experiences/${shop.experienceId}`,
+      payload: {
+        desc: 'd'.repeat(10_000),
+        schedules: [
+          { type: 'available', repeat: 'weekly', days: [0, 1, 2, 3, 4, 5, 6], times: [900] },
+          ...[2031, 2032, 2033].map((year) => ({
+            name: 'n'.repeat(200),
+            type: 'unavailable',
+            repeat: 'custom',
+            dates: dates(year),
+          })),
+        ],
+      },
+    });
+    expect(heavier.statusCode, heavier.body.slice(0, 300)).toBe(200);
+    const experienceBytes = heavier.body.length;
+    const pages = await walk(shop.seller, '/api/orders?limit=100&expand=experience');
+    expect(pages.length).toBeGreaterThan(2);
+    expect(pages.flatMap((p) => p.ids)).toEqual(made);
+    const expandedOrder = orderBytes + 20 * experienceBytes;
+    for (const page of pages) expect(page.bytes).toBeLessThan(PAGE_BYTES + expandedOrder);
+    const first = await as(t.app, shop.seller, { method: 'GET', url: pages[0]!.next! });
+    expect(first.json().data[0].items[0].experience.desc).toHaveLength(10_000);
+  });
 });
