@@ -35,7 +35,7 @@ export async function openAppDatabase(
           url: config.databaseUrl,
           poolSize: config.databasePoolSize,
           // The server opens as 'server' (app.ts); the command line names its command.
-          ...(role === 'server' ? { limits: SERVER_LIMITS } : {}),
+          ...(role === 'server' && config.databaseSessionLimits ? { limits: SERVER_LIMITS } : {}),
         }
       : {
           kind: 'pglite',

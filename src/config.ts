@@ -44,6 +44,11 @@ const EnvSchema = Type.Object({
     description: 'Embedded data directory',
   }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  DATABASE_SESSION_LIMITS: Type.Boolean({
+    default: true,
+    description:
+      'Send statement_timeout and idle_in_transaction_session_timeout when connecting; false behind a pooler that refuses startup parameters (PgBouncer), with the limits set on the role',
+  }),
   MIGRATE_ON_START: Type.Optional(Type.Boolean({ description: 'Default: true when embedded' })),
   DEMO_PAGE: Type.Optional(
     Type.Boolean({
@@ -295,6 +300,8 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
   readonly databasePoolSize: number;
+  /** Whether the server's connections carry SERVER_LIMITS (db/database.ts). */
+  readonly databaseSessionLimits: boolean;
   readonly migrateOnStart: boolean;
   /** Serve /demo (the widget on a sample seller): by default, embedded in a sandbox or on loopback. */
   readonly demoPage: boolean;
@@ -433,6 +440,15 @@ function crossChecks(env: Env): [string, string][] {
 const isLoopbackHost = (host: string) =>
   host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 
+/**
+ * Variables a release took away, and why: set, they stop the process rather than be
+ * ignored, so an operator who relied on one learns its behaviour changed.
+ */
+const REMOVED: Record<string, string> = {
+  OUTBOX_MAX_ATTEMPTS:
+    'was removed on 2026-12-07: an email is retried until OUTBOX_GIVE_UP_AFTER_MS (72 h) has passed, then marked failed; set that instead and unset this',
+};
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw: Record<string, string> = {};
   for (const name of configVariables) {
@@ -441,6 +457,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (value !== undefined && value.trim() !== '') raw[name] = value.trim();
   }
   const messages = new Map<string, string>();
+  for (const [name, why] of Object.entries(REMOVED))
+    if (env[name] !== undefined && env[name].trim() !== '') messages.set(name, `${name} ${why}`);
   for (const name of badIntegers(raw))
     messages.set(name, describe(name, 'must be integer', raw[name]));
   const converted = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw)) as Env;
@@ -461,6 +479,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: converted.DATABASE_URL,
     dataDir: path.resolve(converted.DATA_DIR),
     databasePoolSize: converted.DATABASE_POOL_SIZE,
+    databaseSessionLimits: converted.DATABASE_SESSION_LIMITS,
     migrateOnStart: converted.MIGRATE_ON_START ?? converted.DATABASE_URL === undefined,
     // A newcomer's: the embedded database, in a sandbox or listening on loopback only (what
     // `npm start` does). Reachable from elsewhere in production it would be a seller nobody

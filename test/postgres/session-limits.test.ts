@@ -120,4 +120,18 @@ describe("the pool's session limits", () => {
       await cli.close();
     }
   });
+
+  it('are not sent with DATABASE_SESSION_LIMITS=false (a pooler that refuses them)', async () => {
+    const config = testConfig({
+      DATABASE_URL: url,
+      MIGRATE_ON_START: 'false',
+      DATABASE_SESSION_LIMITS: 'false',
+    });
+    const server = await openAppDatabase(config, 'server');
+    try {
+      expect(await settings(server.db)).toEqual({ statement: '0', idle: '0' });
+    } finally {
+      await server.close();
+    }
+  });
 });

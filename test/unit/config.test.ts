@@ -96,6 +96,13 @@ describe('loadConfig', () => {
       expect(String(error)).not.toContain('pw@host');
     }
   });
+  it('refuses a variable a release removed, saying what replaced it, and ignores it empty', () => {
+    expect(() => loadConfig({ OUTBOX_MAX_ATTEMPTS: '10' })).toThrow(
+      /OUTBOX_MAX_ATTEMPTS was removed on 2026-12-07: .*OUTBOX_GIVE_UP_AFTER_MS/,
+    );
+    expect(loadConfig({ OUTBOX_MAX_ATTEMPTS: '' }).port).toBe(3000);
+  });
+
   it('refuses a PostgreSQL server without BOOKING_SECRET: each process would make its own', () => {
     const url = { DATABASE_URL: 'postgres://u@db/b' };
     for (const env of [url, { ...url, BOOKING_ENV: 'sandbox' }, { ...url, BOOKING_SECRET: ' ' }]) {
