@@ -116,17 +116,23 @@ const decodes = (text: string): boolean => {
 };
 
 /**
+ * Whether a URL's query percent-decodes: the whole query at once (most pay only `decodes`'
+ * scan for escapes beyond ASCII). It fails exactly when a part does, since an escape never
+ * spans the `&` between parts.
+ */
+export const queryDecodes = (url: string): boolean => {
+  const at = url.indexOf('?');
+  return at < 0 || decodes(url.slice(at + 1));
+};
+
+/**
  * onRequest: a query string whose percent-encoding is malformed (`%ZZ`, a cut-off `%E0%A4%A`,
  * bytes that are not UTF-8) is refused rather than read as literal text.
  */
 export function refuseMalformedQuery(request: FastifyRequest): void {
-  const at = request.url.indexOf('?');
-  if (at < 0) return;
-  const query = request.url.slice(at + 1);
-  // The whole query at once (most pay only `decodes`' scan for escapes beyond ASCII): it
-  // fails exactly when a part does, since an escape never spans the `&` between parts; only
-  // then are parts decoded one by one, to name the one at fault.
-  if (decodes(query)) return;
+  if (queryDecodes(request.url)) return;
+  // Only now are parts decoded one by one, to name the one at fault.
+  const query = request.url.slice(request.url.indexOf('?') + 1);
   const malformed = query.split('&').find((part) => !decodes(part));
   if (malformed === undefined) return;
   const name = malformed.split('=')[0] ?? '';

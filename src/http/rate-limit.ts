@@ -12,6 +12,7 @@ import { isUnder } from './error-handler.js';
 import { expiringCounters, rateLimitStore } from './counters.js';
 import type { SharedRedis } from './redis.js';
 import { addressKey } from './client-address.js';
+import { queryDecodes } from './input-text.js';
 
 const EXEMPT = new Set(['/healthz', '/readyz']);
 
@@ -22,6 +23,9 @@ const EXEMPT = new Set(['/healthz', '/readyz']);
  * first there, a random one on each request was a fresh bucket each time.
  */
 const credentialKey = (ownScopes: readonly string[]) => (request: FastifyRequest) => {
+  // A malformed query is refused before authentication, so a credential beside it is never
+  // checked: keyed on it, a random one a request was a fresh bucket each time.
+  if (!queryDecodes(request.url)) return 'ip:' + addressKey(request.ip);
   const query = (request.query as Record<string, unknown> | undefined)?.apiKey;
   const credential = ownScopes.some((prefix) => isUnder(request.url, prefix))
     ? request.headers.authorization

@@ -101,4 +101,22 @@ describe('the rate limit', () => {
       await limited.close();
     }
   });
+
+  it('counts them by address whatever credential they carry: a fresh apiKey each is no fresh bucket', async () => {
+    const limited = await createTestApp({ RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_MS: '60000' });
+    try {
+      const codes = [];
+      for (let i = 0; i < 6; i++) {
+        const response = await limited.app.inject({
+          method: 'GET',
+          url: `/api/experiences?apiKey=made-up-${i}&%ZZ`,
+          headers: { 'x-api-key': `made-up-header-${i}` },
+        });
+        codes.push(response.statusCode);
+      }
+      expect(codes).toEqual([400, 400, 400, 400, 400, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
 });
