@@ -169,6 +169,27 @@ export async function settleConfirmation(
 }
 
 /**
+ * An order's confirmation, queued and not claimed (nor sent), to `recipient` instead, caused
+ * by `senderId` (what the relay caps count). One being sent keeps its address; the
+ * dispatcher skips it, the order's address no longer being the one it was queued for.
+ */
+export async function readdressConfirmation(
+  db: Kysely<DB>,
+  orderId: string,
+  recipient: string,
+  senderId: string | null,
+): Promise<void> {
+  await db
+    .updateTable('outbox')
+    .set({ recipient, sender_id: senderId })
+    .where('order_id', '=', orderId)
+    .where('kind', '=', 'order_confirmation')
+    .where('status', '=', 'pending')
+    .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<=', sql<Date>`now()`)]))
+    .execute();
+}
+
+/**
  * How many emails an account caused to addresses other than `ownEmail` in the last hour
  * (the database's clock): what the relay cap counts. Counted under the account's own lock,
  * held until the transaction ends (`db` is the booking's): bookings of one account sent at

@@ -17,6 +17,7 @@ export const additions: readonly Addition[] = [
       'an experience’s or a guide’s schedules together list at most 1,000 dates and 500 times and time ranges (`400` naming `schedules`);',
       'changing an experience’s resources or `seatsPerGuest` counts its departures to come again (`409 resource_full` when they do not fit), and quotes count a departure’s resources over its event’s own window;',
       '`X-Ignored-Fields` percent-encodes a name a header cannot carry, a `304` has no `Content-Length`, errors clip the input they repeat, `name[toString]=x` is `400 unknown_operator`;',
+      'a confirmation still queued when an order’s `customerEmail` changes goes to the new address (within the relay caps), never to the old one;',
       'a statement the database cancels after 30 s is `503 service_unavailable`.',
     ].join(' '),
   },

@@ -63,6 +63,7 @@ const {
   sentToRecipientLastDay,
   invitationsLastHour,
   settleConfirmation,
+  readdressConfirmation,
   writeSealedInvitationToken,
 } = tracked(outboxModule);
 const { deliveriesRepository } = tracked(deliveriesModule);
@@ -482,6 +483,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     enqueue: (db) => enqueue(db, { orderId: A, recipient: 'c@example.com', senderId: B }),
     queue: (db) => queue(db, { orderId: A, recipient: 'c@example.com', senderId: B }),
     settleConfirmation: (db) => settleConfirmation(db, A),
+    readdressConfirmation: (db) => readdressConfirmation(db, A, 'b@example.com', B),
     sentToOthersLastHour: (db) => sentToOthersLastHour(db, A, 'a@example.com'),
     sentToRecipientLastDay: (db) => sentToRecipientLastDay(db, A, 'B@example.com'),
     invitationsLastHour: (db) => invitationsLastHour(db, A, B),

@@ -75,3 +75,21 @@ export async function sendsConfirmation(
   if (confirmed(write.before) || !confirmed(write.after)) return false;
   return !(await overRelayCap(ctx, tx, recipient, sender));
 }
+
+/**
+ * Whether a change of the order's `customerEmail` takes its confirmation, queued and not yet
+ * sent, to the new address: as a new confirmation would go there (the same relay caps, and
+ * never for a write that does not confirm), caused by whoever changed it. Otherwise the
+ * queued one is skipped when its time comes (mail/dispatcher.ts): the old address, a typo
+ * or a stranger's, never gets the booking code.
+ */
+export async function readdressesConfirmation(
+  ctx: OrdersContext,
+  tx: Tx,
+  write: { before: string | null; after: string | null; sender: Sender | undefined },
+): Promise<boolean> {
+  const { sender, after } = write;
+  if (!sender || sender.confirms === false || !after) return false;
+  if (write.before !== null && write.before.toLowerCase() === after.toLowerCase()) return false;
+  return !(await overRelayCap(ctx, tx, after, sender));
+}

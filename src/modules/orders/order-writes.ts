@@ -14,7 +14,7 @@ import { eventsFacade, type SeatDelta } from '../events/index.js';
 import { iso } from '../shared/index.js';
 import { checkAmount, type PlannedItem } from './booking.js';
 import { newTicketCode } from './booking-codes.js';
-import { sendsConfirmation, type Sender } from './confirmations.js';
+import { readdressesConfirmation, sendsConfirmation, type Sender } from './confirmations.js';
 import { applyRevision, reviseGuests } from './guests.js';
 import { guestsRepository } from './guests.repository.js';
 import { inBookingOrder } from './item-order.js';
@@ -164,10 +164,17 @@ export async function commitChange(
       recipient: next.customer_email,
       sender: work.confirmAs,
     });
+    const readdressConfirmation =
+      next.customer_email !== order.customer_email &&
+      (await readdressesConfirmation(ctx, tx, {
+        before: order.customer_email,
+        after: next.customer_email,
+        sender: work.confirmAs,
+      }));
     await emitChange(ctx.domainEvents, tx, {
       name: 'order.update',
       ...event,
-      hints: { sendConfirmation },
+      hints: { sendConfirmation, readdressConfirmation },
     });
   }
   await emitSeatChanges(ctx, tx, order.seller_id, actor.id, changes);

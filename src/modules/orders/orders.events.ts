@@ -10,10 +10,15 @@ declare module '../../outbox/domain-events.js' {
   interface DomainEventMap {
     /**
      * `hints.sendConfirmation`: whether its confirmation email is queued (mail.consumer.ts):
-     * by the booking, or by the change that confirms its first item (confirmations.ts).
+     * by the booking, or by the change that confirms its first item (confirmations.ts);
+     * `hints.readdressConfirmation`: whether one queued and not sent yet goes to the order's
+     * new `customerEmail`.
      */
     'order.create': { object: OrderView; hints: { sendConfirmation: boolean } };
-    'order.update': { object: OrderView; hints?: { sendConfirmation: boolean } };
+    'order.update': {
+      object: OrderView;
+      hints?: { sendConfirmation: boolean; readdressConfirmation?: boolean };
+    };
     'order.cancel': { object: OrderView };
   }
 }

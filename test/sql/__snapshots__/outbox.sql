@@ -39,6 +39,9 @@ insert into "outbox" ("id", "kind", "order_id", "hook_id", "recipient", "sender_
 update "outbox" set "status" = $1 where "order_id" = $2 and "kind" = $3 and "status" = $4 and ("locked_until" is null or "locked_until" <= now());
 select "status", "recipient" from "outbox" where "order_id" = $1 and "kind" = $2;
 
+-- readdressConfirmation
+update "outbox" set "recipient" = $1, "sender_id" = $2 where "order_id" = $3 and "kind" = $4 and "status" = $5 and ("locked_until" is null or "locked_until" <= now());
+
 -- sentToOthersLastHour
 select pg_advisory_xact_lock(hashtext($1));
 select count(*) as "n" from "outbox" where "sender_id" = $1 and lower("recipient") <> $2 and "created_at" > now() - interval '1 hour';
