@@ -20,14 +20,11 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import { mailDeliveries } from '../metrics/index.js';
 import { DEFAULT_RETRY_CAP_MS, attemptsToSpan, retryDelay } from './backoff.js';
-import type { LoadConfirmation } from './confirmation.loader.js';
 import { loadConfirmation as defaultLoader } from './confirmation.sources.js';
-import { hooksFacade } from '../modules/hooks/index.js';
 import { pollLoop } from '../outbox/index.js';
-import { renderConfirmation, type RenderedEmail } from './confirmation.template.js';
-import { renderHookDisabled } from './hook-disabled.template.js';
-import { composeInvitation } from './invitation.js';
 import type { ApiKeyCipher } from '../security/api-keys.js';
+import { composeEmail } from './compose.js';
+import type { LoadConfirmation } from './confirmation.loader.js';
 import { outboxRepository, type ClaimedMessage } from './outbox.repository.js';
 import { describeError, isPermanent } from './smtp-errors.js';
 
@@ -115,11 +112,6 @@ export function messageIdFor(outboxId: string, from: string): string {
   return `<outbox.${outboxId}@${domain}>`;
 }
 
-/** Why a message is not sent at all (logged). */
-interface Skip {
-  skip: string;
-}
-
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const {
     db,
@@ -162,38 +154,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
   }
 
-  /**
-   * The email a message stands for, read when it is sent; a skip when it must not go, `later`
-   * when it depends on one not settled yet (a cancellation waits for its confirmation: it
-   * goes only to a customer who was sent the confirmation).
-   */
-  async function compose(message: ClaimedMessage): Promise<RenderedEmail | Skip | 'later'> {
-    if (message.kind === 'delegate_invitation') {
-      const email = await composeInvitation(db, cipher, message);
-      return email === 'skip' ? { skip: 'no longer due' } : email;
-    }
-    if (message.kind === 'hook_disabled') {
-      const hook = message.hook_id && (await hooksFacade.find(db, message.hook_id));
-      if (!hook) return { skip: 'no longer due' }; // deleted since: nothing to tell
-      return renderHookDisabled({ hookId: hook.id, eventName: hook.eventName, url: hook.url });
-    }
-    const input = await loadConfirmation(db, message.order_id!);
-    if (!input) throw new Error(`order ${message.order_id} not found`);
-    if (message.kind === 'order_cancellation') {
-      const confirmation = (await repo.find(message.order_id!, 'order_confirmation'))?.status;
-      if (confirmation === 'pending') return 'later';
-      if (confirmation !== 'sent') return { skip: 'no longer due' };
-      return renderConfirmation(input, 'cancellation');
-    }
-    // Canceled after this was queued (and the cancellation found it already claimed).
-    if (input.order.status === 'canceled') return { skip: 'no longer due' };
-    // The address was corrected since (PATCH customerEmail): the booking code and itinerary
-    // must not go to the old one, a typo's stranger.
-    if (input.order.customerEmail?.toLowerCase() !== message.recipient.toLowerCase())
-      return { skip: "the order's customerEmail changed" };
-    return renderConfirmation(input);
-  }
-
   /** `deadline` (this process's clock): where the send must end, inside the claim's lease. */
   async function deliver(message: ClaimedMessage, deadline: number): Promise<boolean> {
     const context = {
@@ -210,7 +170,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       return false;
     }
     try {
-      const email = await compose(message);
+      const email = await composeEmail({ db, cipher, loadConfirmation }, message);
       if (email === 'later') {
         // Nothing was tried: the wait does not use up the message's attempts.
         await repo.putBack(message, 'waiting for the confirmation', retryBaseMs);
