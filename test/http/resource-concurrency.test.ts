@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
 import { book, openShop, type Shop } from '../helpers/booking.js';
+import { createExperienceOn } from '../helpers/resources.js';
 
 let t: TestApp;
 let shop: Shop;
@@ -19,24 +20,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-async function experience(duration: number, times: number[], boatId: string) {
-  const response = await as(t.app, shop.seller, {
-    method: 'POST',
-    url: '/api/experiences',
-    payload: {
-      name: `Tour ${times.join('-')}`,
-      price: 10,
-      priceType: 'person',
-      currency: 'EUR',
-      duration,
-      timezone: 'UTC',
-      group: { outingMax: 50 },
-      schedules: [{ type: 'available', repeat: 'weekly', days: [0, 1, 2, 3, 4, 5, 6], times }],
-      resources: [{ resource: { id: boatId } }],
-    },
-  });
-  return response.json().id as string;
-}
+const experience = (duration: number, times: number[], boatId: string) =>
+  createExperienceOn(t.app, shop.seller, [{ resource: { id: boatId } }], { duration, times });
 
 describe('a shared boat under concurrency', () => {
   it('confirms exactly its capacity across two experiences, and refuses the rest', async () => {

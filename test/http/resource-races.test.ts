@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
 import { book } from '../helpers/booking.js';
+import { createBoat, createExperienceOn, type ResourceUses } from '../helpers/resources.js';
 
 let t: TestApp;
 let seller: Account;
@@ -21,39 +22,9 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-type Uses = { resource: { id: string }; seatsPerGuest?: number }[];
-
-async function boat(capacity: number): Promise<string> {
-  const response = await as(t.app, seller, {
-    method: 'POST',
-    url: '/api/resources',
-    payload: { name: 'Shared boat', capacity },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json().id;
-}
-
-async function experience(resources: Uses, duration = 60, time = 900): Promise<string> {
-  const response = await as(t.app, seller, {
-    method: 'POST',
-    url: '/api/experiences',
-    payload: {
-      name: `Tour at ${time}`,
-      price: 10,
-      priceType: 'person',
-      currency: 'EUR',
-      duration,
-      timezone: 'UTC',
-      group: { outingMax: 50 },
-      schedules: [
-        { type: 'available', repeat: 'weekly', days: [0, 1, 2, 3, 4, 5, 6], times: [time] },
-      ],
-      resources,
-    },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json().id;
-}
+const boat = (capacity: number) => createBoat(t.app, seller, capacity);
+const experience = (resources: ResourceUses, duration = 60, time = 900) =>
+  createExperienceOn(t.app, seller, resources, { duration, times: [time] });
 
 const ARRIVAL = '2030-08-01';
 const NEXT_DAY = '2030-08-02';

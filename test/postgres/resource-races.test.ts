@@ -12,6 +12,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
 import { book } from '../helpers/booking.js';
+import { createBoat, createExperienceOn } from '../helpers/resources.js';
 import { databaseUrl } from '../helpers/database.js';
 
 let t: TestApp;
@@ -36,37 +37,9 @@ afterAll(async () => {
 
 const ARRIVAL = '2030-08-01';
 
-async function boat(name = 'Shared boat', capacity = 10): Promise<string> {
-  const response = await as(t.app, seller, {
-    method: 'POST',
-    url: '/api/resources',
-    payload: { name, capacity },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json().id;
-}
-
-async function experience(boatId: string, duration = 60, time = 900): Promise<string> {
-  const response = await as(t.app, seller, {
-    method: 'POST',
-    url: '/api/experiences',
-    payload: {
-      name: `Tour at ${time}`,
-      price: 10,
-      priceType: 'person',
-      currency: 'EUR',
-      duration,
-      timezone: 'UTC',
-      group: { outingMax: 50 },
-      schedules: [
-        { type: 'available', repeat: 'weekly', days: [0, 1, 2, 3, 4, 5, 6], times: [time] },
-      ],
-      resources: [{ resource: { id: boatId } }],
-    },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json().id;
-}
+const boat = (name?: string) => createBoat(t.app, seller, 10, name);
+const experience = (boatId: string, duration = 60, time = 900) =>
+  createExperienceOn(t.app, seller, [{ resource: { id: boatId } }], { duration, times: [time] });
 
 const bookOn = (experienceId: string, quantity: number, arrivalTime = 900) =>
   book(t.app, customer, {
