@@ -40,6 +40,7 @@ import {
   type UsersModule,
 } from './modules/users/index.js';
 import { createEventSink } from './outbox/index.js';
+import { retentionModule, retentionPruners } from './retention.js';
 import { setPasswordHashConcurrency } from './security/passwords.js';
 import { configuredCipher, configuredFingerprintKey } from './security/secret.js';
 import { apiVersions, LATEST_VERSION } from './versions/index.js';
@@ -214,6 +215,13 @@ export async function createModules(ctx: ModuleContext): Promise<Modules> {
             logger: log.child({ component: 'mail' }),
             ...config.outbox,
           }
+        : undefined,
+    ),
+    // Settled work past RETENTION_DAYS deleted (src/retention.ts).
+    retentionModule(
+      retentionPruners(db, idempotency, config.retention.ms),
+      config.retention.sweep
+        ? { everyMs: config.retention.sweepMs, logger: log.child({ component: 'retention' }) }
         : undefined,
     ),
   );

@@ -155,6 +155,24 @@ const EnvSchema = Type.Object({
     default: 10_000,
     description: 'How often expired holds are looked for',
   }),
+  RETENTION_DAYS: Type.Integer({
+    // Above the mail caps' longest window (a day), which counts the outbox's rows.
+    minimum: 2,
+    maximum: 3650,
+    default: 30,
+    description:
+      'How long settled emails, webhook deliveries (with what receivers answered) and domain events are kept before the retention sweep deletes them (idempotency keys: 24 h)',
+  }),
+  RETENTION_SWEEP: Type.Boolean({
+    default: true,
+    description: 'Whether this process runs the retention sweep (any number of processes may)',
+  }),
+  RETENTION_SWEEP_MS: Type.Integer({
+    minimum: 1000,
+    maximum: 86_400_000,
+    default: 3_600_000,
+    description: 'How often the retention sweep runs (and once at start)',
+  }),
   POLL_HORIZON_MARGIN_MS: Type.Integer({
     minimum: 0,
     maximum: 60_000,
@@ -329,6 +347,12 @@ export interface Config {
   };
   readonly holds: {
     readonly holdMs: number;
+    readonly sweep: boolean;
+    readonly sweepMs: number;
+  };
+  /** The retention sweep (src/retention.ts): how old settled work gets, and its loop. */
+  readonly retention: {
+    readonly ms: number;
     readonly sweep: boolean;
     readonly sweepMs: number;
   };
@@ -512,6 +536,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       holdMs: converted.ORDER_HOLD_MS,
       sweep: converted.ORDER_HOLD_SWEEP,
       sweepMs: converted.ORDER_HOLD_SWEEP_MS,
+    }),
+    retention: Object.freeze({
+      ms: converted.RETENTION_DAYS * 86_400_000,
+      sweep: converted.RETENTION_SWEEP,
+      sweepMs: converted.RETENTION_SWEEP_MS,
     }),
     // The embedded database runs in this process, on its clock: there is no skew to allow.
     pollHorizonMarginMs: converted.DATABASE_URL ? converted.POLL_HORIZON_MARGIN_MS : 0,

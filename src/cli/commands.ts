@@ -27,6 +27,7 @@ import {
   type OpenOptions,
 } from './context.js';
 import { printOutbox, retryOutbox } from './outbox.js';
+import { pruneCommand } from './prune.js';
 import { rotateSecret } from './rotate-secret.js';
 import { SEED_USAGE, seedCommand } from './seed.js';
 
@@ -37,6 +38,8 @@ export const USAGE = `Usage: cli <command>
   outbox                        list email not sent yet (pending or failed)
   outbox retry <id>... | --failed
                                 send failed email again (from now, with a new retry window)
+  prune                         delete now what the retention sweep deletes (settled email,
+                                webhook deliveries, domain events past RETENTION_DAYS)
   rotate-secret                 re-encrypt API keys and webhook secrets under BOOKING_SECRET,
                                 reading the old ones with BOOKING_SECRET_PREVIOUS
   users create --email E --name N [--password P] [--admin] [--seller]
@@ -130,6 +133,10 @@ export async function runCommand(
         if (args[0] === 'retry') await retryOutbox(ctx, args.slice(1));
         else if (args.length === 0) await printOutbox(ctx);
         else throw new UsageError(`unknown outbox command ${args[0]}`);
+        return 0;
+      case 'prune':
+        if (args.length > 0) throw new UsageError('prune takes no arguments');
+        await pruneCommand(ctx);
         return 0;
       case 'rotate-secret':
         await rotateSecret(ctx);

@@ -8,8 +8,9 @@
  * one clock that all instances sharing the database agree on.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { fromNow } from '../db/db-clock.js';
+import { ago, fromNow, idsMadeBefore } from '../db/db-clock.js';
 import { newId } from '../db/ids.js';
+import { deleteOldest } from '../db/prune-batch.js';
 import type { DB, OutboxTable } from '../db/types.js';
 import { write } from '../db/write-batch.js';
 
@@ -433,6 +434,23 @@ export function outboxRepository(db: Kysely<DB>) {
         .where('order_id', '=', orderId)
         .where('kind', '=', kind)
         .executeTakeFirst();
+    },
+
+    /**
+     * Deletes up to `limit` settled emails (sent, failed, skipped) older than `ageMs`: every
+     * kind but an order's confirmation, which stays while its order does (the cancellation
+     * goes to the address it went to), unless it was never sent. Returns how many went.
+     */
+    async prune(ageMs: number, limit: number): Promise<number> {
+      const settled = db
+        .selectFrom('outbox')
+        .select('id')
+        // outbox_settled's own predicate (migrations/0027), so the sweep walks that index.
+        .where(sql<boolean>`(kind <> 'order_confirmation' or status = 'skipped')`)
+        .where('id', '<', idsMadeBefore(ageMs))
+        .where('status', 'in', ['sent', 'failed', 'skipped'])
+        .where('created_at', '<', ago(ageMs));
+      return deleteOldest(db, 'outbox', settled, limit);
     },
 
     /** Pending and failed messages, oldest first (for `cli outbox`). */

@@ -8,6 +8,7 @@ export {
   httpRequestDuration,
   mailDeliveries,
   processRegistry,
+  retentionPruned,
   seatsReleased,
   seatsTaken,
   webhookDeliveries,

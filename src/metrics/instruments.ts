@@ -66,6 +66,14 @@ export const mailDeliveries = new Counter({
 // the first email given up after a restart.
 for (const result of ['sent', 'failed', 'gave_up', 'skipped']) mailDeliveries.inc({ result }, 0);
 
+/** What the retention sweep deleted (src/retention.ts): settled work past RETENTION_DAYS. */
+export const retentionPruned = new Counter({
+  name: 'retention_pruned_rows_total',
+  help: 'Rows the retention sweep deleted, by table: idempotency_keys, outbox, webhook_deliveries, domain_events',
+  labelNames: ['table'] as const,
+  registers: [processRegistry],
+});
+
 export const webhookLag = new Histogram({
   name: 'webhook_delivery_lag_seconds',
   help: 'From the domain event to its successful delivery',

@@ -41,6 +41,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     POLL_HORIZON_MARGIN_MS: '0',
     // The hold suite turns the sweeper on with a short hold.
     ORDER_HOLD_SWEEP: 'false',
+    // The retention suite runs its sweep itself.
+    RETENTION_SWEEP: 'false',
     DATA_DIR: path.join(os.tmpdir(), 'booking-test-data'),
     ...env,
   });

@@ -5,8 +5,7 @@
  * (review finding 1).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCommand } from '../../src/cli/commands.js';
-import type { CommandContext } from '../../src/cli/context.js';
+import { cliOn } from '../helpers/cli.js';
 import { createTestApp, testConfig, type TestApp } from '../helpers/app.js';
 import { book, item, openShop } from '../helpers/booking.js';
 import { mailDispatcher, makeDue, outboxOf } from './mail-flow.js';
@@ -32,18 +31,8 @@ async function bookOne(customerEmail = 'ann@example.com'): Promise<string> {
   return r.json().id;
 }
 
-/** `cli …` as the embedded server runs it: on this test's database and configuration. */
-async function cli(...args: string[]): Promise<{ code: number; out: string[] }> {
-  const out: string[] = [];
-  const ctx: CommandContext = {
-    config: t.config,
-    out: (line) => out.push(line),
-    err: (line) => out.push(line),
-    open: async () => ({ ...t.database, close: async () => undefined }),
-  };
-  const code = await runCommand({ command: args[0]!, args: args.slice(1) }, ctx);
-  return { code, out };
-}
+/** `cli …` on this test's database and configuration. */
+const cli = (...args: string[]) => cliOn(t, ...args);
 
 async function gaveUp(): Promise<number> {
   const r = await t.app.inject({ method: 'GET', url: '/metrics' });

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createQueryRecorder } from '../../src/db/query-recorder.js';
 import * as outboxModule from '../../src/mail/outbox.repository.js';
 import * as deliveriesModule from '../../src/modules/hooks/deliveries.repository.js';
+import * as webhookRetentionModule from '../../src/modules/hooks/webhook-retention.repository.js';
 import * as hooksModule from '../../src/modules/hooks/hooks.repository.js';
 import * as resellerHooksModule from '../../src/modules/hooks/reseller-hooks.repository.js';
 import { publishableKeyList } from '../../src/modules/checkout/publishable-keys.list.js';
@@ -67,6 +68,7 @@ const {
   writeSealedInvitationToken,
 } = tracked(outboxModule);
 const { deliveriesRepository } = tracked(deliveriesModule);
+const { webhookRetentionRepository } = tracked(webhookRetentionModule);
 const { hooksRepository } = tracked(hooksModule);
 const { resellerHooksRepository } = tracked(resellerHooksModule);
 const { publishableKeysRepository } = tracked(publishableKeysModule);
@@ -467,6 +469,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     complete: (db) => idempotencyRepository(db).complete(A, 'key', 201, { ok: true }),
     forget: (db) => idempotencyRepository(db).forget(A, 'key'),
     expire: (db) => idempotencyRepository(db).expire(A, 'key', 86_400_000),
+    prune: (db) => idempotencyRepository(db).prune(86_400_000, 1000),
   },
   outbox: {
     pendingStats: (db) => outboxRepository(db).pendingStats(),
@@ -480,6 +483,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     markSkipped: (db) => outboxRepository(db).markSkipped(A),
     find: (db) => outboxRepository(db).find(A, 'order_confirmation'),
     listUnsent: (db) => outboxRepository(db).listUnsent(),
+    prune: (db) => outboxRepository(db).prune(30 * 86_400_000, 1000),
     enqueue: (db) => enqueue(db, { orderId: A, recipient: 'c@example.com', senderId: B }),
     queue: (db) => queue(db, { orderId: A, recipient: 'c@example.com', senderId: B }),
     settleConfirmation: (db) => settleConfirmation(db, A),
@@ -543,6 +547,8 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
         { statusCode: 500, error: null, durationMs: 3, response: 'no' },
         5000,
       ),
+    pruneDeliveries: (db) => webhookRetentionRepository(db).pruneDeliveries(30 * 86_400_000, 1000),
+    pruneEvents: (db) => webhookRetentionRepository(db).pruneEvents(30 * 86_400_000, 1000),
     ...listCalls(
       deliveryList,
       (db) => hooksRepository(db).deliveriesSource(),

@@ -27,6 +27,7 @@ import * as m0023 from './0023_event_local_times.js';
 import * as m0024 from './0024_hook_private_events.js';
 import * as m0025 from './0025_made_by.js';
 import * as m0026 from './0026_invitation_counts.js';
+import * as m0027 from './0027_retention.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': m0001,
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '0024_hook_private_events': m0024,
   '0025_made_by': m0025,
   '0026_invitation_counts': m0026,
+  '0027_retention': m0027,
 };

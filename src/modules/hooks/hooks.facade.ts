@@ -2,13 +2,15 @@
  * What other code may ask of hooks: one hook by id (the "hook disabled" email reads it), the
  * sealed signing secrets (`cli rotate-secret`), resellers' webhooks (the OCTo module), and
  * disabling what a delegate made when its delegation ends (the delegates module, through
- * app-modules.ts).
+ * app-modules.ts), and the retention sweep's deletes of settled deliveries and the domain
+ * events they held (src/retention.ts).
  */
 import type { Executor, Tx } from '../../db/unit-of-work.js';
 import type { SealedStore } from '../../security/secret-rotation.js';
 import { boundTo } from './hook-secrets.js';
 import { hooksRepository } from './hooks.repository.js';
 import { toHookView, type HookView } from './hooks.schemas.js';
+import { webhookRetentionRepository } from './webhook-retention.repository.js';
 import {
   createResellerHook,
   listResellerHooks,
@@ -32,6 +34,14 @@ export const hooksFacade = {
    */
   disableMadeBy: (tx: Tx, ownerId: string, userId: string): Promise<string[]> =>
     hooksRepository(tx).disableMadeBy(ownerId, userId),
+
+  /** Deliveries settled more than `ageMs` ago, up to `limit` (retention). How many went. */
+  pruneDeliveries: (db: Executor, ageMs: number, limit: number): Promise<number> =>
+    webhookRetentionRepository(db).pruneDeliveries(ageMs, limit),
+
+  /** Domain events older than `ageMs` nothing waits for, up to `limit` (retention). */
+  pruneEvents: (db: Executor, ageMs: number, limit: number): Promise<number> =>
+    webhookRetentionRepository(db).pruneEvents(ageMs, limit),
 
   find: async (db: Executor, id: string): Promise<HookView | undefined> => {
     const row = await hooksRepository(db).findById(id);

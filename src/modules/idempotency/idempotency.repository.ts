@@ -1,6 +1,7 @@
 /** All SQL on idempotency keys. */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB, IdempotencyKeysTable } from '../../db/types.js';
+import { ago } from '../../db/db-clock.js';
 import { write } from '../../db/write-batch.js';
 
 export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
@@ -61,6 +62,32 @@ export function idempotencyRepository(db: Kysely<DB>) {
         .where('scope', '=', scope)
         .where('key', '=', key)
         .execute();
+    },
+
+    /**
+     * Deletes up to `limit` keys older than `ageMs` (their stored answers: orders, with their
+     * customers): past their lifetime a replay finds none anyway. Returns how many went.
+     */
+    async prune(ageMs: number, limit: number): Promise<number> {
+      const result = await db
+        .deleteFrom('idempotency_keys')
+        .where((eb) =>
+          eb(
+            eb.refTuple('scope', 'key'),
+            'in',
+            eb
+              .selectFrom('idempotency_keys')
+              .select(['scope', 'key'])
+              .where('created_at', '<', ago(ageMs))
+              .orderBy('created_at')
+              .limit(limit)
+              .forUpdate()
+              .skipLocked()
+              .$asTuple('scope', 'key'),
+          ),
+        )
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
 
     /** Removes one expired key so it can be used afresh. */

@@ -149,6 +149,9 @@ export function idempotencyService({ db, fingerprintKey }: { db: Db; fingerprint
         throw error;
       }
     },
+
+    /** Deletes up to `limit` keys past their 24 h (the retention sweep, src/retention.ts). */
+    prune: (limit: number) => repo.prune(DAY_MS, limit),
   };
 }
 

@@ -15,3 +15,6 @@ delete from "idempotency_keys" where "scope" = $1 and "key" = $2;
 
 -- expire
 delete from "idempotency_keys" where "scope" = $1 and "key" = $2 and "created_at" < now() - $3::interval;
+
+-- prune
+delete from "idempotency_keys" where ("scope", "key") in (select "scope", "key" from "idempotency_keys" where "created_at" < now() - cast($1 as double precision) * interval '1 millisecond' order by "created_at" limit $2 for update skip locked);

@@ -28,6 +28,9 @@ select "status", "recipient" from "outbox" where "order_id" = $1 and "kind" = $2
 -- listUnsent
 select * from "outbox" where "status" not in ($1, $2) order by "created_at", "id" limit $3;
 
+-- prune
+delete from "outbox" where id in ((select "id" from "outbox" where (kind <> 'order_confirmation' or status = 'skipped') and "id" < lpad(to_hex(floor(extract(epoch from now()) - $1::double precision)::bigint), 8, '0') and "status" in ($2, $3, $4) and "created_at" < now() - cast($5 as double precision) * interval '1 millisecond' order by id limit $6 for update skip locked));
+
 -- enqueue
 insert into "outbox" ("id", "kind", "order_id", "hook_id", "recipient", "sender_id") values ($1, $2, $3, $4, $5, $6) on conflict ("order_id", "kind") do nothing returning "id";
 select "id" from "outbox" where "order_id" = $1 and "kind" = $2;

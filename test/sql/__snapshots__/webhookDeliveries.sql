@@ -10,6 +10,12 @@ update "webhook_deliveries" set "attempts" = "attempts" - $1, "locked_until" = $
 -- record
 update "webhook_deliveries" set "status" = $1, "last_status" = $2, "locked_until" = $3, "updated_at" = now(), "next_attempt_at" = now() + cast($4 as double precision) * interval '1 millisecond' where "id" = $5 and "attempts" = $6 and "status" = $7;
 
+-- pruneDeliveries
+delete from "webhook_deliveries" where id in ((select "id" from "webhook_deliveries" where "id" < lpad(to_hex(floor(extract(epoch from now()) - $1::double precision)::bigint), 8, '0') and "status" in ($2, $3) and "updated_at" < now() - cast($4 as double precision) * interval '1 millisecond' order by id limit $5 for update skip locked));
+
+-- pruneEvents
+delete from "domain_events" where id in ((select "e"."id" from "domain_events" as "e" where "e"."id" < lpad(to_hex(floor(extract(epoch from now()) - $1::double precision)::bigint), 8, '0') and "e"."fanned_out" = $2 and "e"."created_at" < now() - cast($3 as double precision) * interval '1 millisecond' and not exists (select 1 as "one" from "webhook_deliveries" as "d" where "d"."event_id" = "e"."id") order by id limit $4 for update skip locked));
+
 -- listSource.rows
 select "w".* from "webhook_deliveries" as "w" where (("w"."hook_id" in ($1))) order by "w"."created_at" desc, "w"."id" desc limit 6;
 
