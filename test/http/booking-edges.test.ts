@@ -286,6 +286,38 @@ describe('Idempotency-Key', () => {
     expect(await accountsWith(payload.email)).toHaveLength(1);
   });
 
+  it('replays a sign-up without its key once the key was rotated (the old request gets no new key)', async () => {
+    const k = key();
+    const payload = { name: 'Rotate Rob', email: uniqueEmail('rob'), password: 'long enough pass' };
+    const signup = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/users',
+        payload,
+        headers: { 'idempotency-key': k },
+        remoteAddress: '10.5.6.7',
+      });
+    const first = await signup();
+    expect(first.statusCode, first.body).toBe(201);
+    const { id, apiKey } = first.json<{ id: string; apiKey: string }>();
+    // The owner changes its password (someone else had its credentials): the key rotates.
+    const changed = await t.app.inject({
+      method: 'PUT',
+      url: `/api/users/${id}`,
+      headers: { 'x-api-key': apiKey },
+      payload: { password: 'a brand new passphrase', currentPassword: payload.password },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const newKey = changed.json().apiKey as string;
+    const replay = await signup();
+    expect(replay.statusCode).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).not.toContain(newKey);
+    const { apiKey: _first, ...account } = first.json<Record<string, unknown>>();
+    expect(replay.json()).toEqual({ ...account, updatedAt: replay.json().updatedAt });
+    expect(replay.json()).not.toHaveProperty('apiKey');
+  });
+
   // On the embedded database the three are serialized; on PostgreSQL they truly race.
   it('makes one account of two identical sign-ups racing with one key', async () => {
     const k = key();

@@ -9,6 +9,7 @@ import { inTransaction } from '../../db/unit-of-work.js';
 import { DEFAULT_ROLES, SELF_ASSIGNABLE_ROLES, isAdmin, type Caller } from '../../domain/caller.js';
 import { DomainError, invalid, notFound } from '../../domain/errors.js';
 import { emitChange } from '../../outbox/index.js';
+import { apiKeyDigestText, digestBytes, digestsEqual } from '../../security/api-keys.js';
 import { hashPassword, verifyPassword } from '../../security/passwords.js';
 import type { Recorder } from '../idempotency/index.js';
 import { announceCallerChange } from './caller-cache.js';
@@ -63,7 +64,8 @@ export async function create(
         api_key_ciphertext: ciphertext,
         api_version: ctx.latestVersion,
       });
-      await record?.(tx, { status: 201, body: toUserView(inserted) });
+      // The route stores the key's digest in its place (users.routes.ts, signUpStored).
+      await record?.(tx, { status: 201, body: toUserView(inserted, { apiKey }) });
       return inserted;
     });
     return toUserView(row, { apiKey });
@@ -95,12 +97,34 @@ export async function me(
   });
 }
 
-/** A stored sign-up answer with the account's key, for its replay (the current key). */
-export async function withApiKey(ctx: UsersContext, account: UserView): Promise<UserView> {
+/**
+ * What a sign-up's Idempotency-Key stores for its replays: the account, and the digest of
+ * the key it was given (never the key).
+ */
+export function signUpStored(created: UserView): SignUpStored {
+  const { apiKey, ...account } = created;
+  return { ...account, issuedKey: apiKeyDigestText(apiKey ?? '') };
+}
+
+/**
+ * A replayed sign-up answers with the account's key only while it is still the key that
+ * sign-up gave: once a password change (or anything else) rotated it, whoever still has the
+ * sign-up request (a proxy's log, a shared machine) would otherwise get every new key back
+ * for the replay's 24 h, which is what the rotation was to lock out. It then answers without
+ * one; the owner reads it with its password from /users/me.
+ */
+export async function replaySignUp(ctx: UsersContext, stored: SignUpStored): Promise<UserView> {
+  const { issuedKey, ...account } = stored;
   const row = await usersRepository(ctx.db).findById(account.id);
   if (!row) throw notFound(`User ${account.id}`);
-  return { ...account, apiKey: ctx.cipher.decrypt(row.api_key_ciphertext, row.id) };
+  const same =
+    typeof issuedKey === 'string' && digestsEqual(digestBytes(issuedKey), row.api_key_digest);
+  return same
+    ? { ...account, apiKey: ctx.cipher.decrypt(row.api_key_ciphertext, row.id) }
+    : account;
 }
+
+export type SignUpStored = Omit<UserView, 'apiKey'> & { issuedKey?: string };
 
 /**
  * The email a change asks for, lower-cased, when it is another address (undefined when it

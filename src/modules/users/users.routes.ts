@@ -54,7 +54,8 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     // A retried sign-up (same Idempotency-Key, same body, same client address, within 24 h)
-    // answers with the same account and its key; the key itself is never stored for that.
+    // answers with the same account, and its key while it is still the one first given; the
+    // key itself is never stored for that.
     async (request, reply) =>
       idempotentCreate(
         idempotency,
@@ -63,11 +64,8 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
         null,
         (record) => users.create(request.body, { record }),
         {
-          stored: (body) => {
-            const { apiKey: _key, ...account } = body as { apiKey?: string };
-            return account;
-          },
-          replayed: async (account) => users.withApiKey(account as UserView),
+          stored: (body) => users.signUpStored(body as UserView),
+          replayed: (stored) => users.replaySignUp(stored),
         },
       ),
   );

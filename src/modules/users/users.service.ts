@@ -11,14 +11,15 @@ import {
   get,
   me,
   update,
-  withApiKey,
+  replaySignUp,
+  signUpStored,
   type AccountChange,
   type NewUser,
+  type SignUpStored,
 } from './accounts.service.js';
 import { getApiKey, rotateApiKey } from './api-keys.service.js';
 import { deleteMetadataKey, mergeMetadata } from './user-metadata.service.js';
 import { usersContext, type UsersServiceDeps } from './users.context.js';
-import type { UserView } from './users.schemas.js';
 
 export type { NewUser } from './accounts.service.js';
 export type { UsersServiceDeps } from './users.context.js';
@@ -30,7 +31,9 @@ export function usersService(deps: UsersServiceDeps) {
       create(ctx, input, options),
     get: (caller: Caller, id: string, withMetadata: boolean) => get(ctx, caller, id, withMetadata),
     me: (caller: Caller, withMetadata: boolean) => me(ctx, caller, withMetadata),
-    withApiKey: (account: UserView) => withApiKey(ctx, account),
+    /** A sign-up's stored answer for Idempotency-Key replays, and its replay (accounts.service.ts). */
+    signUpStored,
+    replaySignUp: (stored: unknown) => replaySignUp(ctx, stored as SignUpStored),
     getApiKey: (caller: Caller, id: string) => getApiKey(ctx, caller, id),
     update: (caller: Caller, id: string, input: AccountChange, address: string) =>
       update(ctx, caller, id, input, address),
