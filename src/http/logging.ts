@@ -112,24 +112,41 @@ export function decorateQueryApiKey(app: FastifyInstance): void {
 export const queryHasApiKey = (request: { url: string; queryApiKey?: boolean | null }) =>
   (request.queryApiKey ??= queryCarriesApiKey(request.url));
 
+/**
+ * Filters whose values are customers' and guides' data (an address, a customer's name, a
+ * phone, the orders' free-text search): their values stay out of the logs, which keep
+ * everything else about the request for whoever runs the service. `name` is not one: it is
+ * mostly an experience's, and readable names are what the logs are read for.
+ */
+const PERSONAL_FILTERS = ['email', 'customerEmail', 'customerName', 'phone', 'search'];
+const PERSONAL_NAME = new RegExp(`^(?:${PERSONAL_FILTERS.join('|')})(?:\\[|%5B|$)`, 'i');
+const PERSONAL_PARAMETER = new RegExp(
+  `(?:^|&)(?:${PERSONAL_FILTERS.join('|')})(?:\\[|%5B|=|&|$)`,
+  'i',
+);
+
 /** More parameters than any route reads (the query parser refuses past 50). */
 const MAX_LOGGED_PARAMETERS = 200;
 
 /**
  * The URL for logs: the value of every API-key parameter (any spelling) replaced, the whole
- * parameter when its name is more than a name (`apikey%3D<key>`), then anything shaped like
- * a credential in the path or any parameter. `carriesKey` is `queryCarriesApiKey(url)`,
- * when already known: without a key, the parameters are not looked at one by one; with
- * one among more than MAX_LOGGED_PARAMETERS, the whole query is hidden rather than each
- * of thousands of `&`-separated parts looked at on every line.
+ * parameter when its name is more than a name (`apikey%3D<key>`), the values of personal
+ * filters (`customerEmail[contains]=…`), then anything shaped like a credential in the
+ * path or any parameter. `carriesKey` is `queryCarriesApiKey(url)`, when already known:
+ * with neither a key nor a personal filter, the parameters are not looked at one by one;
+ * with either among more than MAX_LOGGED_PARAMETERS, the whole query is hidden rather than
+ * each of thousands of `&`-separated parts looked at on every line.
  */
 export function redactUrl(url: string, carriesKey = queryCarriesApiKey(url)): string {
   const at = url.indexOf('?');
-  if (at < 0 || !carriesKey) return redactSecrets(url);
-  const parts = url.slice(at + 1).split('&', MAX_LOGGED_PARAMETERS + 1);
+  if (at < 0) return redactSecrets(url);
+  const search = url.slice(at + 1);
+  if (!carriesKey && !PERSONAL_PARAMETER.test(search)) return redactSecrets(url);
+  const parts = search.split('&', MAX_LOGGED_PARAMETERS + 1);
   if (parts.length > MAX_LOGGED_PARAMETERS) return redactSecrets(`${url.slice(0, at)}?${REDACTED}`);
   const query = parts.map((part) => {
     const [name = ''] = part.split('=', 1);
+    if (PERSONAL_NAME.test(name)) return part.includes('=') ? `${name}=${REDACTED}` : part;
     if (!namesApiKey(name)) return part;
     return name.length <= 16 && part.includes('=') ? `${name}=${REDACTED}` : REDACTED;
   });

@@ -224,6 +224,23 @@ describe('keys never reach the logs', () => {
     expect(everything).not.toContain(dan.password);
     expect(everything).not.toContain(authorization.split(' ')[1]);
   });
+
+  it("keeps people's data given as list filters out of the request log", async () => {
+    const seller = await signUp(t.app, { roles: ['ROLE_SELLER'] });
+    const urls = [
+      `/api/sellers/${seller.id}/guides?email=jane.private%40example.com`,
+      '/api/orders?customerEmail[contains]=jane.private&customerName=Jane%20Private',
+      '/api/orders?search=jane.private',
+    ];
+    for (const url of urls) {
+      const r = await as(t.app, seller, { method: 'GET', url });
+      expect(r.statusCode, r.body).toBe(200);
+    }
+    const requests = t.logs.filter((line) => line.includes('incoming request'));
+    const everything = requests.join('\n');
+    expect(everything).toContain('customerEmail[contains]=[redacted]');
+    expect(everything.toLowerCase()).not.toContain('jane');
+  });
 });
 
 describe('key-shaped text never reaches the logs, wherever it is put', () => {

@@ -76,4 +76,26 @@ describe('redactUrl', () => {
       '/api/users/me?apiKey=[redacted]&limit=2',
     );
   });
+
+  it("hides the values of filters that are people's data, and keeps the rest", () => {
+    expect(redactUrl('/api/sellers/a/guides?email=jane.private%40example.com&limit=5', false)).toBe(
+      '/api/sellers/a/guides?email=[redacted]&limit=5',
+    );
+    expect(
+      redactUrl(
+        '/api/orders?customerEmail[contains]=jane&customerName%5BstartsWith%5D=Ja&search=Jane+Doe&status=200&sort=-createdAt',
+        false,
+      ),
+    ).toBe(
+      '/api/orders?customerEmail[contains]=[redacted]&customerName%5BstartsWith%5D=[redacted]&search=[redacted]&status=200&sort=-createdAt',
+    );
+    expect(redactUrl('/api/guides?PHONE=%2B33612345678&name=Harbour&apiKey=k', true)).toBe(
+      '/api/guides?PHONE=[redacted]&name=Harbour&apiKey=[redacted]',
+    );
+    // Names that only begin like one are not it; a path is not a filter.
+    expect(redactUrl('/api/experiences?nameless=1&emails=2', false)).toBe(
+      '/api/experiences?nameless=1&emails=2',
+    );
+    expect(redactUrl('/api/search/email', false)).toBe('/api/search/email');
+  });
 });
