@@ -35,6 +35,7 @@ function translate(error: unknown, uuid: string | undefined): never {
   if (error instanceof ResellerRefusal) {
     if (error.kind === 'unknown_booking' || error.kind === 'uuid_reused')
       fail('INVALID_BOOKING_UUID', uuid ?? '', error.detail);
+    if (error.kind === 'too_many_to_list') fail('BAD_REQUEST', error.detail);
     fail('UNPROCESSABLE_ENTITY', error.detail);
   }
   if (error instanceof DomainError) {

@@ -123,16 +123,26 @@ export function resellerBookingsRepository(db: Kysely<DB>) {
         .execute();
     },
 
-    /** A booker's orders matching the filter, oldest first, at most `limit`. */
+    /**
+     * A booker's orders matching the filter, oldest first, at most `limit`, each with the
+     * number of guests it ever had (what its view is made of), counted from the index.
+     */
     async orderIds(
       bookerId: string,
       filter: ResellerBookingsFilter,
       limit: number,
-    ): Promise<string[]> {
+    ): Promise<{ orderId: string; guests: number }[]> {
       let query = db
         .selectFrom('reseller_bookings as b')
         .innerJoin('orders as o', 'o.id', 'b.order_id')
         .select('b.order_id')
+        .select((eb) =>
+          eb
+            .selectFrom('order_guests as g')
+            .select(eb.fn.countAll<number>().as('n'))
+            .whereRef('g.order_id', '=', 'b.order_id')
+            .as('guests'),
+        )
         .where('b.booker_id', '=', bookerId);
       if ('resellerReference' in filter)
         query = query.where('b.reseller_reference', '=', filter.resellerReference);
@@ -149,7 +159,7 @@ export function resellerBookingsRepository(db: Kysely<DB>) {
           ),
         );
       const rows = await query.orderBy('o.created_at').orderBy('o.id').limit(limit).execute();
-      return rows.map((r) => r.order_id);
+      return rows.map((r) => ({ orderId: r.order_id, guests: Number(r.guests ?? 0) }));
     },
   };
 }

@@ -23,7 +23,8 @@ export type RefusalKind =
   | 'hold_expired'
   | 'departure_started'
   | 'ended'
-  | 'checked_in';
+  | 'checked_in'
+  | 'too_many_to_list';
 
 /** A refusal a reseller meets; never reaches Xola's API. */
 export class ResellerRefusal extends Error {

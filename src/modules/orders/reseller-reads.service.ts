@@ -16,6 +16,15 @@ import {
 /** The most bookings one list answers (OCTo lists are not paged). */
 export const MAX_RESELLER_BOOKINGS = 500;
 
+/**
+ * The most unit items (guests) one list answers. Each is about 600 bytes of OCTo's JSON with
+ * its ticket: 500 bookings of 200 were 59 MB and 7 s, enough for a few such requests to take
+ * a 128 MB heap down. A list past it is refused before any booking is read, so the
+ * reseller asks for fewer days rather than silently missing bookings (OCTo lists have no
+ * pages); about 1.2 MB at most.
+ */
+export const MAX_LISTED_UNIT_ITEMS = 2000;
+
 /** An order that is a reseller's booking, as it reads (three queries). */
 export async function readBooking(
   db: Executor,
@@ -44,11 +53,17 @@ export async function listBookings(
   reseller: Reseller,
   filter: ResellerBookingsFilter,
 ): Promise<ResellerBookingRead[]> {
-  const ids = await resellerBookingsRepository(db).orderIds(
+  const found = await resellerBookingsRepository(db).orderIds(
     bookerIdOf(reseller),
     filter,
     MAX_RESELLER_BOOKINGS,
   );
-  const reads = await inTurns(ids, READ_WIDTH, (id) => readBooking(db, id));
+  const unitItems = found.reduce((sum, booking) => sum + booking.guests, 0);
+  if (unitItems > MAX_LISTED_UNIT_ITEMS)
+    refuse(
+      'too_many_to_list',
+      `the bookings asked for hold ${unitItems} unit items, more than the ${MAX_LISTED_UNIT_ITEMS} one answer lists: ask for fewer dates`,
+    );
+  const reads = await inTurns(found, READ_WIDTH, ({ orderId }) => readBooking(db, orderId));
   return reads.filter((r): r is ResellerBookingRead => r !== undefined);
 }

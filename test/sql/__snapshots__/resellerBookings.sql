@@ -24,10 +24,10 @@ update "reseller_bookings" set "expired" = $1, "ended_at" = $2 where "order_id" 
 select "g"."id", "g"."item_id", "g"."demographic_id", "g"."ticket_code", "g"."checked_in_at", "g"."canceled_at", "s"."uuid", "s"."reseller_reference", "s"."contact" from "order_guests" as "g" left join "reseller_booking_seats" as "s" on "s"."guest_id" = "g"."id" where "g"."order_id" = $1 order by "g"."position", "g"."id";
 
 -- orderIds
-select "b"."order_id" from "reseller_bookings" as "b" inner join "orders" as "o" on "o"."id" = "b"."order_id" where "b"."booker_id" = $1 and "b"."reseller_reference" = $2 order by "o"."created_at", "o"."id" limit $3;
+select "b"."order_id", (select count(*) as "n" from "order_guests" as "g" where "g"."order_id" = "b"."order_id") as "guests" from "reseller_bookings" as "b" inner join "orders" as "o" on "o"."id" = "b"."order_id" where "b"."booker_id" = $1 and "b"."reseller_reference" = $2 order by "o"."created_at", "o"."id" limit $3;
 
 -- orderIdsByCode
-select "b"."order_id" from "reseller_bookings" as "b" inner join "orders" as "o" on "o"."id" = "b"."order_id" where "b"."booker_id" = $1 and "o"."short_code" = $2 order by "o"."created_at", "o"."id" limit $3;
+select "b"."order_id", (select count(*) as "n" from "order_guests" as "g" where "g"."order_id" = "b"."order_id") as "guests" from "reseller_bookings" as "b" inner join "orders" as "o" on "o"."id" = "b"."order_id" where "b"."booker_id" = $1 and "o"."short_code" = $2 order by "o"."created_at", "o"."id" limit $3;
 
 -- orderIdsByDates
-select "b"."order_id" from "reseller_bookings" as "b" inner join "orders" as "o" on "o"."id" = "b"."order_id" where "b"."booker_id" = $1 and exists (select 1 as "one" from "order_items" as "i" where "i"."order_id" = "b"."order_id" and "i"."arrival" >= $2 and "i"."arrival" <= $3) order by "o"."created_at", "o"."id" limit $4;
+select "b"."order_id", (select count(*) as "n" from "order_guests" as "g" where "g"."order_id" = "b"."order_id") as "guests" from "reseller_bookings" as "b" inner join "orders" as "o" on "o"."id" = "b"."order_id" where "b"."booker_id" = $1 and exists (select 1 as "one" from "order_items" as "i" where "i"."order_id" = "b"."order_id" and "i"."arrival" >= $2 and "i"."arrival" <= $3) order by "o"."created_at", "o"."id" limit $4;
