@@ -94,6 +94,20 @@ describe('POST /api/users/{id}/meta', () => {
     expect(await stored(ann.id)).toEqual({});
   });
 
+  it('refuses a number JSON cannot hold (1e400), at any depth, rather than store null', async () => {
+    for (const body of ['{"acme/big": 1e400}', '{"acme/deep": {"a": [1, -1e999]}}']) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/api/users/${ann.id}/meta`,
+        headers: { 'x-api-key': ann.apiKey, 'content-type': 'application/json' },
+        payload: body,
+      });
+      const problem = expectProblem(response, 400, 'metadata_invalid');
+      expect(problem.errors?.[0]?.detail).toMatch(/finite/);
+    }
+    expect(await stored(ann.id)).toEqual({});
+  });
+
   it('counts the limit over the merged metadata, not only the request', async () => {
     const fifty = (offset: number) =>
       Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`acme/k${offset + i}`, i]));

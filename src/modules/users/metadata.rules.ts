@@ -27,8 +27,25 @@ export function metadataPairErrors(pairs: Record<string, unknown>): FieldError[]
       });
     if (Array.isArray(value))
       errors.push({ in: 'body', name, detail: 'a value is a JSON scalar or object, not an array' });
+    else if (holdsNonFinite(value))
+      errors.push({
+        in: 'body',
+        name,
+        detail: 'a number must be finite: JSON numbers past about 1.8e308 (1e400) cannot be kept',
+      });
   }
   return errors;
+}
+
+/**
+ * Whether a parsed value holds a number JSON.parse made Infinity of (`1e400`): stored, it
+ * became `null` with a 200, the value lost without a word. The body's depth is bounded before
+ * it is parsed (http/body-bounds.ts), so the walk is too.
+ */
+function holdsNonFinite(value: unknown): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value);
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.values(value).some(holdsNonFinite);
 }
 
 /** Why the merged metadata would be too big, or undefined if it fits. */
