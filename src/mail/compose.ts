@@ -6,10 +6,11 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import { hooksFacade } from '../modules/hooks/index.js';
+import { resellersFacade } from '../modules/resellers/index.js';
 import type { ApiKeyCipher } from '../security/api-keys.js';
 import type { LoadConfirmation } from './confirmation.loader.js';
 import { renderConfirmation, type RenderedEmail } from './confirmation.template.js';
-import { renderHookDisabled } from './hook-disabled.template.js';
+import { renderHookDisabled, renderResellerHookDisabled } from './hook-disabled.template.js';
 import { composeInvitation } from './invitation.js';
 import { outboxRepository, type ClaimedMessage } from './outbox.repository.js';
 
@@ -39,8 +40,15 @@ export async function composeEmail(
     return email === 'skip' ? { skip: 'no longer due' } : email;
   }
   if (message.kind === 'hook_disabled') {
-    const hook = message.hook_id && (await hooksFacade.find(db, message.hook_id));
+    const hook = message.hook_id && (await hooksFacade.findWithReseller(db, message.hook_id));
     if (!hook) return { skip: 'no longer due' }; // deleted since: nothing to tell
+    if (hook.resellerId !== null) {
+      // A reseller's receiver: its URL is not the seller's to see, and the seller's enable
+      // endpoint does not reach it (only the reseller can enable it, docs/octo.md).
+      const reseller = await resellersFacade.find(db, hook.resellerId);
+      if (!reseller || reseller.revoked) return { skip: 'no longer due' };
+      return renderResellerHookDisabled({ resellerName: reseller.name, eventName: hook.eventName });
+    }
     return renderHookDisabled({ hookId: hook.id, eventName: hook.eventName, url: hook.url });
   }
   const input = await loadConfirmation(db, message.order_id!);

@@ -4,9 +4,10 @@
  * removes it (or takes ROLE_SELLER_ADMIN from it), the hook is disabled and delivers
  * nothing more, the credential is refused on /octo and the key on the API. The views say
  * who made each (`createdBy`); what the seller itself or an admin made keeps working, and
- * so does what the delegate made for another seller.
+ * so does what the delegate made for another seller. A hook whose creation was waiting on
+ * its URL's name lookup when the delegation ended is refused, not left enabled.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   as,
   createAdmin,
@@ -18,7 +19,13 @@ import {
 import { book, item, openShop, type Shop } from '../helpers/booking.js';
 import { delegate, makeDelegate } from '../helpers/guides.js';
 import { expectOctoError, octo } from '../helpers/octo.js';
+import { holdLookup } from '../helpers/held-lookups.js';
 import { startReceiver, type Receiver, type Received } from '../helpers/webhook-receiver.js';
+
+// A URL under /held waits in its creation's name check until the test lets it go on.
+vi.mock('../../src/modules/hooks/destination.js', async (importOriginal) =>
+  (await import('../helpers/held-lookups.js')).withHeldLookups(await importOriginal()),
+);
 
 let t: TestApp;
 let receiver: Receiver;
@@ -232,5 +239,27 @@ describe('what the removal leaves alone', () => {
     await expectEnded(first.seller, atFirst);
     await expectWorking(second.seller, atSecond);
     await expectWorking(first.seller, byAdmin);
+  });
+});
+
+describe('a hook being made when the delegation ends', () => {
+  it('is refused once the name lookup is done, and nothing of it is left', async () => {
+    const shop = await openShop(t.app);
+    const leaving = await delegate(t.app, shop.seller, ['ROLE_SELLER_ADMIN'], 'Leaving Admin');
+    const lookup = holdLookup();
+    const creating = as(t.app, leaving, {
+      method: 'POST',
+      url: `/api/users/${shop.seller.id}/hooks`,
+      payload: { eventName: '*', url: receiver.url('/held/leaving') },
+    });
+    await lookup.reached;
+    await removeDelegate(shop.seller, leaving);
+    lookup.release();
+    expectProblem(await creating, 403, 'forbidden');
+    const hooks = await as(t.app, shop.seller, {
+      method: 'GET',
+      url: `/api/users/${shop.seller.id}/hooks`,
+    });
+    expect(hooks.json().data).toEqual([]);
   });
 });

@@ -5,11 +5,19 @@
  * secret it was given, through the hooks module's dispatcher; a departure's seats changing
  * arrives as `{webhook, productId, availability}`. Another reseller's bookings never reach
  * it; the seller's own hook list does not show it; a URL the SSRF guard refuses is
- * BAD_REQUEST; revoking the credential removes its webhooks.
+ * BAD_REQUEST; revoking the credential removes its webhooks, even one whose creation was
+ * waiting on its URL's name lookup then, and a revoked credential's hook hears nothing. A
+ * hook disabled after failing deliveries shows DISABLED, is enabled again by registering it
+ * again (a new secret), and the seller's email about it has neither its URL nor the API's
+ * enable call.
  */
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createDispatcher } from '../../src/mail/dispatcher.js';
+import { configuredCipher } from '../../src/security/secret.js';
 import { as, createTestApp, type TestApp } from '../helpers/app.js';
+import { holdLookup } from '../helpers/held-lookups.js';
+import { freePort, parseMail, startSmtpServer } from '../mail/smtp.js';
 import {
   createAffiliate,
   expectOctoError,
@@ -20,6 +28,11 @@ import {
   type OctoShop,
 } from '../helpers/octo.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+
+// A URL under /held waits in its creation's name check until the test lets it go on.
+vi.mock('../../src/modules/hooks/destination.js', async (importOriginal) =>
+  (await import('../helpers/held-lookups.js')).withHeldLookups(await importOriginal()),
+);
 
 let t: TestApp;
 let shop: OctoShop;
@@ -169,5 +182,120 @@ describe('OCTo webhooks', () => {
       .where('reseller_id', '=', revoked.id)
       .execute();
     expect(left).toEqual([]);
+  });
+
+  it('removes a webhook whose creation was waiting on its name lookup when the credential was revoked', async () => {
+    const leaving = await createAffiliate(t.app, shop.seller, { name: 'Leaving' });
+    const lookup = holdLookup();
+    const creating = send(
+      'POST',
+      '/webhooks',
+      { url: receiver.url('/held/revoked'), event: 'booking_update' },
+      leaving.apiKey,
+    );
+    await lookup.reached;
+    const revoked = await as(t.app, shop.seller, {
+      method: 'DELETE',
+      url: `/api/users/${shop.seller.id}/affiliates/${leaving.id}`,
+    });
+    expect(revoked.statusCode).toBe(204);
+    lookup.release();
+    expectOctoError(await creating, 'FORBIDDEN');
+    const left = await t.database.db
+      .selectFrom('hooks')
+      .select('id')
+      .where('reseller_id', '=', leaving.id)
+      .execute();
+    expect(left).toEqual([]);
+  });
+
+  it('sends nothing to a hook of a revoked credential', async () => {
+    const gone = await createAffiliate(t.app, shop.seller, { name: 'Gone behind our back' });
+    const live = await createAffiliate(t.app, shop.seller, { name: 'Live' });
+    for (const [key, path] of [
+      [gone.apiKey, '/octo/gone-seats'],
+      [live.apiKey, '/octo/live-seats'],
+    ] as const) {
+      const made = await send(
+        'POST',
+        '/webhooks',
+        { url: receiver.url(path), event: 'availability_update' },
+        key,
+      );
+      expect(made.statusCode, made.body).toBe(200);
+    }
+    // Revoked without the revocation's cleanup (as a hook could once outlive it).
+    await t.database.db
+      .updateTable('reseller_credentials')
+      .set({ revoked_at: new Date() })
+      .where('id', '=', gone.id)
+      .execute();
+    await reserve(live.apiKey, 'LIVE-1');
+    await receiver.waitFor((all) => all.some((r) => r.path === '/octo/live-seats'));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(receiver.received.filter((r) => r.path === '/octo/gone-seats')).toEqual([]);
+  });
+
+  it('shows a hook disabled after failing deliveries, enables it again on a second POST, and tells the seller without its URL', async () => {
+    const flaky = await createAffiliate(t.app, shop.seller, { name: 'Flaky Partner' });
+    const path = '/octo/flaky-seats';
+    receiver.answer((r) => ({ status: r.path === path ? 500 : 204 }));
+    const body = { url: receiver.url(path), event: 'availability_update' };
+    const created = await send('POST', '/webhooks', body, flaky.apiKey);
+    expect(created.json()).toMatchObject({ status: 'ENABLED' });
+    await reserve(flaky.apiKey, 'FLAKY-1');
+    const status = async () =>
+      (await send('GET', '/webhooks', undefined, flaky.apiKey)).json<{ status: string }[]>()[0]
+        ?.status;
+    await expect.poll(status, { timeout: 15_000 }).toBe('DISABLED');
+
+    // The seller is told, in its own terms: the reseller's URL and the API's enable call,
+    // which does not reach this hook, are not in it.
+    const smtp = await startSmtpServer(await freePort());
+    const mail = createDispatcher({
+      db: t.database.db,
+      smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
+      from: 'Bookings <bookings@example.test>',
+      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+      cipher: configuredCipher(t.config),
+      retryBaseMs: 10,
+    });
+    try {
+      while ((await mail.runOnce()) > 0);
+    } finally {
+      await mail.stop();
+      await smtp.close();
+    }
+    const notices = smtp.received
+      .map((m) => ({ to: m.rcptTo, ...parseMail(m.raw) }))
+      .filter((m) => m.headers.get('subject')?.startsWith('Webhook disabled'));
+    // At least one (two deliveries failing together may each tell: review-octo finding 7).
+    expect(notices.length).toBeGreaterThan(0);
+    for (const notice of notices) {
+      expect(notice.to).toEqual([shop.seller.email]);
+      const text = notice.parts.get('text/plain')!;
+      expect(text).toContain('Flaky Partner');
+      expect(text).toContain('POST /octo/webhooks');
+      expect(text).not.toContain(path);
+      expect(text).not.toContain('/enable');
+    }
+
+    // Registered again: the same hook, enabled, with a new secret that signs what follows.
+    receiver.answer(() => ({ status: 204 }));
+    const again = await send('POST', '/webhooks', body, flaky.apiKey);
+    expect(again.statusCode, again.body).toBe(200);
+    const hook = again.json();
+    expect(hook).toMatchObject({ id: created.json().id, status: 'ENABLED' });
+    expect(hook.secret).not.toBe(created.json().secret);
+    expect(await status()).toBe('ENABLED');
+    expectOctoError(await send('POST', '/webhooks', body, flaky.apiKey), 'BAD_REQUEST');
+    const before = receiver.received.length;
+    await reserve(flaky.apiKey, 'FLAKY-2');
+    const [delivery] = (
+      await receiver.waitFor((all) => all.slice(before).some((r) => r.path === path))
+    )
+      .slice(before)
+      .filter((r) => r.path === path);
+    expect(new Webhook(hook.secret).verify(delivery!.body, delivery!.headers)).toBeTruthy();
   });
 });

@@ -12,6 +12,7 @@ import * as deliveriesModule from '../../src/modules/hooks/deliveries.repository
 import * as webhookRetentionModule from '../../src/modules/hooks/webhook-retention.repository.js';
 import * as hooksModule from '../../src/modules/hooks/hooks.repository.js';
 import * as resellerHooksModule from '../../src/modules/hooks/reseller-hooks.repository.js';
+import * as hookMakersModule from '../../src/modules/hooks/hook-makers.repository.js';
 import { publishableKeyList } from '../../src/modules/checkout/publishable-keys.list.js';
 import * as publishableKeysModule from '../../src/modules/checkout/publishable-keys.repository.js';
 import { deliveryList, hookList } from '../../src/modules/hooks/hooks.list.js';
@@ -71,6 +72,7 @@ const { deliveriesRepository } = tracked(deliveriesModule);
 const { webhookRetentionRepository } = tracked(webhookRetentionModule);
 const { hooksRepository } = tracked(hooksModule);
 const { resellerHooksRepository } = tracked(resellerHooksModule);
+const { hookMakersRepository } = tracked(hookMakersModule);
 const { publishableKeysRepository } = tracked(publishableKeysModule);
 const { domainEventsRepository } = tracked(domainEventsModule);
 const { delegatesRepository } = tracked(delegatesModule);
@@ -624,6 +626,15 @@ repositories.resellerHooks = {
   removeAll: (db) => resellerHooksRepository(db).removeAll(A),
   bookersOf: (db) => resellerHooksRepository(db).bookersOf([A, B]),
   visibleOf: (db) => resellerHooksRepository(db).visibleOf([A, B]),
+  lockLiveCredential: (db) => resellerHooksRepository(db).lockLiveCredential(A),
+  findOwn: (db) =>
+    resellerHooksRepository(db).findOwn(A, 'booking_update', 'https://example.com/h'),
+  reenable: (db) => resellerHooksRepository(db).reenable(A, Buffer.alloc(1)),
+  liveOf: (db) => resellerHooksRepository(db).liveOf([A, B]),
+};
+
+repositories.hookMakers = {
+  lockDelegation: (db) => hookMakersRepository(db).lockDelegation(B, A),
 };
 
 const UUID = '6c6b5d6e-3c1f-4d33-8d4a-0b7c0e1f2a3b';

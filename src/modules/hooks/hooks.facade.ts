@@ -1,5 +1,6 @@
 /**
- * What other code may ask of hooks: one hook by id (the "hook disabled" email reads it), the
+ * What other code may ask of hooks: one hook by id (the "hook disabled" email reads it, with
+ * the reseller it may belong to), the
  * sealed signing secrets (`cli rotate-secret`), resellers' webhooks (the OCTo module), and
  * disabling what a delegate made when its delegation ends (the delegates module, through
  * app-modules.ts), and the retention sweep's deletes of settled deliveries and the domain
@@ -46,6 +47,19 @@ export const hooksFacade = {
   find: async (db: Executor, id: string): Promise<HookView | undefined> => {
     const row = await hooksRepository(db).findById(id);
     return row && toHookView(row);
+  },
+
+  /**
+   * A hook with the reseller credential it names (null: the owner's own), for the "hook
+   * disabled" email: a reseller's receiver URL is the reseller's, and the seller cannot
+   * enable it (docs/octo.md).
+   */
+  findWithReseller: async (
+    db: Executor,
+    id: string,
+  ): Promise<(HookView & { resellerId: string | null }) | undefined> => {
+    const row = await hooksRepository(db).findById(id);
+    return row && { ...toHookView(row), resellerId: row.reseller_id };
   },
 
   sealedSecrets: (db: Executor): SealedStore => ({

@@ -3,15 +3,17 @@
  * its ROLE_SELLER_ADMIN delegates and admins; everyone else gets the same 404 as for an
  * unknown user. A hook hears the events of its owner (docs/webhooks.md). Its signing secret
  * is shown on creation and on request, and can be rotated; its delivery log can be read and
- * a delivery resent.
+ * a delivery resent. A delegate's rights are checked again when the hook is written, under
+ * its delegation's lock, so a hook cannot outlive a delegation that ended meanwhile.
  */
 import type { BookingEnv } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
-import { inTransaction } from '../../db/unit-of-work.js';
+import { inTransaction, type Tx } from '../../db/unit-of-work.js';
 import { accessOf } from '../../domain/access.js';
-import { isSelfOrAdmin, type Caller } from '../../domain/caller.js';
+import { isAdmin, isSelfOrAdmin, type Caller } from '../../domain/caller.js';
 import { DomainError, forbidden, invalid, invalidFields, notFound } from '../../domain/errors.js';
+import { CAPABILITIES } from '../../domain/roles.js';
 import { runList } from '../../query/run.js';
 import type { ApiKeyCipher } from '../../security/api-keys.js';
 import { parseVersionDate } from '../../versions/registry.js';
@@ -19,6 +21,7 @@ import { usersFacade as users } from '../users/index.js';
 import { checkResolves, urlProblems } from './destination.js';
 import { PRIVATE_EVENTS } from './event-catalogue.js';
 import { newSecret, openSecret, sealSecret } from './hook-secrets.js';
+import { hookMakersRepository } from './hook-makers.repository.js';
 import { deliveryList, hookList } from './hooks.list.js';
 import { hooksRepository, type HookRow } from './hooks.repository.js';
 import {
@@ -67,6 +70,21 @@ export function hooksService({ db, cipher, env, resolveVersion }: HooksServiceDe
     }
   }
 
+  /**
+   * A delegate still may make the owner's hooks, by its delegation as it is now (locked in
+   * `tx`): the caller's delegations were read when it authenticated, and the URL's name
+   * lookup since can take seconds. A hook committed after the delegation ended would outlive
+   * it (what a delegate made is disabled in the transaction that ends its delegation). The
+   * owner itself and admins hold their rights by their account, not by a delegation.
+   */
+  async function stillManages(tx: Tx, caller: Caller, ownerId: string): Promise<void> {
+    if (caller.id === ownerId || isAdmin(caller)) return;
+    const roles = await hookMakersRepository(tx).lockDelegation(ownerId, caller.id);
+    const granted: readonly string[] = CAPABILITIES.hooks;
+    if (!roles?.some((role) => granted.includes(role)))
+      throw forbidden(`You may no longer manage the hooks of seller ${ownerId}.`);
+  }
+
   async function managedHook(caller: Caller, ownerId: string, id: string): Promise<HookRow> {
     await managedOwner(caller, ownerId);
     const hook = await repo.find(ownerId, id);
@@ -102,6 +120,7 @@ export function hooksService({ db, cipher, env, resolveVersion }: HooksServiceDe
       const row = await inTransaction(db, async (tx) => {
         const hooks = hooksRepository(tx);
         await hooks.lockOwner(ownerId);
+        await stillManages(tx, caller, ownerId);
         if ((await hooks.countOf(ownerId)) >= MAX_HOOKS_PER_USER) {
           throw new DomainError(
             'too_many_hooks',

@@ -1,6 +1,6 @@
 /** All SQL on resellers' hooks (octo/webhooks): hooks rows that name a reseller credential. */
 import type { Kysely } from 'kysely';
-import { creationStamps } from '../../db/creation-clock.js';
+import { creationStamps, touchedAt } from '../../db/creation-clock.js';
 import type { DB } from '../../db/types.js';
 import type { HookRow } from './hooks.repository.js';
 
@@ -19,6 +19,54 @@ export function resellerHooksRepository(db: Kysely<DB>) {
         .insertInto('hooks')
         .values({ ...creationStamps(), ...hook, api_version: 'octo' })
         .onConflict((oc) => oc.constraint('hooks_owner_event_url').doNothing())
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    /**
+     * Locks the credential's row until the transaction ends, if it is live: a revocation
+     * updates that row before it deletes the credential's hooks, so it waits for a creation
+     * holding the lock (and then deletes its hook), or the creation waits for it (and then
+     * finds it revoked); two creations of one reseller take turns (the cap). Whether it is live.
+     */
+    async lockLiveCredential(resellerId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('reseller_credentials')
+        .select('id')
+        .where('id', '=', resellerId)
+        .where('revoked_at', 'is', null)
+        .forUpdate()
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** The reseller's own hook for this event and URL, if it has one. */
+    async findOwn(
+      resellerId: string,
+      eventName: string,
+      url: string,
+    ): Promise<HookRow | undefined> {
+      return db
+        .selectFrom('hooks')
+        .selectAll()
+        .where('reseller_id', '=', resellerId)
+        .where('event_name', '=', eventName)
+        .where('url', '=', url)
+        .executeTakeFirst();
+    },
+
+    /** A disabled hook enabled again with a new secret; undefined when it is not disabled. */
+    async reenable(id: string, secretCiphertext: Buffer): Promise<HookRow | undefined> {
+      return db
+        .updateTable('hooks')
+        .set({
+          status: 'enabled',
+          disabled_at: null,
+          secret_ciphertext: secretCiphertext,
+          updated_at: touchedAt('hooks'),
+        })
+        .where('id', '=', id)
+        .where('status', '=', 'disabled')
         .returningAll()
         .executeTakeFirst();
     },
@@ -54,6 +102,18 @@ export function resellerHooksRepository(db: Kysely<DB>) {
     /** Every hook of a credential (it was revoked). */
     async removeAll(resellerId: string): Promise<void> {
       await db.deleteFrom('hooks').where('reseller_id', '=', resellerId).execute();
+    },
+
+    /** Which of these credentials are live (not revoked). */
+    async liveOf(resellerIds: readonly string[]): Promise<Set<string>> {
+      if (resellerIds.length === 0) return new Set();
+      const rows = await db
+        .selectFrom('reseller_credentials')
+        .select('id')
+        .where('id', 'in', resellerIds)
+        .where('revoked_at', 'is', null)
+        .execute();
+      return new Set(rows.map((r) => r.id));
     },
 
     /** Which of these orders are bookings of these resellers: order id -> booker id. */

@@ -4,9 +4,11 @@
  * `availability_update` (a departure of its seller's visible products changed). They are
  * hooks like the API's, owned by the reseller's seller and naming the credential, so they go
  * through the same outbox, fan-out, signing (Standard Webhooks, a `whsec_` secret given at
- * creation), retries and SSRF guard; revoking the credential deletes them. Which domain
- * events reach which reseller hook is `resellerDeliveries` (the fan-out asks it); what the
- * payload says, the OCTo module renders (`renderForReseller`, given to the dispatcher).
+ * creation), retries and SSRF guard; revoking the credential deletes them. A hook disabled
+ * after failing deliveries is enabled again by registering it again (the same event and URL:
+ * a new secret); the seller's hook API cannot reach it. Which domain events reach which
+ * reseller hook is `resellerDeliveries` (the fan-out asks it); what the payload says, the
+ * OCTo module renders (`renderForReseller`, given to the dispatcher).
  */
 import type { BookingEnv } from '../../config.js';
 import { newId } from '../../db/ids.js';
@@ -33,16 +35,28 @@ export interface ResellerHookView {
   id: string;
   event: ResellerEvent;
   url: string;
+  status: 'enabled' | 'disabled';
 }
 
 const view = (row: HookRow): ResellerHookView => ({
   id: row.id,
   event: row.event_name as ResellerEvent,
   url: row.url,
+  status: row.status,
 });
 
-/** Why a reseller's hook cannot be made: the URL's problems, or it exists already. */
-export class ResellerHookRefusal extends Error {}
+/**
+ * Why a reseller's hook cannot be made: the URL's problems, it exists already, the cap
+ * (`BAD_REQUEST`), or the credential was revoked meanwhile (`FORBIDDEN`, as it now is).
+ */
+export class ResellerHookRefusal extends Error {
+  constructor(
+    message: string,
+    readonly code: 'BAD_REQUEST' | 'FORBIDDEN' = 'BAD_REQUEST',
+  ) {
+    super(message);
+  }
+}
 
 export interface ResellerHookDeps {
   db: Executor;
@@ -50,6 +64,12 @@ export interface ResellerHookDeps {
   env: BookingEnv;
 }
 
+/**
+ * A new hook, or the reseller's disabled one for the same event and URL enabled again with
+ * a new secret (the only way back for it: deliveries still pending resume, events while it
+ * was disabled are not sent). The URL's name lookup can take seconds, so the credential is
+ * checked again after it, under its row lock (`lockLiveCredential`).
+ */
 export async function createResellerHook(
   { db, cipher, env }: ResellerHookDeps,
   reseller: Reseller & { resellerId: string },
@@ -59,12 +79,22 @@ export async function createResellerHook(
   const unresolvable = problems.length === 0 ? await checkResolves(input.url, env) : undefined;
   if (unresolvable) problems.push(unresolvable);
   if (problems.length > 0) throw new ResellerHookRefusal(`url ${problems.join('; ')}`);
-  const id = newId();
+  const exists = () => new ResellerHookRefusal(`there is a webhook for ${input.event} to this URL`);
   const secret = newSecret();
   const row = await inTransaction(db, async (tx) => {
     const hooks = resellerHooksRepository(tx);
+    // Revoked while the URL was looked up: its hooks are already deleted, this one would
+    // outlive it (and nobody could delete it).
+    if (!(await hooks.lockLiveCredential(reseller.resellerId)))
+      throw new ResellerHookRefusal('the credential was revoked', 'FORBIDDEN');
+    const same = await hooks.findOwn(reseller.resellerId, input.event, input.url);
+    if (same) {
+      if (same.status !== 'disabled') throw exists();
+      return hooks.reenable(same.id, sealSecret(cipher, same.id, secret));
+    }
     if ((await hooks.countOf(reseller.resellerId)) >= MAX_HOOKS_PER_RESELLER)
       throw new ResellerHookRefusal(`at most ${MAX_HOOKS_PER_RESELLER} webhooks`);
+    const id = newId();
     return hooks.insert({
       id,
       owner_id: reseller.sellerId,
@@ -74,7 +104,8 @@ export async function createResellerHook(
       secret_ciphertext: sealSecret(cipher, id, secret),
     });
   });
-  if (!row) throw new ResellerHookRefusal(`there is a webhook for ${input.event} to this URL`);
+  // Undefined: the seller's or another reseller's of this seller (one per owner, event, URL).
+  if (!row) throw exists();
   return { ...view(row), secret };
 }
 
@@ -108,9 +139,14 @@ export async function resellerDeliveries(
   hooks: readonly { id: string; event_name: string; reseller_id: string | null }[],
   sameSeller: (hookId: string, eventId: string) => boolean,
 ): Promise<{ hookId: string; eventId: string }[]> {
-  const listening = hooks.filter((h) => h.reseller_id !== null);
-  if (listening.length === 0) return [];
   const repo = resellerHooksRepository(db);
+  const ofResellers = hooks.filter((h) => h.reseller_id !== null);
+  if (ofResellers.length === 0) return [];
+  // Revocation deletes a credential's hooks; should one survive it all the same, it hears
+  // nothing (a booking_update carries the customers of the revoked reseller's bookings).
+  const live = await repo.liveOf([...new Set(ofResellers.map((h) => h.reseller_id!))]);
+  const listening = ofResellers.filter((h) => live.has(h.reseller_id!));
+  if (listening.length === 0) return [];
   const follows = (e: FannedEvent, event: ResellerEvent) => FOLLOWS[event].includes(e.name);
   const bookers = await repo.bookersOf(
     events.flatMap((e) => (follows(e, 'booking_update') && e.objectId ? [e.objectId] : [])),

@@ -1,7 +1,8 @@
 /**
  * OCTo's webhook routes (octo/webhooks, tag `OCTo`): a reseller's receivers for
  * booking_update and availability_update. The answer to a creation carries the signing
- * secret (Standard Webhooks, as the API's hooks); each handler is one service call.
+ * secret (Standard Webhooks, as the API's hooks), and so does the answer that enables a
+ * disabled one again; each handler is one service call.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
@@ -16,6 +17,12 @@ const webhookFields = {
   event: Type.Enum(RESELLER_EVENTS),
   url: Type.String({ format: 'uri' }),
   useContactLanguage: Type.Boolean({ description: 'Content has one language here: false' }),
+  // Not in OCTo's Webhook (which has no state): without it a reseller could not tell that
+  // its receiver stopped getting anything. Clients ignore fields they do not know.
+  status: Type.Union([Type.Literal('ENABLED'), Type.Literal('DISABLED')], {
+    description:
+      'Not an OCTo field: DISABLED after its deliveries kept failing for the whole retry schedule (nothing is sent to it); POST the same url and event again to enable it',
+  }),
 };
 
 export const OctoWebhook = Type.Object(webhookFields, { $id: 'OctoWebhook' });
@@ -55,7 +62,7 @@ export const octoWebhookRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: octoSchema(
         'createOctoWebhook',
-        'Register a receiver for booking_update (this reseller’s bookings) or availability_update (the seller’s departures); signed, retried (octo/webhooks)',
+        'Register a receiver for booking_update (this reseller’s bookings) or availability_update (the seller’s departures); signed, retried (octo/webhooks). The same url and event again enables a DISABLED one, with a new secret',
         { body: refTo(OctoWebhookBody), response: { 200: refTo(OctoCreatedWebhook) } },
       ),
     },

@@ -1,9 +1,10 @@
 /**
  * OCTo's webhooks (octo/webhooks): a reseller registers, lists and deletes its receivers
  * (hooks of the hooks module, so deliveries share its outbox, signing, retries and SSRF
- * guard), and the bodies they receive: `{webhook, booking}` for `booking_update` (one of its
- * bookings confirmed, changed, cancelled or expired), `{webhook, productId, optionId,
- * availability}` for `availability_update` (a departure of a visible product changed).
+ * guard; one disabled after failing deliveries is enabled again by registering it again),
+ * and the bodies they receive: `{webhook, booking}` for `booking_update` (one of its bookings
+ * confirmed, changed, cancelled or expired), `{webhook, productId, optionId, availability}`
+ * for `availability_update` (a departure of a visible product changed).
  */
 import type { BookingEnv } from '../../config.js';
 import type { Db } from '../../db/database.js';
@@ -16,6 +17,7 @@ import {
   hooksFacade,
   type ResellerDelivery,
   type ResellerEvent,
+  type ResellerHookView,
 } from '../hooks/index.js';
 import { resellerBookings } from '../orders/index.js';
 import { resellersFacade } from '../resellers/index.js';
@@ -30,7 +32,17 @@ export interface OctoWebhookView {
   event: ResellerEvent;
   url: string;
   useContactLanguage: boolean;
+  /** Ours, not OCTo's: DISABLED after its deliveries kept failing (registering it again enables it). */
+  status: 'ENABLED' | 'DISABLED';
 }
+
+const octoView = (hook: ResellerHookView): OctoWebhookView => ({
+  id: hook.id,
+  event: hook.event,
+  url: hook.url,
+  useContactLanguage: false,
+  status: hook.status === 'enabled' ? 'ENABLED' : 'DISABLED',
+});
 
 /** Only a reseller credential has webhooks here (the seller's own key has the API's hooks). */
 function credentialOf(reseller: Reseller): Reseller & { resellerId: string } {
@@ -50,17 +62,21 @@ export function octoWebhooksService(deps: { db: Db; cipher: ApiKeyCipher; env: B
       input: { url: string; event: ResellerEvent },
     ): Promise<OctoWebhookView & { secret: string }> {
       try {
-        const hook = await hooksFacade.resellers.create(deps, credentialOf(reseller), input);
-        return { ...hook, useContactLanguage: false };
+        const { secret, ...hook } = await hooksFacade.resellers.create(
+          deps,
+          credentialOf(reseller),
+          input,
+        );
+        return { ...octoView(hook), secret };
       } catch (error) {
-        if (error instanceof ResellerHookRefusal) fail('BAD_REQUEST', error.message);
+        if (error instanceof ResellerHookRefusal) fail(error.code, error.message);
         throw error;
       }
     },
 
     async list(reseller: Reseller): Promise<OctoWebhookView[]> {
       const hooks = await hooksFacade.resellers.list(db, credentialOf(reseller).resellerId);
-      return hooks.map((h) => ({ ...h, useContactLanguage: false }));
+      return hooks.map(octoView);
     },
 
     async remove(reseller: Reseller, id: string): Promise<void> {
@@ -101,7 +117,9 @@ export function octoWebhookRenderer(db: Db, bookings: Pick<OctoBookingsService, 
     const webhook = { id: delivery.hookId, event: 'booking_update', url: delivery.url };
     const reseller = await resellersFacade.find(db, delivery.resellerId);
     const read = await resellerBookings.read(db, object.id);
-    if (!reseller || !read) return { webhook, booking: null };
+    // A revoked reseller's hooks hear nothing (reseller-hooks.ts); a delivery fanned out
+    // before the revocation must not carry its bookings' customers either.
+    if (!reseller || reseller.revoked || !read) return { webhook, booking: null };
     return { webhook, booking: await bookings.viewOf(read, reseller) };
   };
 }

@@ -46,7 +46,11 @@ export function resellersRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
-    /** Revokes a seller's credential; the credential as it was, or undefined when there is none. */
+    /**
+     * Revokes a seller's credential; the credential as it was, or undefined when there is none.
+     * Its row stays locked until the transaction ends (as with `revokeMadeBy`): the lock a
+     * webhook's creation takes (credential-end.ts).
+     */
     async revoke(
       sellerId: string,
       id: string,

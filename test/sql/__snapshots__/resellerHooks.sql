@@ -18,3 +18,15 @@ select "order_id", "booker_id" from "reseller_bookings" where "order_id" in ($1,
 
 -- visibleOf
 select "id" from "experiences" where "id" in ($1, $2) and "visible" = $3;
+
+-- lockLiveCredential
+select "id" from "reseller_credentials" where "id" = $1 and "revoked_at" is null for update;
+
+-- findOwn
+select * from "hooks" where "reseller_id" = $1 and "event_name" = $2 and "url" = $3;
+
+-- reenable
+update "hooks" set "status" = $1, "disabled_at" = $2, "secret_ciphertext" = $3, "updated_at" = greatest($4::timestamptz, "hooks"."updated_at" + interval '1 millisecond') where "id" = $5 and "status" = $6 returning *;
+
+-- liveOf
+select "id" from "reseller_credentials" where "id" in ($1, $2) and "revoked_at" is null;
