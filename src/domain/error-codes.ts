@@ -45,6 +45,8 @@ export const errorCodes = {
   already_checked_in: { status: 409, title: 'The guest is already checked in' },
   guest_canceled: { status: 409, title: "The guest's seat is canceled" },
   wrong_day: { status: 409, title: 'The departure is on another day' },
+  item_not_confirmed: { status: 409, title: "The guest's booking is not confirmed" },
+  guest_checked_in: { status: 409, title: 'A guest of the booking has checked in' },
   ambiguous_code: { status: 409, title: 'The code names bookings of several sellers' },
   resource_full: { status: 409, title: 'A resource the departure uses is full' },
   resource_in_use: { status: 409, title: 'Experiences use this resource' },

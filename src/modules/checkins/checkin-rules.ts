@@ -3,13 +3,15 @@
  * ticket code names that guest, an item's its live guests, an order's short code its live
  * guests not yet arrived on departures of today (the departure's local day). A canceled
  * seat is `409 guest_canceled`, a guest already in `409 already_checked_in` (the service
- * names who), a departure on another local day `409 wrong_day` unless forced. And the check-in
- * object as the API shows it.
+ * names who), a guest of an item not confirmed (a hold, a pending item) `409
+ * item_not_confirmed`, a departure on another local day `409 wrong_day` unless forced. And the
+ * check-in object as the API shows it.
  */
 import { newId } from '../../db/ids.js';
 import { DomainError } from '../../domain/errors.js';
 import {
   ITEM_STATUS,
+  holdsSeats,
   type GuestRecord,
   type OrderItemView,
   type OrderView,
@@ -60,12 +62,36 @@ function wrongDay(
 /**
  * A guest whose seat is held (item status 103) past its order's deadline: the seat is no
  * longer the guest's, though the sweeper may not have given it back yet (it runs every few
- * seconds), so it is refused as a canceled seat is.
+ * seconds), so it is refused as a canceled seat is. Not one checked in (a hold is not
+ * checked in, but staff may set a checked-in guest's item back to 103): it is on board, and
+ * the sweeper keeps its seat (holds.service.ts).
  */
 export const heldPastDeadline = (order: OrderView, guest: GuestRecord, now: Date): boolean =>
   itemOf(order, guest).status === ITEM_STATUS.hold &&
+  guest.guestStatus !== 'arrived' &&
   order.holdExpiresAt !== null &&
   Date.parse(order.holdExpiresAt) <= now.getTime();
+
+/**
+ * Whether a guest's item is confirmed (200-299): only then may it check in. A hold (103) or a
+ * pending item (100) may still lose its seat to the sweeper or the seller, and a guest on
+ * board must never be canceled behind the dock's back.
+ */
+export const confirmedSeat = (order: OrderView, guest: GuestRecord): boolean =>
+  itemOf(order, guest).status >= ITEM_STATUS.confirmed && holdsSeats(itemOf(order, guest).status);
+
+/** 409 item_not_confirmed for guests whose items are not confirmed, naming the items. */
+export function notConfirmed(order: OrderView, guests: readonly GuestRecord[]): DomainError {
+  const items = [...new Set(guests.map((g) => g.itemId))].map((id) => {
+    const item = order.items.find((i) => i.id === id)!;
+    return { id, status: item.status };
+  });
+  return new DomainError(
+    'item_not_confirmed',
+    `The booking is not confirmed (item status ${items.map((i) => i.status).join(', ')}: on hold or pending). Confirm it (status 200) before checking its guests in.`,
+    { items },
+  );
+}
 
 /** The guests of `guests` whose seats are theirs now: not canceled, nor a hold run out. */
 export const liveGuests = (order: OrderView, guests: readonly GuestRecord[], now: Date) =>
@@ -108,6 +134,10 @@ export function pickGuests(
   }
   let waiting = live.filter((g) => g.guestStatus !== 'arrived');
   if (waiting.length === 0) return { alreadyIn: latestIn(live) };
+  // Guests of unconfirmed items wait for their booking; a short code checks in the others.
+  const confirmed = waiting.filter((g) => confirmedSeat(order, g));
+  if (confirmed.length === 0) throw notConfirmed(order, waiting);
+  waiting = confirmed;
   if (named.kind === 'order' && !when.force) {
     // Today's guests all in, others on other days: a second scan of the same short code
     // (another member of the party) is told who is in, not to force the other days' in.

@@ -156,7 +156,7 @@ export const checkinsRoutes: FastifyPluginAsyncTypebox<{
         operationId: 'getManifest',
         summary: "A departure's manifest: its guides and live guests, with counts",
         description:
-          'JSON; CSV (one row per guest) with `Accept: text/csv` or `?format=csv`; a printable HTML page with `?format=html`. The seller, its seller-admin, reservation and check-in delegates; anyone else 404.',
+          'JSON; CSV (one row per guest) with `Accept: text/csv` or `?format=csv`; a printable HTML page with `?format=html`. Each order\'s notes are clipped to 1,000 characters; one response lists the guests that fit in about 2 MB (at most 2,000), the counts are of all, and `paging.next` (and a `Link: <…>; rel="next"` header in every format) names the rest. The seller, its seller-admin, reservation and check-in delegates; anyone else 404.',
         security: authenticated,
         params: IdParams,
         querystring: ManifestQuery,
@@ -175,8 +175,17 @@ export const checkinsRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      const manifest = await manifests.manifest(requireCaller(request), request.params.id);
-      const format = formatOf(request.query.format, request.headers.accept);
+      const { format: asked, startingAfter } = request.query;
+      const manifest = await manifests.manifest(requireCaller(request), request.params.id, {
+        ...(startingAfter ? { startingAfter } : {}),
+      });
+      const format = formatOf(asked, request.headers.accept);
+      // The next page in every format: CSV has no other place to say there is one.
+      if (manifest.paging.next)
+        reply.header(
+          'link',
+          `<${manifest.paging.next}${asked ? `&format=${asked}` : ''}>; rel="next"`,
+        );
       if (format === 'json') return manifest;
       const name = `manifest-${manifest.date}-${manifest.event.id}`;
       if (format === 'csv')

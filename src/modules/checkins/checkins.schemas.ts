@@ -4,7 +4,8 @@
  * /api/orders/{id}/modify`, and a departure's manifest.
  */
 import { Type, type Static } from 'typebox';
-import { Id, Nullable, Ref, Timestamp, listOf, refTo } from '../../http/schemas.js';
+import { ID_PATTERN } from '../../db/ids.js';
+import { Id, Nullable, Paging, Ref, Timestamp, listOf, refTo } from '../../http/schemas.js';
 import { Event } from '../events/index.js';
 import { GUEST_STATUSES } from '../orders/index.js';
 import { DateString } from '../shared/index.js';
@@ -101,7 +102,10 @@ const ManifestGuest = Type.Object({
   guestStatus: GuestStatus,
   checkedInAt: Nullable(Timestamp),
   itemStatus: Type.Integer({ description: "The item's status: 100 pending, 103 on hold, 2xx" }),
-  notes: Type.Array(Type.String(), { description: "The order's notes" }),
+  notes: Type.Array(Type.String(), {
+    description:
+      "The order's notes, clipped to 1,000 characters in all (the last one kept then ends with …; the order keeps them whole)",
+  }),
 });
 
 export const Manifest = Type.Object(
@@ -124,7 +128,11 @@ export const Manifest = Type.Object(
       noShow: Type.Integer(),
       pending: Type.Integer(),
     }),
-    guests: Type.Array(ManifestGuest, { description: 'By customer name, then booking' }),
+    guests: Type.Array(ManifestGuest, {
+      description:
+        'By customer name, then booking; as many as fit in one response (counts are of all): paging.next names the rest',
+    }),
+    paging: refTo(Paging),
   },
   { $id: 'Manifest', description: "A departure's guides and live guests, for the dock" },
 );
@@ -135,6 +143,12 @@ export const ManifestQuery = Type.Object(
     format: Type.Optional(
       Type.Enum(['json', 'csv', 'html'], {
         description: 'Or send Accept: text/csv; html is a printable page',
+      }),
+    ),
+    startingAfter: Type.Optional(
+      Type.String({
+        pattern: ID_PATTERN,
+        description: 'The guests after this one (as paging.next of the previous page names)',
       }),
     ),
   },

@@ -1,7 +1,8 @@
 /**
  * The check-in desk (docs/operations-day.md): a scan checks in the guests its code names
- * (checkin-rules.ts), an undo puts a guest back to pending, and Xola's `modify` sets every
- * live guest of an order at once. Each runs under the order's lock, as every change of an
+ * (checkin-rules.ts), an undo puts a guest back to pending (not one whose seat was canceled),
+ * and Xola's `modify` sets every live guest of an order at once (checking in only guests of
+ * confirmed items, as a scan). Each runs under the order's lock, as every change of an
  * order does, records its check-ins (the dock's audit trail), and emits `order.update` with
  * the audit of the guests' statuses, so webhooks see it.
  */
@@ -18,7 +19,15 @@ import type { Scope } from '../../query/types.js';
 import { ordersFacade, type GuestRecord, type OrderView } from '../orders/index.js';
 import { ref } from '../shared/index.js';
 import { usersFacade } from '../users/index.js';
-import { factsOf, liveGuests, newCheckin, pickGuests, toCheckinView } from './checkin-rules.js';
+import {
+  confirmedSeat,
+  factsOf,
+  liveGuests,
+  newCheckin,
+  notConfirmed,
+  pickGuests,
+  toCheckinView,
+} from './checkin-rules.js';
 import { checkinList } from './checkins.list.js';
 import { checkinsRepository, type CheckinWithBooking } from './checkins.repository.js';
 import type { CheckinInput, CheckinResultView, CheckinView } from './checkins.schemas.js';
@@ -161,8 +170,14 @@ export function checkinsService(deps: CheckinsDeps) {
         const locked = (await ordersFacade.guests.lockOrder(tx, found.order_id))!;
         // Read again under the order's lock: an undo that raced this one has won.
         const record = (await checkinsRepository(tx).findById(id))!;
-        if (record.undone_at !== null) throw notFound(`Check-in ${id} (it was undone)`);
         const guest = locked.guests.find((g) => g.id === record.guest_id)!;
+        // A guest whose seat was given back is expected nowhere: its check-in was undone with
+        // its seat, and one left live by an older release is not undone on a canceled order.
+        if (guest.canceledAt !== null)
+          throw new DomainError('guest_canceled', "This guest's seat was canceled.", {
+            guest: ref(guest.id),
+          });
+        if (record.undone_at !== null) throw notFound(`Check-in ${id} (it was undone)`);
         const at = creationTime();
         await checkinsRepository(tx).undo([id], at, caller.id);
         await ordersFacade.guests.setStatus(tx, record.order_id, [guest.id], 'pending', at, null);
@@ -196,6 +211,9 @@ export function checkinsService(deps: CheckinsDeps) {
           (g) => g.guestStatus !== status,
         );
         if (changing.length === 0) return order;
+        // As a scan: nobody of an unconfirmed item checks in (checkin-rules.ts confirmedSeat).
+        const unconfirmed = changing.filter((g) => !confirmedSeat(order, g));
+        if (status === 'arrived' && unconfirmed.length > 0) throw notConfirmed(order, unconfirmed);
         const at = creationTime();
         const checkins = checkinsRepository(tx);
         const leaving = changing.filter((g) => g.guestStatus === 'arrived').map((g) => g.id);

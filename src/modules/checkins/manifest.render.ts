@@ -4,7 +4,8 @@
  * are read: every CSV cell is quoted (quotes doubled), and a cell a spreadsheet would run as
  * a formula (starting with = + - @, a tab or a carriage return) is prefixed with `'`
  * (OWASP's CSV injection advice); every HTML value is escaped, and the page runs no script
- * and loads nothing: its one style block is allowed by hash in its own strict CSP.
+ * and loads nothing: its one style block is allowed by hash in its own strict CSP. A page of
+ * a manifest too big for one response says so above its table (the CSV: in its Link header).
  */
 import { createHash } from 'node:crypto';
 import type { ManifestView } from './checkins.schemas.js';
@@ -64,6 +65,7 @@ table { border-collapse: collapse; width: 100%; }
 th, td { border: 1px solid #999; padding: .3rem .5rem; text-align: left; vertical-align: top; }
 th { background: #eee; }
 td.tick { width: 1.5rem; }
+p.part { font-weight: bold; }
 td.code { font-family: ui-monospace, monospace; font-size: .85rem; }
 tr.arrived td { background: #e6f4e6; }
 tr.no_show td { color: #777; text-decoration: line-through; }
@@ -83,6 +85,19 @@ function when(start: string, end: string): string {
   });
   const endDay = end.slice(0, 10) === start.slice(0, 10) ? '' : `${end.slice(0, 10)} `;
   return `${weekday} ${start.slice(0, 10)}, ${start.slice(11, 16)} to ${endDay}${end.slice(11, 16)}`;
+}
+
+/**
+ * What a page of a manifest too big for one response says above its table: that it is part
+ * of the list, and where the rest is, so a printed page never passes for the whole boat.
+ */
+function part(manifest: ManifestView): string {
+  const { guests, counts, paging } = manifest;
+  if (guests.length >= counts.booked && !paging.next) return '';
+  const next = paging.next
+    ? ` <a href="${text(`${paging.next}&format=html`)}">The next page</a> lists more.`
+    : ' This is the last page.';
+  return `<p class="part">This page lists ${guests.length} of the ${counts.booked} guests.${next}</p>\n`;
 }
 
 export function manifestHtml(manifest: ManifestView): string {
@@ -113,7 +128,7 @@ ${guides ? `<ul class="guides">${guides}</ul>` : '<p>No guide assigned.</p>'}
 <li>Booked <strong>${counts.booked}</strong></li><li>Arrived <strong>${counts.arrived}</strong></li>
 <li>No show <strong>${counts.noShow}</strong></li><li>Expected <strong>${counts.pending}</strong></li>
 </ul>
-<table>
+${part(manifest)}<table>
 <thead><tr><th></th><th>Name</th><th>Guest type</th><th>Order</th><th>Ticket</th><th>Status</th><th>Notes</th></tr></thead>
 <tbody>
 ${rows}

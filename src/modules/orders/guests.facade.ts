@@ -8,7 +8,7 @@ import type { Executor, Tx } from '../../db/unit-of-work.js';
 import type { GuestStatus } from '../../db/types.js';
 import type { Sellers } from '../../domain/access.js';
 import type { GuestRow } from './guests.js';
-import { guestsRepository } from './guests.repository.js';
+import { guestsRepository, type ManifestPage } from './guests.repository.js';
 import { ordersRepository } from './orders.repository.js';
 import { itemFromJson, toOrderView, type OrderView } from './orders.schemas.js';
 import type { DemographicLine } from './pricing.js';
@@ -49,6 +49,34 @@ export interface CodeMatch {
   id: string;
   orderId: string;
   sellerId: string;
+}
+
+/** A page of a departure's manifest: the counts of all its live guests, and the page's. */
+export interface ManifestPageRead {
+  counts: { booked: number; arrived: number; noShow: number; pending: number };
+  cursorFound: boolean;
+  guests: ManifestGuest[];
+}
+
+/**
+ * Notes clipped to `max` characters (code points) in all: whole notes while they fit, then
+ * the one that does not cut and ended with `…`, the rest left out.
+ */
+function clipNotes(notes: readonly string[], max: number): string[] {
+  const kept: string[] = [];
+  let left = max;
+  for (const note of notes) {
+    const chars = [...note];
+    if (chars.length <= left) {
+      kept.push(note);
+      left -= chars.length;
+      continue;
+    }
+    if (left > 0) kept.push(chars.slice(0, left).join('') + '…');
+    else if (kept.length > 0) kept[kept.length - 1] += '…';
+    return kept;
+  }
+  return kept;
 }
 
 export const toGuestRecord = (row: GuestRow): GuestRecord => ({
@@ -120,10 +148,19 @@ export const guestsFacade = {
     await ordersRepository(tx).touch(orderId, at);
   },
 
-  /** A departure's live guests with their bookings' facts (one query). */
-  async atEvent(db: Executor, eventId: string): Promise<ManifestGuest[]> {
-    const rows = await guestsRepository(db).atEvent(eventId);
-    return rows.map((row) => {
+  /**
+   * A page of a departure's live guests with their bookings' facts, and the counts of all of
+   * them (one query; guests.repository.ts `atEvent`). Each order's notes are clipped to
+   * `page.notesChars` characters in all, the last one kept ending with `…` when any was cut
+   * (the order keeps them whole). `cursorFound` is false when `page.after` is no guest.
+   */
+  async atEvent(db: Executor, eventId: string, page: ManifestPage): Promise<ManifestPageRead> {
+    const read = await guestsRepository(db).atEvent(eventId, page);
+    // Each order's notes come once, on its first guest of the page.
+    const notes = new Map<string, string[]>();
+    for (const row of read.rows)
+      if (row.notes) notes.set(row.order_id, clipNotes(row.notes, page.notesChars));
+    const guests = read.rows.map((row) => {
       const lines = row.item_demographics as DemographicLine[];
       const line = lines.find((l) => l.demographic.id === row.demographic_id);
       return {
@@ -132,12 +169,14 @@ export const guestsFacade = {
           id: row.order_id,
           shortCode: row.short_code,
           customerName: row.customer_name,
-          notes: (row.notes as { text: string }[]).map((n) => n.text),
+          notes: notes.get(row.order_id) ?? [],
         },
         guestType: line?.label ?? null,
         itemStatus: row.item_status,
       };
     });
+    const { booked, arrived, no_show: noShow, pending } = read.counts;
+    return { counts: { booked, arrived, noShow, pending }, cursorFound: read.cursorFound, guests };
   },
 };
 

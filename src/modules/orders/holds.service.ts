@@ -2,10 +2,14 @@
  * Holds (item status 103) that outlive their deadline: their items canceled and their seats
  * given back, an order at a time, each in its own transaction; the hold sweeper
  * (hold-sweeper.ts) calls `releaseExpiredHolds` on every instance, and each order is locked
- * and its deadline checked again, so a hold is released once.
+ * and its deadline checked again, so a hold is released once. A held item with a guest
+ * checked in is never released: its guests are on board, and their seats must not be
+ * resold. The dock checks in no guest of a hold, but staff may set a checked-in guest's item
+ * back to 103; such an item becomes pending (100: awaiting the seller, no deadline) instead.
  */
 import { inTransaction, type Tx } from '../../db/unit-of-work.js';
 import { holdsExpired } from '../../metrics/index.js';
+import { guestsRepository } from './guests.repository.js';
 import { ITEM_STATUS } from './item-status.js';
 import { addSeats, seatsHeld } from './order-changes.js';
 import { commitChange } from './order-writes.js';
@@ -13,16 +17,27 @@ import type { OrdersContext } from './orders.context.js';
 import { ordersRepository } from './orders.repository.js';
 import { resellerBookingsRepository } from './reseller-bookings.repository.js';
 
-/** Ends every unconfirmed hold of an order: its held items canceled, their seats back. */
+/**
+ * Ends every unconfirmed hold of an order: its held items canceled, their seats back (those
+ * with a guest checked in pending instead, seats kept).
+ */
 async function releaseHolds(ctx: OrdersContext, tx: Tx, orderId: string): Promise<boolean> {
   const orders = ordersRepository(tx);
   const order = await orders.lock(orderId);
   if (!order?.hold_expires_at || order.hold_expires_at.getTime() > ctx.now().getTime())
     return false;
   const items = (await orders.itemsOf([orderId])).get(orderId) ?? [];
+  const aboard = new Set(
+    (await guestsRepository(tx).liveOf(orderId))
+      .filter((g) => g.status === 'arrived')
+      .map((g) => g.item_id),
+  );
   const held = items.filter((i) => i.status === ITEM_STATUS.hold);
+  const released = held.filter((i) => !aboard.has(i.id));
   const after = items.map((i) =>
-    i.status === ITEM_STATUS.hold ? { ...i, status: ITEM_STATUS.canceled } : i,
+    i.status !== ITEM_STATUS.hold
+      ? i
+      : { ...i, status: aboard.has(i.id) ? ITEM_STATUS.pending : ITEM_STATUS.canceled },
   );
   await commitChange(
     ctx,
@@ -31,10 +46,12 @@ async function releaseHolds(ctx: OrdersContext, tx: Tx, orderId: string): Promis
     items,
     after,
     { id: null, reason: 'hold expired' },
-    { changed: held, added: [], deltas: addSeats(new Map(), seatsHeld(held), -1) },
+    { changed: held, added: [], deltas: addSeats(new Map(), seatsHeld(released), -1) },
   );
-  // A reseller's booking ended by its deadline shows EXPIRED, not CANCELLED (OCTo).
-  await resellerBookingsRepository(tx).markExpired(orderId, ctx.now());
+  // A reseller's booking ended by its deadline shows EXPIRED, not CANCELLED (OCTo); one
+  // whose guests are on board has not ended.
+  if (released.length === held.length)
+    await resellerBookingsRepository(tx).markExpired(orderId, ctx.now());
   return true;
 }
 

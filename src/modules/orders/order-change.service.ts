@@ -22,6 +22,7 @@ import {
 } from './booking.js';
 import { openedByHand } from './booking-request.js';
 import { ITEM_STATUS, STAFF_STATUSES, holdsSeats } from './item-status.js';
+import { customerKeepsCheckedIn } from './cancellation.service.js';
 import { readLineItems } from './line-items.js';
 import {
   addSeats,
@@ -206,6 +207,8 @@ export async function change(
         experiences: known,
       }));
     }
+    // A customer changes no item whose guests are on board (cancellation.service.ts).
+    if (!staff) await customerKeepsCheckedIn(tx, id, work.changed);
     const changed = await commitChange(
       ctx,
       tx,
