@@ -2,11 +2,13 @@
  * Auto-assignment (an experience's `guide.autoAssign`): a new event, made by a booking or by
  * POST /api/events, gets `required` guides (at least one) that the assignment rules allow,
  * pending their answer; when none is free the event is made anyway, without them. Under
- * concurrent bookings a guide is never put on two overlapping events.
+ * concurrent bookings a guide is never put on two overlapping events. Guides that can never
+ * take a departure cost a booking no statement of their own, and none is locked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
 import { book, item, openShop, type Shop } from '../helpers/booking.js';
+import { countStatements } from '../helpers/statement-counter.js';
 import {
   ALWAYS,
   assign,
@@ -122,6 +124,39 @@ describe('auto-assignment of a booking’s new event', () => {
     });
     await preferences(shop, shop.experienceId, { autoAssign: true, required: 3 });
     expect((await eventOfBooking(shop, '2031-05-05')).guides).toEqual([]);
+  });
+});
+
+describe('what auto-assignment costs a booking', () => {
+  it('reads the guides once per new departure and locks none when none can take it', async () => {
+    const shop = await openShop(t.app);
+    const s = shop.seller;
+    // Thirty guides that can never take a departure: no schedule, only unavailable, blacked out.
+    for (let i = 0; i < 30; i++) {
+      const schedules = [
+        [],
+        [{ ...ALWAYS, type: 'unavailable' }],
+        [ALWAYS, { ...ALWAYS, type: 'blackout' }],
+      ][i % 3];
+      await createGuide(t.app, s, s.id, { name: `Never ${i}`, schedules });
+    }
+    await preferences(shop, shop.experienceId, { autoAssign: true, required: 3 });
+    const items = ['2031-08-04', '2031-08-05', '2031-08-06', '2031-08-07', '2031-08-08'].map((d) =>
+      item(shop.experienceId, d, 900),
+    );
+    let booked: Awaited<ReturnType<typeof book>> | undefined;
+    const statements = await countStatements(async () => {
+      booked = await book(t.app, customer, { items });
+    });
+    expect(booked!.statusCode, booked!.body).toBe(201);
+    const onGuides = statements.filter((q) => /from "guides"/i.test(q));
+    // Only guides with an available schedule are read (the blacked-out ten, refused by the
+    // rule in JS), a page or two of them per new departure; before, a locking statement each.
+    expect(onGuides.length).toBeGreaterThan(0);
+    expect(onGuides.length).toBeLessThanOrEqual(items.length * 2);
+    expect(onGuides.filter((q) => /for update/i.test(q))).toEqual([]);
+    for (const event of booked!.json().items)
+      expect((await readEvent(t.app, s, event.event.id)).json().guides).toEqual([]);
   });
 });
 

@@ -138,6 +138,76 @@ describe('the guide’s answer', () => {
   });
 });
 
+describe('a guide that is no longer a ROLE_GUIDE delegate of the seller', () => {
+  /** The seller's delegation of `user`, as its list shows it. */
+  const delegationOf = async (user: Account): Promise<string> =>
+    (await as(t.app, shop.seller, { method: 'GET', url: `/api/users/${shop.seller.id}/delegates` }))
+      .json()
+      .data.find((d: { user: { id: string } | null }) => d.user?.id === user.id).id;
+
+  it('is a stranger to its assignments once removed or moved to other roles (404), and changes nothing', async () => {
+    const firedUser = await delegate(t.app, shop.seller, ['ROLE_GUIDE'], 'Fired');
+    const fired = await createGuide(t.app, shop.seller, shop.seller.id, {
+      name: 'Fired',
+      user: { id: firedUser.id },
+    });
+    const movedUser = await delegate(t.app, shop.seller, ['ROLE_GUIDE'], 'Moved');
+    const moved = await createGuide(t.app, shop.seller, shop.seller.id, {
+      name: 'Moved',
+      user: { id: movedUser.id },
+    });
+    const event = await newEvent();
+    await assign(t.app, shop.seller, event.id, { guide: { id: fired.id } });
+    await assign(t.app, shop.seller, event.id, { guide: { id: moved.id } });
+    expect((await answer(firedUser, event.id, fired.id, { status: 'confirmed' })).statusCode).toBe(
+      200,
+    );
+
+    const removed = await as(t.app, shop.seller, {
+      method: 'DELETE',
+      url: `/api/users/${shop.seller.id}/delegates/${await delegationOf(firedUser)}`,
+    });
+    expect(removed.statusCode).toBe(204);
+    const demoted = await as(t.app, shop.seller, {
+      method: 'POST',
+      url: `/api/users/${shop.seller.id}/delegates`,
+      payload: { user: { id: movedUser.id }, roles: ['ROLE_CHECKIN'] },
+    });
+    expect(demoted.statusCode).toBe(200);
+
+    const stranger = await signUp(t.app);
+    const strangers = expectProblem(
+      await answer(stranger, event.id, fired.id, { status: 'declined' }),
+      404,
+      'not_found',
+    );
+    for (const [who, guide] of [
+      [firedUser, fired],
+      [movedUser, moved],
+    ] as const) {
+      for (const status of ['declined', 'confirmed', 'pending']) {
+        const refused = expectProblem(
+          await answer(who, event.id, guide.id, { status }),
+          404,
+          'not_found',
+        );
+        // Body for body a stranger's: nothing about the event shows.
+        expect(refused.detail).toBe(strangers.detail);
+      }
+    }
+    expect(await statusesOf(event.id)).toEqual([
+      { status: 'confirmed', guide: { id: fired.id } },
+      { status: 'pending', guide: { id: moved.id } },
+    ]);
+    // The profile keeps its link (the seller's to change): by itself it grants nothing.
+    const profile = await as(t.app, shop.seller, {
+      method: 'GET',
+      url: `/api/sellers/${shop.seller.id}/guides/${fired.id}`,
+    });
+    expect(profile.json().user).toEqual({ id: firedUser.id });
+  });
+});
+
 describe('a declined assignment', () => {
   it('frees the guide for an overlapping event; taking it back then conflicts', async () => {
     const first = await newEvent();

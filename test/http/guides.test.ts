@@ -4,6 +4,7 @@
  * changed), schedules, the list with the query language, and deletion (soft: gone from the
  * API and from future events, kept on past ones).
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   as,
@@ -697,6 +698,24 @@ describe('deleting a guide', () => {
       'not_found',
     );
     expect((await guideRow(guide.id)).deleted_at).not.toBeNull();
+  });
+
+  it('happens once: concurrent DELETEs answer 204 then 404, with one guide.delete', async () => {
+    const guide = await createGuide(t.app, seller, seller.id, { name: 'Twice' });
+    const url = `/${seller.id}/guides/${guide.id}`;
+    const answers = await Promise.all([req(seller, 'DELETE', url), req(seller, 'DELETE', url)]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([204, 404]);
+    const deletedAt = (await guideRow(guide.id)).deleted_at;
+    expectProblem(await req(seller, 'DELETE', url), 404, 'not_found');
+    // A retry moves nothing: the guide was deleted when it was.
+    expect((await guideRow(guide.id)).deleted_at).toEqual(deletedAt);
+    const announced = await t.database.db
+      .selectFrom('domain_events')
+      .select('name')
+      .where('name', 'like', 'guide.%')
+      .where(sql<string>`object ->> 'id'`, '=', guide.id)
+      .execute();
+    expect(announced.map((e) => e.name).sort()).toEqual(['guide.create', 'guide.delete']);
   });
 
   it('frees the linked user for a new profile', async () => {

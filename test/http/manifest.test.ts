@@ -14,7 +14,7 @@ import {
   type TestApp,
 } from '../helpers/app.js';
 import { book, item, openShop, type Shop } from '../helpers/booking.js';
-import { delegate } from '../helpers/guides.js';
+import { ALWAYS, assign, createEvent, createGuide, delegate } from '../helpers/guides.js';
 import { countStatements } from '../helpers/statement-counter.js';
 
 const FORMULA = "=cmd|' /C calc'!A0";
@@ -213,5 +213,42 @@ describe('manifest', () => {
     expectProblem(await manifest(dock, '?format=pdf'), 400, 'validation_failed');
     const desk = await delegate(t.app, shop.seller, ['ROLE_RESERVATION'], 'Desk');
     for (const who of [shop.seller, desk]) expect((await manifest(who)).statusCode).toBe(200);
+  });
+
+  it('names the guides working the departure, with their phones; not those declined or deleted', async () => {
+    const s = shop.seller;
+    // A departure already run, so a guide deleted since stays on it (as history).
+    const past = await createEvent(t.app, s, shop.experienceId, '2020-01-06T09:00');
+    const guide = (name: string, phone: string) =>
+      createGuide(t.app, s, s.id, { name, phone, schedules: [ALWAYS] });
+    const working = await guide('Working', '+33 6 11 11 11 11');
+    const declined = await guide('Declined', '+33 6 22 22 22 22');
+    const deleted = await guide('Deleted', '+33 6 33 33 33 33');
+    for (const g of [working, declined, deleted])
+      expect((await assign(t.app, s, past.id, { guide: { id: g.id } })).statusCode).toBe(201);
+    const answered = await as(t.app, s, {
+      method: 'PUT',
+      url: `/api/events/${past.id}/guides/${declined.id}`,
+      payload: { status: 'declined' },
+    });
+    expect(answered.statusCode).toBe(200);
+    const removed = await as(t.app, s, {
+      method: 'DELETE',
+      url: `/api/sellers/${s.id}/guides/${deleted.id}`,
+    });
+    expect(removed.statusCode).toBe(204);
+
+    for (const who of [dock, s]) {
+      const response = await as(t.app, who, {
+        method: 'GET',
+        url: `/api/events/${past.id}/manifest`,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json().guides).toEqual([
+        { id: working.id, name: 'Working', phone: '+33 6 11 11 11 11', status: 'pending' },
+      ]);
+      expect(response.body).not.toContain('22 22 22');
+      expect(response.body).not.toContain('33 33 33');
+    }
   });
 });

@@ -6,6 +6,8 @@
  * - Before 2018-02-26 a guide is named by its delegate's user id, and a delegate without a
  *   profile gets one in the request's transaction, announced as `guide.create`: a request
  *   that fails leaves no profile behind.
+ * - Before 2018-02-26 no schedule rule applies to a delegate named by its user id (what that
+ *   version assigned); a guide id named there is a profile, checked as on every version.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -224,5 +226,44 @@ describe('before 2018-02-26, a profile made for a delegate', () => {
       'not_found',
     );
     expect(await profileOf(stranger)).toBeUndefined();
+  });
+});
+
+describe('before 2018-02-26, the schedule rule', () => {
+  it('is skipped for a delegate named by its user id, never for a guide id', async () => {
+    const nobody = await createGuide(t.app, shop.seller, shop.seller.id, {
+      name: 'No hours',
+      schedules: [],
+    });
+    const away = await createGuide(t.app, shop.seller, shop.seller.id, {
+      name: 'Away',
+      schedules: [
+        { type: 'available', repeat: 'weekly', days: [0, 1, 2, 3, 4, 5, 6] },
+        { type: 'unavailable', repeat: 'weekly', days: [0, 1, 2, 3, 4, 5, 6] },
+      ],
+    });
+    const event = await createEvent(t.app, shop.seller, shop.experienceId, '2030-11-01T09:00');
+    for (const guide of [nobody, away]) {
+      const body = expectProblem(
+        await assign(t.app, shop.seller, event.id, { guide: { id: guide.id } }, V2018_01),
+        409,
+        'guide_unavailable',
+      );
+      // Problem bodies name the guide as that version does: a guide without a user as is.
+      expect(body.guide).toEqual({ id: guide.id });
+    }
+    expect(await guidesOn(event.id)).toEqual([]);
+
+    // A delegate (its profile made now, with no schedule) is assigned as that version did.
+    const user = await delegate(t.app, shop.seller, ['ROLE_GUIDE'], 'Zoe');
+    const assigned = await assign(
+      t.app,
+      shop.seller,
+      event.id,
+      { guide: { id: user.id } },
+      V2018_01,
+    );
+    expect(assigned.statusCode, assigned.body).toBe(201);
+    expect(assigned.json().guides).toEqual([user.id]);
   });
 });

@@ -13,6 +13,10 @@
  * - Deleting a guide while it is being assigned leaves it on no future event, without a 5xx.
  * - Callers before v2018-02-26 assigning a delegate's user id many times at once get one
  *   guide profile for it, announced once (guide.create).
+ * - Deleting and changing one guide at once: one DELETE answers 204 (one guide.delete), and
+ *   no change is written to the guide once it is deleted.
+ * - A booking's auto-assignment locks only the guides it assigns: a guide it looked at and
+ *   refused is free for another booking's unrelated departure meanwhile.
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -27,8 +31,11 @@ import {
   guideIdsOf,
 } from '../helpers/guides.js';
 import {
+  book,
   createExperience,
+  item,
   observe,
+  upsertEvent,
   serverErrors,
   tally,
   within,
@@ -351,6 +358,118 @@ describe('user ids before v2018-02-26', () => {
         expect(response.statusCode, response.body).toBe(onWinner ? 201 : 409);
         // The old shape: the guide is its user.
         if (onWinner) expect(response.json().guides).toEqual([user.id]);
+      }
+    },
+    TEST_MS,
+  );
+});
+
+describe('deleting and changing one guide at once', () => {
+  it(
+    'deletes it once (one 204, one guide.delete); no change lands on the deleted guide',
+    async () => {
+      for (let round = 0; round < 3; round++) {
+        const guide = await createGuide(t.app, seller, seller.id, { name: `Twice ${round}` });
+        const url = `/api/sellers/${seller.id}/guides/${guide.id}`;
+        const requests = Array.from({ length: 16 }, (_, i) =>
+          i % 2 === 0
+            ? () => as(t.app, seller, { method: 'DELETE', url })
+            : () => as(t.app, seller, { method: 'PUT', url, payload: { name: `Renamed ${i}` } }),
+        );
+        const responses = await all(`delete/change round ${round}`, requests);
+        expect(serverErrors(responses)).toEqual([]);
+        const deletes = responses.filter((_, i) => i % 2 === 0).map((r) => r.statusCode);
+        expect(
+          deletes.filter((code) => code === 204),
+          JSON.stringify(deletes),
+        ).toHaveLength(1);
+        const announced = await observer.query<{ name: string; name_after: string }>(
+          `select name, object ->> 'name' as name_after from domain_events
+           where object ->> 'id' = $1 and name in ('guide.update', 'guide.delete')`,
+          [guide.id],
+        );
+        expect(announced.filter((e) => e.name === 'guide.delete')).toHaveLength(1);
+        // Every change answered 200 was made before the delete: the deleted guide is as the
+        // last of them left it (or as created), and the delete announced that state.
+        const row = (
+          await observer.query<{ name: string; deleted_at: Date | null }>(
+            'select name, deleted_at from guides where id = $1',
+            [guide.id],
+          )
+        )[0]!;
+        expect(row.deleted_at).not.toBeNull();
+        const deleted = announced.find((e) => e.name === 'guide.delete')!;
+        expect(deleted.name_after).toBe(row.name);
+        const changed = responses.filter((r, i) => i % 2 === 1 && r.statusCode === 200).length;
+        expect(announced.filter((e) => e.name === 'guide.update')).toHaveLength(changed);
+      }
+    },
+    TEST_MS,
+  );
+});
+
+describe('auto-assignment during a booking', () => {
+  it(
+    'leaves the guides it refused free for another booking while it runs',
+    async () => {
+      // A seller of its own: the guides of the tests above would be candidates first.
+      const seller = await signUp(t.app, { roles: ['ROLE_SELLER'] });
+      const staffed = await createExperience(t.app, seller, { name: 'Staffed' });
+      const preferences = await as(t.app, seller, {
+        method: 'POST',
+        url: `/api/experiences/${staffed}/guide`,
+        payload: { autoAssign: true, required: 1 },
+      });
+      expect(preferences.statusCode, preferences.body).toBe(201);
+      // Afternoons only: never the 09:00 departures, always the 15:00 ones.
+      const afternoons = await createGuide(t.app, seller, seller.id, {
+        name: 'Afternoons',
+        schedules: [{ ...ALWAYS, timeRanges: [{ startTime: 1400, endTime: 1800 }] }],
+      });
+      const held = await upsertEvent(t.app, seller, staffed, 100, '2031-09-03', 900);
+      const [first, second] = [await signUp(t.app), await signUp(t.app)];
+
+      // Booking A makes the 09:00 departure of 09-01 (its auto-assignment looks at the guide
+      // and refuses it), then waits for 09-03's event, which another session holds.
+      const holder = await observe(t.database.db);
+      try {
+        await holder.query('begin');
+        await holder.query('select id from events where id = $1 for update', [held.id]);
+        const a = book(t.app, first, [
+          item(staffed, '2031-09-01', 900),
+          item(staffed, '2031-09-03', 900),
+        ]);
+        await within(
+          observer,
+          'booking A waiting on the held event',
+          (async () => {
+            for (;;) {
+              const waiting = await observer.query<{ n: number }>(
+                `select count(*)::int as n from pg_stat_activity
+                 where datname = current_database() and wait_event_type = 'Lock'`,
+              );
+              if (waiting[0]!.n > 0) return;
+              await new Promise((resolve) => setTimeout(resolve, 20));
+            }
+          })(),
+          20_000,
+        );
+        // Booking B, meanwhile, makes an unrelated afternoon departure: the guide is free.
+        const b = await within(
+          observer,
+          'booking B',
+          book(t.app, second, [item(staffed, '2031-09-02', 1500)]),
+          20_000,
+        );
+        expect(b.statusCode, b.body).toBe(201);
+        expect(await guidesOf(b.json().items[0].event.id)).toEqual([afternoons.id]);
+        await holder.query('commit');
+        const booked = await within(observer, 'booking A', a, 20_000);
+        expect(booked.statusCode, booked.body).toBe(201);
+        expect(await guidesOf(booked.json().items[0].event.id)).toEqual([]);
+      } finally {
+        await holder.query('rollback').catch(() => undefined);
+        await holder.close();
       }
     },
     TEST_MS,

@@ -297,11 +297,18 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
       }),
     find: (db) => guidesRepository(db).find(B, A),
     lock: (db) => guidesRepository(db).lock(A),
-    lockNextFree: (db) => guidesRepository(db).lockNextFree(B, A),
+    freeCandidates: (db) =>
+      guidesRepository(db).freeCandidates(
+        B,
+        { id: A, starts_at: AT, ends_at: LATER },
+        { after: A, exclude: [B], limit: 8 },
+      ),
+    lockFree: (db) => guidesRepository(db).lockFree([A, B]),
     findMany: (db) => guidesRepository(db).findMany([A, B]),
     findByUser: (db) => guidesRepository(db).findByUser(B, A),
     idsLinkedTo: (db) => guidesRepository(db).idsLinkedTo(A, [B]),
-    linkedToUsers: (db) => guidesRepository(db).linkedToUsers([A, B]),
+    linkedToUsers: (db) => guidesRepository(db).linkedToUsers([A, B], { sellers: [B], own: [A] }),
+    usersLinkedTo: (db) => guidesRepository(db).usersLinkedTo([A, B], { sellers: [B], own: [A] }),
     update: (db) => guidesRepository(db).update(A, { name: 'N' }),
     markDeleted: (db) => guidesRepository(db).markDeleted(A, AT),
     ...listCalls(guideList, (db) => guidesRepository(db).listSource(), {

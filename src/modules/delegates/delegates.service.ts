@@ -211,6 +211,15 @@ export function delegatesService({
       });
     },
 
+    /**
+     * Ends the delegation and what the delegate made with it. A guide profile linked to its
+     * user stays linked, on purpose: the profile is the seller's, not the delegate's, and the
+     * link grants nothing by itself (seeing and answering a guide's events needs a current
+     * ROLE_GUIDE delegation at the profile's seller, read at each request); it keeps the
+     * history older API versions show (their events name guides by user id), and a guide
+     * added back later needs no relinking. The seller unlinks with `PUT` `user: null`
+     * (docs/guides.md, "Who").
+     */
     async remove(caller: Caller, sellerId: string, id: string): Promise<void> {
       await managedSeller(caller, sellerId);
       await changing(async (tx) => {

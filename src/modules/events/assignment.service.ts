@@ -33,6 +33,10 @@ export function readAssignment(body: AssignmentBody): { guideId: string; forceCo
   return { guideId, forceConfirm: body.guide?.forceConfirm ?? body.forceConfirm ?? false };
 }
 
+/** Whether the caller is a ROLE_GUIDE delegate of the seller now (as guidesFacade.idsGuidedBy asks). */
+const isGuideAt = (caller: Caller, sellerId: string): boolean =>
+  caller.delegations.get(sellerId)?.includes('ROLE_GUIDE') ?? false;
+
 export function assignmentService({
   db,
   domainEvents = noEvents,
@@ -72,11 +76,14 @@ export function assignmentService({
     ): Promise<EventView> {
       const { guideId: named, forceConfirm } = readAssignment(body);
       const event = await managedEvent(caller, eventId);
-      const { checkSchedule } = writes;
       return inTransaction(db, async (tx) => {
         const guideId = writes.delegatesAsGuides
           ? await guides.delegateAsGuide(tx, domainEvents, caller.id, event.seller_id, named)
           : named;
+        // Older versions assigned delegates, which had no schedules: only a body naming a
+        // delegate's user id (read as its profile) skips the rule. A guide id is a guide
+        // profile, whose schedules that version never overrode (DESIGN.md: never).
+        const checkSchedule = writes.checkSchedule || guideId === named;
         await assignGuide(tx, guides, event, guideId, { forceConfirm, checkSchedule });
         return changed(tx, caller, event);
       });
@@ -84,8 +91,10 @@ export function assignmentService({
 
     /**
      * A guide's answer (v2018-06-26): by the guide itself (the user its profile is linked
-     * to) or the seller's guide managers; anyone else is refused, or told the event does not
-     * exist when it may not see it.
+     * to, while it is a ROLE_GUIDE delegate of the event's seller: the rule by which it sees
+     * the event) or the seller's guide managers; anyone else is refused, or told the event
+     * does not exist when it may not see it (a delegate removed or without ROLE_GUIDE any
+     * more is a stranger again, whatever its profile's link).
      */
     async acknowledge(
       caller: Caller,
@@ -99,7 +108,11 @@ export function assignmentService({
       return inTransaction(db, async (tx) => {
         if (!manager) {
           const guide = await guides.lock(tx, guideId);
-          if (guide?.userId !== caller.id || guide.sellerId !== event.seller_id) {
+          const itself =
+            guide?.userId === caller.id &&
+            guide.sellerId === event.seller_id &&
+            isGuideAt(caller, event.seller_id);
+          if (!itself) {
             if (!(await visibility.maySee(tx, caller, event))) throw notFound(`Event ${eventId}`);
             throw forbidden(
               'Only the guide itself and the seller’s guide managers answer an assignment.',

@@ -108,16 +108,21 @@ async function checkAvailable(
   }
 }
 
-/** The most guides auto-assignment examines for one event (a bound on its queries). */
+/** The most guides auto-assignment examines for one event (a bound on its work). */
 export const AUTO_ASSIGN_CANDIDATES = 100;
 
 /**
  * Auto-assignment (the experience's `guide.autoAssign`): up to `wanted` of the seller's
  * guides, in id order (the order they were created), each one that the assignment rules
- * allow (its schedules, no overlapping event it has not declined), as `pending`. Each
- * candidate is taken with the guide's row lock like a manual assignment, but a guide locked
- * by another transaction is skipped instead of waited for, so a booking never waits on, or
- * deadlocks with, staff assigning guides. The guides assigned, maybe fewer than wanted.
+ * allow (its schedules, no overlapping event it has not declined), as `pending`.
+ *
+ * Candidates are picked in SQL first, unlocked (live, with an available schedule, not on
+ * an overlapping event: guides that can never qualify cost no statement of their own),
+ * then the schedule rule runs on them, and only the ones chosen are locked, skipping any
+ * another transaction holds (a booking never waits on, or deadlocks with, staff assigning
+ * guides), and read again under the lock, as a manual assignment checks after its lock.
+ * A page of candidates costs three statements (candidates, lock, re-read) and one per guide
+ * assigned. The guides assigned, maybe fewer than wanted.
  */
 export async function autoAssign(
   trx: Tx,
@@ -126,17 +131,42 @@ export async function autoAssign(
   wanted: number,
 ): Promise<string[]> {
   const assigned: string[] = [];
+  const interval = { start: event.starts_at, end: event.ends_at, timezone: event.timezone };
+  const fits = (guide: GuideProfile) => !unavailability(guide.schedules, interval);
+  const departure = {
+    id: event.id,
+    sellerId: event.seller_id,
+    start: event.starts_at,
+    end: event.ends_at,
+  };
   let after = '';
-  for (let seen = 0; assigned.length < wanted && seen < AUTO_ASSIGN_CANDIDATES; seen++) {
-    const guide = await guides.lockNextFree(trx, event.seller_id, after);
-    if (!guide) break;
-    after = guide.id;
-    if (event.guide_ids.includes(guide.id)) continue;
-    const interval = { start: event.starts_at, end: event.ends_at, timezone: event.timezone };
-    if (unavailability(guide.schedules, interval)) continue;
-    if (await eventGuidesRepository(trx).overlappingWithGuide(guide.id, event)) continue;
-    await eventGuidesRepository(trx).addGuide(event.id, guide.id);
-    assigned.push(guide.id);
+  for (let examined = 0; assigned.length < wanted && examined < AUTO_ASSIGN_CANDIDATES;) {
+    const missing = wanted - assigned.length;
+    // A few more than missing: some may fail the schedule rule or be held elsewhere.
+    const limit = Math.min(AUTO_ASSIGN_CANDIDATES - examined, Math.max(8, 2 * missing));
+    const page = await guides.freeFor(trx, departure, {
+      after,
+      exclude: [...event.guide_ids, ...assigned],
+      limit,
+    });
+    examined += page.length;
+    const fitting = page.filter(fits);
+    const chosen = fitting.slice(0, missing);
+    const locked = await guides.lockFree(
+      trx,
+      departure,
+      chosen.map((g) => g.id),
+    );
+    for (const guide of locked) {
+      // Its schedules may have changed before the lock was taken.
+      if (!fits(guide)) continue;
+      await eventGuidesRepository(trx).addGuide(event.id, guide.id);
+      assigned.push(guide.id);
+    }
+    // Fitting guides left out of this page come first in the next, should one be needed.
+    const last = chosen.length < fitting.length ? chosen[chosen.length - 1] : page[page.length - 1];
+    if (!last || (page.length < limit && chosen.length === fitting.length)) break;
+    after = last.id;
   }
   return assigned;
 }

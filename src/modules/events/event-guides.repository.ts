@@ -1,7 +1,7 @@
 /**
  * The SQL of the guides on events: who is on which event, the overlap rule's query, adding,
  * acknowledging and removing a guide, a deleted guide leaving the events to come, and an
- * event with its guides' names and phones (a departure's manifest).
+ * event with the names and phones of the guides working it (a departure's manifest).
  */
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import { touchedAt } from '../../db/creation-clock.js';
@@ -87,8 +87,11 @@ export function eventGuidesRepository(db: Kysely<DB>) {
     },
 
     /**
-     * An event with the profile of each guide on it, in the order assigned (one query: the
-     * guides' names and phones are read with it for the dock's manifest).
+     * An event with the profile of each guide working it, in the order assigned (one query:
+     * the guides' names and phones are read with it for the dock's manifest). A guide that
+     * declined, or was deleted since, does not work the departure: the dock gets neither its
+     * name nor its phone (docs/security.md, "The dock"); the event's own `guides` still list
+     * who declined, for the managers.
      */
     async withGuideProfiles(
       id: string,
@@ -98,7 +101,9 @@ export function eventGuidesRepository(db: Kysely<DB>) {
           sql<
             GuideOnEvent[]
           >`coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name, 'phone', g.phone)
-              order by array_position(e.guide_ids, g.id)) from guides g where g.id = any(e.guide_ids)), '[]'::json)`.as(
+              order by array_position(e.guide_ids, g.id)) from guides g where g.id = any(e.guide_ids)
+              and g.deleted_at is null
+              and coalesce(e.guide_statuses ->> g.id, 'confirmed') <> 'declined'), '[]'::json)`.as(
             'profiles',
           ),
         )

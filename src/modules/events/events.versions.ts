@@ -12,7 +12,7 @@ import { isId } from '../../db/ids.js';
 import { accessOf } from '../../domain/access.js';
 import { QueryError } from '../../query/errors.js';
 import { clip } from '../../query/values.js';
-import { guidesFacade as guides } from '../guides/index.js';
+import { guidesFacade as guides, type GuideScope } from '../guides/index.js';
 import { GUIDE_ACKNOWLEDGEMENT, GUIDE_PROFILES } from '../../versions/index.js';
 import type { RequestParts, VersionChanges, VersionContext } from '../../versions/types.js';
 import type { ApiObject } from '../../versions/transforms.js';
@@ -76,16 +76,27 @@ export function eventVersionChanges(): VersionChanges {
 
   const GUIDES_KEY = /^guides(?:\[(equals|in|notEqual|nin)\])?$/;
 
-  /** One parameter of an events query: a `guides` filter of user ids as guide ids, else as sent. */
-  async function guidesParameter(key: string, value: unknown, context: VersionContext) {
+  /**
+   * One parameter of an events query: a `guides` filter of user ids as guide ids, else as
+   * sent. Only guides `scope` holds are translated, both ways (guides.scopeOf): the ids
+   * written go back to the client in `paging.next`, so they must be ids it may know.
+   */
+  async function guidesParameter(
+    key: string,
+    value: unknown,
+    context: VersionContext,
+    scope: () => Promise<GuideScope>,
+  ) {
     const match = GUIDES_KEY.exec(key);
     if (!match || typeof value !== 'string') return { key, value };
     const ids = value.split(',').map((v) => v.trim());
     if (!ids.every(isId)) return { key, value }; // let the query language answer
-    const byUser = await guides.guidesOfUsers(context.db, ids);
+    const byUser = await guides.guidesOfUsers(context.db, ids, await scope());
     const notUsers = ids.filter((id) => (byUser.get(id) ?? []).length === 0);
     const written =
-      notUsers.length > 0 ? await guides.usersOfGuides(context.db, notUsers) : new Map();
+      notUsers.length > 0
+        ? await guides.usersOfGuidesWithin(context.db, notUsers, await scope())
+        : new Map();
     const guideIds = [
       ...new Set(ids.flatMap((id) => (written.has(id) ? [id] : (byUser.get(id) ?? [])))),
     ];
@@ -97,10 +108,11 @@ export function eventVersionChanges(): VersionChanges {
   }
 
   /**
-   * The `guides` filter of an event list names user ids: each becomes the guide profiles
-   * linked to that user (`equals`/`in` match any of them, `notEqual`/`nin` exclude them
-   * all). A user with no profile matches nothing (an id no guide has stands for it). The
-   * list's own scope still decides what the caller sees.
+   * The `guides` filter of an event list names user ids: each becomes the live guide
+   * profiles linked to that user at the sellers whose events the caller sees, or its own
+   * (`equals`/`in` match any of them, `notEqual`/`nin` exclude them all). A user with no such
+   * profile matches nothing (an id no guide has stands for it), whatever it is elsewhere.
+   * The list's own scope still decides what the caller sees.
    *
    * The rewrite reads its own output as it wrote it: `paging.next` carries the rewritten
    * query (`guides[in]=<guide ids>`) and the client follows it on the same version, so a
@@ -110,8 +122,10 @@ export function eventVersionChanges(): VersionChanges {
   async function guidesFilter(request: RequestParts, context: VersionContext): Promise<void> {
     const query: Record<string, unknown> = {};
     const sentAs = new Map<string, string>();
+    let scoped: Promise<GuideScope> | undefined;
+    const scope = () => (scoped ??= guides.scopeOf(context.db, context.caller));
     for (const [key, value] of Object.entries(request.query)) {
-      const name = await guidesParameter(key, value, context);
+      const name = await guidesParameter(key, value, context, scope);
       // Two filters that become one parameter (`guides` and `guides[in]`) are that parameter
       // given twice, as the current language answers; one is never dropped for the other.
       const first = sentAs.get(name.key);

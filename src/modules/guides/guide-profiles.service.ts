@@ -7,10 +7,10 @@
  */
 import { isUniqueViolation } from '../../db/errors.js';
 import { newId } from '../../db/ids.js';
-import { inTransaction } from '../../db/unit-of-work.js';
+import { inTransaction, type Tx } from '../../db/unit-of-work.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
-import { invalid } from '../../domain/errors.js';
+import { invalid, notFound } from '../../domain/errors.js';
 import { runList } from '../../query/run.js';
 import { recordedCreate, type Recorder } from '../idempotency/index.js';
 import { normalizeSchedule, type ScheduleInput } from '../schedules/index.js';
@@ -19,7 +19,7 @@ import { usersFacade as users } from '../users/index.js';
 import { checkSchedules, emit, guide, managed, type GuidesContext } from './guides.context.js';
 import { guideList } from './guides.list.js';
 import { guidesRepository } from './guides.repository.js';
-import { toGuideView, type GuideView } from './guides.schemas.js';
+import { toGuideView, type GuideRow, type GuideView } from './guides.schemas.js';
 
 /** A profile's details as a request gives them (guides.schemas.ts' `GuideProfile` is the facade's). */
 export interface GuideProfileInput {
@@ -141,6 +141,17 @@ export async function get(
   return toGuideView(await guide(ctx, caller, sellerId, id));
 }
 
+/**
+ * The live guide of the seller, locked in `tx` until it ends: a change and a delete of one
+ * guide take turns, and one that comes second finds what the first left (404 once deleted).
+ */
+async function lockedGuide(tx: Tx, sellerId: string, id: string): Promise<GuideRow> {
+  const row = await guidesRepository(tx).lock(id);
+  if (!row || row.seller_id !== sellerId) throw notFound(`Guide ${id}`);
+  return row;
+}
+
+/** Changes the fields given; `before` is the guide as locked, so it is what was changed. */
 export async function update(
   ctx: GuidesContext,
   caller: Caller,
@@ -148,20 +159,22 @@ export async function update(
   id: string,
   input: GuideProfileInput,
 ): Promise<GuideView> {
-  const before = toGuideView(await guide(ctx, caller, sellerId, id));
+  await guide(ctx, caller, sellerId, id);
   const user = await linkedUser(ctx, sellerId, input.user);
   try {
     return await inTransaction(ctx.db, async (tx) => {
-      const view = toGuideView(
-        await guidesRepository(tx).update(id, {
-          ...(input.name !== undefined ? { name: input.name.trim() } : {}),
-          ...(input.email !== undefined ? { email: input.email } : {}),
-          ...(input.phone !== undefined ? { phone: input.phone } : {}),
-          ...(input.bio !== undefined ? { bio: input.bio } : {}),
-          ...(input.picture !== undefined ? { picture: input.picture } : {}),
-          ...(user !== undefined ? { user_id: user } : {}),
-        }),
-      );
+      const before = toGuideView(await lockedGuide(tx, sellerId, id));
+      const row = await guidesRepository(tx).update(id, {
+        ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+        ...(input.email !== undefined ? { email: input.email } : {}),
+        ...(input.phone !== undefined ? { phone: input.phone } : {}),
+        ...(input.bio !== undefined ? { bio: input.bio } : {}),
+        ...(input.picture !== undefined ? { picture: input.picture } : {}),
+        ...(user !== undefined ? { user_id: user } : {}),
+      });
+      // The lock keeps it live; the guard is the repository's own.
+      if (!row) throw notFound(`Guide ${id}`);
+      const view = toGuideView(row);
       await emit(ctx, tx, caller, 'guide.update', view, before);
       return view;
     });
@@ -170,17 +183,21 @@ export async function update(
   }
 }
 
-/** Marks the guide deleted (its id stays on past events) and takes it off future ones. */
+/**
+ * Marks the guide deleted (its id stays on past events) and takes it off future ones. Only
+ * a live guide: a repeated or concurrent DELETE is 404 and announces nothing again.
+ */
 export async function remove(
   ctx: GuidesContext,
   caller: Caller,
   sellerId: string,
   id: string,
 ): Promise<void> {
-  const view = toGuideView(await guide(ctx, caller, sellerId, id));
+  await managed(ctx, caller, sellerId);
   const now = new Date();
   await inTransaction(ctx.db, async (tx) => {
-    await guidesRepository(tx).markDeleted(id, now);
+    const view = toGuideView(await lockedGuide(tx, sellerId, id));
+    if (!(await guidesRepository(tx).markDeleted(id, now))) throw notFound(`Guide ${id}`);
     await ctx.leaveFutureEvents(tx, id, now);
     await emit(ctx, tx, caller, 'guide.delete', view);
   });

@@ -34,7 +34,9 @@ async function writeSchedules(
   const schedules = edit(before);
   const totals = scheduleTotalErrors(schedules, before);
   if (totals.length > 0) throw invalidFields(totals);
-  const view = toGuideView(await guides.update(guideId, { schedules: JSON.stringify(schedules) }));
+  const updated = await guides.update(guideId, { schedules: JSON.stringify(schedules) });
+  if (!updated) throw notFound(`Guide ${guideId}`); // cannot happen under the lock
+  const view = toGuideView(updated);
   await emit(ctx, tx, caller, 'guide.update', view, toGuideView(row));
   return view;
 }

@@ -1,10 +1,12 @@
 /**
- * What other modules may ask of guides: locking a guide for an assignment, reading profiles
+ * What other modules may ask of guides: locking a guide for an assignment, the candidates
+ * auto-assignment picks (read unlocked, then locked only when chosen), reading profiles
  * (confirmation emails, version transforms), the guides a ROLE_GUIDE caller is, and the
  * translation between guide ids and the user ids that clients before v2018-02-26 used for
  * guides (a profile is made on demand for a seller's delegate, in the assignment's
  * transaction, as that version's assignment endpoint promised).
  */
+import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { newId } from '../../db/ids.js';
 import { emitChange, type EventSink } from '../../outbox/index.js';
@@ -12,7 +14,17 @@ import type { Executor, Tx } from '../../db/unit-of-work.js';
 import { delegatesFacade as delegates } from '../delegates/index.js';
 import { usersFacade as users } from '../users/index.js';
 import { toGuideProfile, toGuideView, type GuideProfile } from './guides.schemas.js';
-import { guidesRepository } from './guides.repository.js';
+import { guidesRepository, type GuideScope } from './guides.repository.js';
+
+/** An event as auto-assignment asks about it: whose it is, and when. */
+export interface Departure {
+  id: string;
+  sellerId: string;
+  start: Date;
+  end: Date;
+}
+
+const rowWindow = ({ id, start, end }: Departure) => ({ id, starts_at: start, ends_at: end });
 
 export const guidesFacade = {
   /** Locks a live guide until the transaction ends: assignments of one guide take turns. */
@@ -21,10 +33,35 @@ export const guidesFacade = {
     return row && toGuideProfile(row);
   },
 
-  /** The seller's next free guide after `afterId`, locked (auto-assignment; never waits). */
-  lockNextFree: async (tx: Tx, sellerId: string, afterId: string) => {
-    const row = await guidesRepository(tx).lockNextFree(sellerId, afterId);
-    return row && toGuideProfile(row);
+  /**
+   * Guides of the seller auto-assignment may consider for `event`, unlocked, in id order
+   * (guidesRepository.freeCandidates: live, with an available schedule, not on an
+   * overlapping event they have not declined).
+   */
+  freeFor: async (
+    db: Executor,
+    event: Departure,
+    options: { after: string; exclude: readonly string[]; limit: number },
+  ): Promise<GuideProfile[]> =>
+    (await guidesRepository(db).freeCandidates(event.sellerId, rowWindow(event), options)).map(
+      toGuideProfile,
+    ),
+
+  /**
+   * Those of `ids` no other transaction holds, locked, and still free for `event` as read
+   * after the lock (in a statement of its own, so it sees what a transaction that held one
+   * of them committed); never waits. The schedule rule is the caller's to run again.
+   */
+  async lockFree(tx: Tx, event: Departure, ids: readonly string[]): Promise<GuideProfile[]> {
+    const guides = guidesRepository(tx);
+    const locked = await guides.lockFree(ids);
+    if (locked.length === 0) return [];
+    const free = await guides.freeCandidates(event.sellerId, rowWindow(event), {
+      ids: locked,
+      exclude: [],
+      limit: locked.length,
+    });
+    return free.map(toGuideProfile);
   },
 
   /** Profiles by id, deleted ones included (past events keep their guides). */
@@ -82,15 +119,44 @@ export const guidesFacade = {
   guideOfUser: async (db: Executor, sellerId: string, userId: string) =>
     (await guidesRepository(db).findByUser(sellerId, userId))?.id,
 
-  /** User id -> the guide profiles linked to it (at any seller). */
-  async guidesOfUsers(db: Executor, userIds: readonly string[]): Promise<Map<string, string[]>> {
+  /**
+   * The guides an older client's user ids may stand for, for `caller`: the live guides of the
+   * sellers whose events it sees, and its own guide profiles (those its events list shows
+   * it). Nothing for anyone else: a translation never names another tenant's guide.
+   */
+  async scopeOf(db: Executor, caller: Caller | null | undefined): Promise<GuideScope> {
+    if (!caller) return { sellers: [], own: [] };
+    const sellers = accessOf(caller).sellersFor('events');
+    if (sellers === 'all') return { sellers, own: [] };
+    return { sellers, own: await guidesFacade.idsGuidedBy(db, caller) };
+  },
+
+  /** User id -> the live guide profiles linked to it, within `scope` (guides filters of old clients). */
+  async guidesOfUsers(
+    db: Executor,
+    userIds: readonly string[],
+    scope: GuideScope,
+  ): Promise<Map<string, string[]>> {
     const byUser = new Map<string, string[]>(userIds.map((id) => [id, []]));
-    for (const row of await guidesRepository(db).linkedToUsers(userIds))
+    for (const row of await guidesRepository(db).linkedToUsers(userIds, scope))
       byUser.get(row.user_id)?.push(row.id);
     return byUser;
   },
 
-  /** Guide id -> linked user id, for the guides that have one. */
+  /** Guide id -> linked user id, for the live guides within `scope` that have one. */
+  async usersOfGuidesWithin(
+    db: Executor,
+    guideIds: readonly string[],
+    scope: GuideScope,
+  ): Promise<Map<string, string>> {
+    const rows = await guidesRepository(db).usersLinkedTo(guideIds, scope);
+    return new Map(rows.map((r) => [r.id, r.user_id] as const));
+  },
+
+  /**
+   * Guide id -> linked user id, for the guides that have one (deleted ones too: past events
+   * keep them). For events the caller already sees.
+   */
   async usersOfGuides(db: Executor, guideIds: readonly string[]): Promise<Map<string, string>> {
     const rows = await guidesRepository(db).findMany(guideIds);
     return new Map(rows.flatMap((r) => (r.user_id ? [[r.id, r.user_id] as const] : [])));

@@ -49,7 +49,9 @@ select "id", "guide_ids", "guide_statuses" from "events" where "id" in ($1, $2);
 
 -- withGuideProfiles
 select "e".*, "x"."name" as "title", "x"."timezone" as "timezone", coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name, 'phone', g.phone)
-              order by array_position(e.guide_ids, g.id)) from guides g where g.id = any(e.guide_ids)), '[]'::json) as "profiles" from "events" as "e" inner join "experiences" as "x" on "x"."id" = "e"."experience_id" where "e"."id" = $1;
+              order by array_position(e.guide_ids, g.id)) from guides g where g.id = any(e.guide_ids)
+              and g.deleted_at is null
+              and coalesce(e.guide_statuses ->> g.id, 'confirmed') <> 'declined'), '[]'::json) as "profiles" from "events" as "e" inner join "experiences" as "x" on "x"."id" = "e"."experience_id" where "e"."id" = $1;
 
 -- seatsLeft
 select "max", "reserved", "manual" from "events" where "id" = $1;

@@ -10,8 +10,11 @@ select "g".* from "guides" as "g" where "g"."deleted_at" is null and "g"."seller
 -- lock
 select "g".* from "guides" as "g" where "g"."deleted_at" is null and "g"."id" = $1 for update;
 
--- lockNextFree
-select "g".* from "guides" as "g" where "g"."deleted_at" is null and "g"."seller_id" = $1 and "g"."id" > $2 order by "g"."id" limit $3 for update skip locked;
+-- freeCandidates
+select "g".* from "guides" as "g" where "g"."deleted_at" is null and "g"."seller_id" = $1 and g.schedules @> '[{"type": "available"}]'::jsonb and not exists (select 1 as "one" from "events" as "e" where e.guide_ids @> array[g.id]::text[] and coalesce(e.guide_statuses ->> g.id, 'confirmed') <> 'declined' and "e"."id" <> $2 and "e"."starts_at" < $3 and "e"."ends_at" > $4) and "g"."id" > $5 and "g"."id" not in ($6) order by "g"."id" limit $7;
+
+-- lockFree
+select "g"."id" from "guides" as "g" where "g"."deleted_at" is null and "g"."id" in ($1, $2) order by "g"."id" for update skip locked;
 
 -- findMany
 select * from "guides" where "id" in ($1, $2);
@@ -23,13 +26,16 @@ select "g".* from "guides" as "g" where "g"."deleted_at" is null and "g"."seller
 select "g"."id" from "guides" as "g" where "g"."deleted_at" is null and "g"."user_id" = $1 and "g"."seller_id" in ($2);
 
 -- linkedToUsers
-select "id", "user_id" from "guides" where "user_id" in ($1, $2);
+select "g"."id", "g"."user_id" from "guides" as "g" where "g"."deleted_at" is null and ("g"."seller_id" in ($1) or "g"."id" in ($2)) and "g"."user_id" in ($3, $4);
+
+-- usersLinkedTo
+select "g"."id", "g"."user_id" from "guides" as "g" where "g"."deleted_at" is null and ("g"."seller_id" in ($1) or "g"."id" in ($2)) and "g"."id" in ($3, $4) and "g"."user_id" is not null;
 
 -- update
-update "guides" set "name" = $1, "updated_at" = greatest($2::timestamptz, "guides"."updated_at" + interval '1 millisecond') where "id" = $3 returning *;
+update "guides" set "name" = $1, "updated_at" = greatest($2::timestamptz, "guides"."updated_at" + interval '1 millisecond') where "id" = $3 and "deleted_at" is null returning *;
 
 -- markDeleted
-update "guides" set "deleted_at" = $1, "updated_at" = greatest($2::timestamptz, "guides"."updated_at" + interval '1 millisecond') where "id" = $3;
+update "guides" set "deleted_at" = $1, "updated_at" = greatest($2::timestamptz, "guides"."updated_at" + interval '1 millisecond') where "id" = $3 and "deleted_at" is null;
 
 -- listSource.rows
 select "g".* from "guides" as "g" where "g"."deleted_at" is null and (lower("g"."name" collate "und-x-icu") like $1 and ("g"."seller_id" in ($2))) order by "g"."created_at" desc, "g"."id" desc limit 21;
