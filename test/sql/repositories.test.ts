@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createQueryRecorder } from '../../src/db/query-recorder.js';
 import * as outboxModule from '../../src/mail/outbox.repository.js';
 import * as deliveriesModule from '../../src/modules/hooks/deliveries.repository.js';
+import * as deliveryClaimsModule from '../../src/modules/hooks/delivery-claims.repository.js';
 import * as webhookRetentionModule from '../../src/modules/hooks/webhook-retention.repository.js';
 import * as hooksModule from '../../src/modules/hooks/hooks.repository.js';
 import * as resellerHooksModule from '../../src/modules/hooks/reseller-hooks.repository.js';
@@ -69,6 +70,7 @@ const {
   writeSealedInvitationToken,
 } = tracked(outboxModule);
 const { deliveriesRepository } = tracked(deliveriesModule);
+const { claimDue } = tracked(deliveryClaimsModule);
 const { webhookRetentionRepository } = tracked(webhookRetentionModule);
 const { hooksRepository } = tracked(hooksModule);
 const { resellerHooksRepository } = tracked(resellerHooksModule);
@@ -543,6 +545,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     remove: (db) => hooksRepository(db).remove(B, A),
     setSecret: (db) => hooksRepository(db).setSecret(A, Buffer.alloc(1)),
     setStatus: (db) => hooksRepository(db).setStatus(A, 'disabled'),
+    disableFailing: (db) => hooksRepository(db).disableFailing(A),
     disableMadeBy: (db) => hooksRepository(db).disableMadeBy(B, A),
     attemptsOf: (db) => hooksRepository(db).attemptsOf([A, B]),
     resend: (db) => hooksRepository(db).resend(B, A),
@@ -640,6 +643,17 @@ repositories.resellerHooks = {
     resellerHooksRepository(db).findOwn(A, 'booking_update', 'https://example.com/h'),
   reenable: (db) => resellerHooksRepository(db).reenable(A, Buffer.alloc(1)),
   liveOf: (db) => resellerHooksRepository(db).liveOf([A, B]),
+};
+
+// The claim's two steps, around budgets and hosts at their caps (the dispatcher's plan).
+repositories.deliveryClaims = {
+  claimDue: (db) =>
+    claimDue(db, 10, 30_000, {
+      busy: { owners: [A], resellers: [B], hosts: ['h.example:443'] },
+      choose: () => [
+        { id: A, hook: { url: 'https://h.example/', owner_id: B, reseller_id: null } },
+      ],
+    }),
 };
 
 repositories.hookMakers = {

@@ -1,31 +1,24 @@
 /**
  * All SQL of the webhook dispatcher: fanning new domain events out to the hooks listening
- * for them, claiming due deliveries with a lease, and recording each attempt's outcome.
+ * for them, claiming due deliveries with a lease (the claim's SQL is delivery-claims.repository.ts), and
+ * recording each attempt's outcome.
  *
  * Safe with any number of dispatchers on one database: both the fan-out and the claim take
  * rows with `FOR UPDATE SKIP LOCKED` (a row being taken by one is passed over by the others)
  * and a claimed delivery carries a lease; outcomes are fenced by the attempt that claimed
  * it. Every time comparison uses the database's clock.
  */
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { creationStamps } from '../../db/creation-clock.js';
 import { fromNow } from '../../db/db-clock.js';
 import { newId } from '../../db/ids.js';
-import { inTransaction, type Executor } from '../../db/unit-of-work.js';
-import type { DB, DomainEventsTable, HooksTable, WebhookDeliveriesTable } from '../../db/types.js';
+import { inTransaction, type Executor, type Tx } from '../../db/unit-of-work.js';
+import type { DB } from '../../db/types.js';
+import { claimDue, type ClaimedDelivery, type ClaimPlan } from './delivery-claims.repository.js';
 import { PRIVATE_EVENTS } from './event-catalogue.js';
 import { resellerDeliveries } from './reseller-hooks.js';
 
-export type ClaimedDelivery = Selectable<WebhookDeliveriesTable> & {
-  hook: Pick<
-    Selectable<HooksTable>,
-    'id' | 'owner_id' | 'reseller_id' | 'url' | 'secret_ciphertext' | 'api_version'
-  >;
-  event: Pick<
-    Selectable<DomainEventsTable>,
-    'id' | 'name' | 'actor_id' | 'object' | 'audit' | 'created_at'
-  >;
-};
+export type { ClaimedDelivery, ClaimPlan, DueDelivery } from './delivery-claims.repository.js';
 
 const MAX_TEXT = 1024;
 
@@ -170,59 +163,17 @@ export function deliveriesRepository(db: Kysely<DB>) {
     },
 
     /**
-     * Claims up to `limit` due deliveries of enabled hooks for `leaseMs`, oldest event first:
-     * counts the attempt and sets the lease in one statement.
+     * Claims up to `limit` due deliveries of enabled hooks for `leaseMs`, oldest event first,
+     * leaving out full budgets and hosts and claiming only what `plan.choose` picks
+     * (delivery-claims.repository.ts): counts the attempt and sets the lease in one statement.
      */
-    async claimDue(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-      const claimed = await db
-        .updateTable('webhook_deliveries')
-        .set((eb) => ({
-          attempts: eb('attempts', '+', 1),
-          locked_until: fromNow(leaseMs),
-        }))
-        .where('id', 'in', (eb) =>
-          eb
-            .selectFrom('webhook_deliveries as d')
-            .innerJoin('hooks as h', 'h.id', 'd.hook_id')
-            .select('d.id')
-            .where('d.status', '=', 'pending')
-            .where('h.status', '=', 'enabled')
-            .where('d.next_attempt_at', '<=', sql<Date>`now()`)
-            .where((w) =>
-              w.or([w('d.locked_until', 'is', null), w('d.locked_until', '<=', sql<Date>`now()`)]),
-            )
-            .orderBy('d.next_attempt_at')
-            .orderBy('d.event_seq')
-            .limit(limit)
-            .forUpdate('d')
-            .skipLocked(),
-        )
-        .returningAll()
-        .execute();
-      if (claimed.length === 0) return [];
-      const [hooks, events] = await Promise.all([
-        db
-          .selectFrom('hooks')
-          .select(['id', 'owner_id', 'reseller_id', 'url', 'secret_ciphertext', 'api_version'])
-          .where('id', 'in', [...new Set(claimed.map((d) => d.hook_id))])
-          .execute(),
-        db
-          .selectFrom('domain_events')
-          .select(['id', 'name', 'actor_id', 'object', 'audit', 'created_at'])
-          .where('id', 'in', [...new Set(claimed.map((d) => d.event_id))])
-          .execute(),
-      ]);
-      const hookOf = new Map(hooks.map((h) => [h.id, h]));
-      const eventOf = new Map(events.map((e) => [e.id, e]));
-      return claimed
-        .filter((d) => hookOf.has(d.hook_id))
-        .map((d) => ({ ...d, hook: hookOf.get(d.hook_id)!, event: eventOf.get(d.event_id)! }));
-    },
+    claimDue: (limit: number, leaseMs: number, plan?: ClaimPlan): Promise<ClaimedDelivery[]> =>
+      claimDue(db, limit, leaseMs, plan),
 
     /**
-     * Gives a claim back untried (its host or its owner was busy), due again after `delayMs`
-     * so the deliveries of other hosts and owners come first meanwhile; the attempt is not
-     * counted.
+     * Gives a claim back untried, due again after `delayMs`; the attempt is not counted. The
+     * dispatcher claims only what it has slots for (delivery-claims.repository.ts), so this is its
+     * safety net, not the way a busy host or owner waits.
      */
     async release(claim: Pick<ClaimedDelivery, 'id' | 'attempts'>, delayMs: number): Promise<void> {
       await db
@@ -242,11 +193,14 @@ export function deliveriesRepository(db: Kysely<DB>) {
      * Records an attempt and its consequence: delivered, retried after `retryInMs`, or
      * given up (`'give-up'`). Fenced by the claiming attempt: a dispatcher whose lease ran
      * out cannot overwrite what the one that took over decided. True when it was recorded.
+     * `givingUp` runs in the same transaction when it gives up (the hook disabled, its
+     * owner told): a delivery is never left failed with its hook still enabled.
      */
     async record(
       claim: Pick<ClaimedDelivery, 'id' | 'attempts'>,
       outcome: AttemptOutcome,
       next: 'delivered' | 'give-up' | number,
+      givingUp?: (tx: Tx) => Promise<void>,
     ): Promise<boolean> {
       return inTransaction(db, async (trx) => {
         const updated = await trx
@@ -276,6 +230,7 @@ export function deliveriesRepository(db: Kysely<DB>) {
             response: outcome.response?.slice(0, MAX_TEXT) ?? null,
           })
           .execute();
+        if (next === 'give-up' && givingUp) await givingUp(trx);
         return true;
       });
     },

@@ -8,10 +8,10 @@
  * (mapped, compatible, NAT64, 6to4, Teredo, ISATAP) are judged by the address they wrap.
  * The sandbox allows http and any address, for local receivers and tests.
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import type { BookingEnv } from '../../config.js';
-import { lookupsInTurn } from './lookups-in-turn.js';
+import { caresResolve, sharedLookups } from './host-lookups.js';
 
 export class DestinationError extends Error {
   override name = 'DestinationError';
@@ -97,12 +97,11 @@ export function literalRefusal(url: URL, env: BookingEnv): string | undefined {
   return `${host} is not a public address`;
 }
 
-/** Every address of a name, two lookups at a time, each answered within 5 s. */
-const lookupAll = lookupsInTurn(
-  (hostname, options, answer) => dnsLookup(hostname, { ...options, all: true }, answer),
-  2,
-  5000,
-);
+/**
+ * Every address of a name, through c-ares, answered within 5 s; one lookup per name at a
+ * time, shared by its callers (host-lookups.ts says why not the system resolver).
+ */
+const lookupAll = sharedLookups(caresResolve({ deadlineMs: 5000 }));
 
 type LookupCallback = (
   error: NodeJS.ErrnoException | null,
@@ -116,16 +115,24 @@ type LookupCallback = (
  */
 export function guardedLookup(env: BookingEnv) {
   return (hostname: string, options: object, callback: LookupCallback): void => {
-    lookupAll(hostname, options, (error, addresses) => {
-      if (error) return callback(error, []);
+    const { all, family } = options as { all?: boolean; family?: number };
+    const answer = (addresses: LookupAddress[]) => {
+      // http.request asks for one family when the URL or the agent names one.
       const usable =
-        env === 'sandbox' ? addresses : addresses.filter((a) => isPublicAddress(a.address));
+        family === 4 || family === 6 ? addresses.filter((a) => a.family === family) : addresses;
       if (usable.length === 0) {
+        const error: NodeJS.ErrnoException = new Error(`${hostname} has no IPv${family} address`);
+        error.code = 'ENOTFOUND';
+        return callback(error, []);
+      }
+      const allowed = env === 'sandbox' ? usable : usable.filter((a) => isPublicAddress(a.address));
+      if (allowed.length === 0) {
         return callback(new DestinationError(`${hostname} resolves to no public address`), []);
       }
-      if ((options as { all?: boolean }).all) return callback(null, usable);
-      callback(null, usable[0]!.address, usable[0]!.family);
-    });
+      if (all) return callback(null, allowed);
+      callback(null, allowed[0]!.address, allowed[0]!.family);
+    };
+    lookupAll(hostname).then(answer, (error: NodeJS.ErrnoException) => callback(error, []));
   };
 }
 

@@ -117,6 +117,21 @@ export function hooksRepository(db: Kysely<DB>) {
     },
 
     /**
+     * Disables a hook whose deliveries kept failing, if it is still enabled: the row, or
+     * undefined when it was disabled (or deleted) already. Several deliveries to one hook
+     * give up together; only the one that disabled it tells the owner, once.
+     */
+    async disableFailing(id: string): Promise<HookRow | undefined> {
+      return db
+        .updateTable('hooks')
+        .set({ status: 'disabled', disabled_at: sql<Date>`now()`, updated_at: touchedAt('hooks') })
+        .where('id', '=', id)
+        .where('status', '=', 'enabled')
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    /**
      * Disables the owner's enabled hooks that `userId` made (not its resellers'); their ids.
      * Like a hook given up after failures: nothing is fanned out to it or sent from it.
      */

@@ -5,38 +5,29 @@
  * (Standard Webhooks: `webhook-id` is the event id, the same on every attempt, so receivers
  * dedupe by it), POSTs it and records the attempt. A failure is retried on the configured
  * schedule with jitter; when the schedule is spent the delivery fails, the hook is disabled
- * and its owner told (`onDisabled`).
+ * and its owner told (`onDisabled`), in the transaction that records the last attempt. What
+ * a request sends (its body and signature) is webhook-request.ts's.
  *
  * At most `concurrencyPerHost` requests go to one host at a time, `concurrencyPerOwner` to
- * the hooks of one owner (delivery-slots.ts), and `maxInFlight` in all; polls do not wait
- * for deliveries, so one slow receiver holds up only its own. A delivery over a cap goes back
- * with `release` and is due again after a poll, behind the others due by then.
+ * the hooks of one owner or of one reseller (delivery-slots.ts), and `maxInFlight` in all;
+ * polls do not wait for deliveries, so one slow receiver holds up only its own. A poll
+ * claims only what it has slots for (delivery-claims.repository.ts): a delivery over a cap stays in
+ * the table, untouched, until a slot frees.
  */
-import { Webhook } from 'standardwebhooks';
 import type { Db } from '../../db/database.js';
-import { inTransaction, type Tx } from '../../db/unit-of-work.js';
+import type { Tx } from '../../db/unit-of-work.js';
 import type { ApiKeyCipher } from '../../security/api-keys.js';
 import { webhookDeliveries, webhookLag } from '../../metrics/index.js';
-import { auditOf, pollLoop, type Audit } from '../../outbox/index.js';
+import { pollLoop } from '../../outbox/index.js';
 import type { VersionRegistry } from '../../versions/registry.js';
-import { applyTransforms } from '../../versions/transforms.js';
 import { deliverySlots } from './delivery-slots.js';
 import { deliveriesRepository, type ClaimedDelivery } from './deliveries.repository.js';
 import { hooksRepository } from './hooks.repository.js';
 import { toHookView, type HookView } from './hooks.schemas.js';
-import { openSecret } from './hook-secrets.js';
 import type { WebhookSend } from './webhook-sender.js';
+import { prepare, type ResellerRenderer } from './webhook-request.js';
 
-/** A delivery to a reseller's hook, as its renderer reads it. */
-export interface ResellerDelivery {
-  hookId: string;
-  url: string;
-  resellerId: string;
-  /** The domain event's name (`order.update`, `event.update` ...) and its object. */
-  eventName: string;
-  object: unknown;
-}
-export type ResellerRenderer = (delivery: ResellerDelivery) => Promise<Record<string, unknown>>;
+export type { ResellerDelivery, ResellerRenderer } from './webhook-request.js';
 
 export interface WebhookLogger {
   info(details: object, message: string): void;
@@ -79,83 +70,6 @@ const jitter = (ms: number) => Math.round(ms * (0.8 + Math.random() * 0.4));
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
-/** The body a subscriber receives: Xola's `{eventName, data, audit}`, in its version. */
-export async function renderPayload(
-  delivery: Pick<ClaimedDelivery, 'event' | 'hook'>,
-  versions: VersionRegistry,
-  db: Db,
-): Promise<Record<string, unknown>> {
-  const data = structuredClone(delivery.event.object) as Record<string, unknown>;
-  const audit = delivery.event.audit as Audit | null;
-  // Who made the change (a user id), when it was a user.
-  const actor = delivery.event.actor_id ? { actor: { id: delivery.event.actor_id } } : {};
-  const transforms = versions.objectTransforms(delivery.hook.api_version);
-  if (transforms.length === 0) {
-    return { eventName: delivery.event.name, data, ...(audit ? { audit } : {}), ...actor };
-  }
-  // The audit is rendered in the version too: the object before the change (its audited
-  // fields set back) and after go through the transforms together, and are compared again.
-  const before = { ...data };
-  for (const [field, change] of Object.entries(audit ?? {})) before[field] = change.old;
-  const [oldShape, newShape] = (await applyTransforms([before, data], transforms, {
-    db,
-    caller: null,
-  })) as Record<string, unknown>[];
-  return {
-    eventName: delivery.event.name,
-    data: newShape,
-    ...(audit ? { audit: auditOf(oldShape!, newShape!) } : {}),
-    ...actor,
-  };
-}
-
-/**
- * The body a delivery sends, or why it has none. A payload that cannot be rendered (a
- * transform of the hook's version that throws, say) is a failed attempt: recorded, retried
- * on the schedule and given up like any other. Thrown, it would leave the delivery
- * unrecorded and the lease would hand it back for ever, first in line each time.
- */
-async function renderBody(
-  options: WebhookDispatcherOptions,
-  delivery: ClaimedDelivery,
-): Promise<{ body: string } | { error: string }> {
-  const { reseller_id: resellerId } = delivery.hook;
-  try {
-    const payload =
-      resellerId !== null && options.renderForReseller
-        ? await options.renderForReseller({
-            hookId: delivery.hook.id,
-            url: delivery.hook.url,
-            resellerId,
-            eventName: delivery.event.name,
-            object: delivery.event.object,
-          })
-        : await renderPayload(delivery, options.versions, options.db);
-    return { body: JSON.stringify(payload) };
-  } catch (error) {
-    return { error: `payload not rendered: ${String(error)}` };
-  }
-}
-
-/** POSTs a rendered body to the delivery's hook, signed with the hook's secret. */
-function sendSigned(
-  options: WebhookDispatcherOptions,
-  delivery: ClaimedDelivery,
-  body: string,
-): ReturnType<WebhookSend> {
-  const signer = new Webhook(openSecret(options.cipher, delivery.hook));
-  const sentAt = new Date();
-  return options.send({
-    url: delivery.hook.url,
-    body,
-    headers: {
-      'webhook-id': delivery.event.id,
-      'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-      'webhook-signature': signer.sign(delivery.event.id, sentAt, body),
-    },
-  });
-}
-
 /**
  * Sends one claimed delivery, signed, and records its outcome: delivered, retried after the
  * next delay of the schedule, or given up (the hook disabled and its owner told). Whether
@@ -166,24 +80,33 @@ async function deliverOne(
   repo: ReturnType<typeof deliveriesRepository>,
   delivery: ClaimedDelivery,
 ): Promise<boolean> {
-  const { db, logger, retryScheduleMs } = options;
+  const { logger, retryScheduleMs } = options;
   const context = {
     deliveryId: delivery.id,
     hookId: delivery.hook.id,
     attempt: delivery.attempts,
   };
-  const rendered = await renderBody(options, delivery);
+  const request = await prepare(options, delivery);
   const outcome =
-    'error' in rendered
-      ? { ok: false, statusCode: null, error: rendered.error, response: null, durationMs: 0 }
-      : await sendSigned(options, delivery, rendered.body);
+    'error' in request
+      ? { ok: false, statusCode: null, error: request.error, response: null, durationMs: 0 }
+      : await options.send({ url: delivery.hook.url, ...request });
   const retryIndex = delivery.attempts - delivery.round_start - 1;
   const next = outcome.ok
     ? 'delivered'
     : retryIndex < retryScheduleMs.length
       ? jitter(retryScheduleMs[retryIndex]!)
       : 'give-up';
-  const recorded = await repo.record(delivery, outcome, next);
+  let disabled = false;
+  // Giving up disables the hook in the transaction that records it. Only the delivery that
+  // finds it still enabled disables it and tells the owner: several to one hook give up
+  // together, and the owner gets one email.
+  const recorded = await repo.record(delivery, outcome, next, async (tx) => {
+    const hook = await hooksRepository(tx).disableFailing(delivery.hook.id);
+    if (!hook) return;
+    disabled = true;
+    await options.onDisabled(tx, toHookView(hook));
+  });
   if (!recorded) return outcome.ok;
   webhookDeliveries.inc({
     result: outcome.ok ? 'delivered' : next === 'give-up' ? 'gave_up' : 'failed',
@@ -192,11 +115,10 @@ async function deliverOne(
     webhookLag.observe((Date.now() - delivery.event.created_at.getTime()) / 1000);
     logger.info({ ...context, status: outcome.statusCode }, 'webhook delivered');
   } else if (next === 'give-up') {
-    logger.error({ ...context, status: outcome.statusCode }, 'webhook failed; hook disabled');
-    await inTransaction(db, async (tx) => {
-      const hook = await hooksRepository(tx).setStatus(delivery.hook.id, 'disabled');
-      if (hook) await options.onDisabled(tx, toHookView(hook));
-    });
+    logger.error(
+      { ...context, status: outcome.statusCode, error: outcome.error },
+      disabled ? 'webhook failed; hook disabled' : 'webhook failed; hook disabled already',
+    );
   } else {
     logger.warn(
       { ...context, status: outcome.statusCode, error: outcome.error, retryInMs: next },
@@ -218,8 +140,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   });
   const inFlight = new Set<Promise<boolean>>();
 
-  function track(delivery: ClaimedDelivery): Promise<boolean> {
-    const give = slots.take(delivery.hook);
+  /** Sends a claimed delivery in the slot taken for it (`give` hands the slot back). */
+  function track(delivery: ClaimedDelivery, give: () => void): Promise<boolean> {
     const work = deliverOne(options, repo, delivery)
       .catch((error: unknown) => {
         // Recording failed (database trouble): the lease brings the delivery back.
@@ -236,19 +158,35 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
 
   /**
    * Fans out, then starts as many due deliveries as there is room for. Does not wait for
-   * them: a slow receiver keeps its own slots busy, never the poll loop.
+   * them: a slow receiver keeps its own slots busy, never the poll loop. The claim reads
+   * past full budgets and hosts, and this chooses among the due deliveries those with a
+   * free slot, taking each slot as it chooses (given back for any another dispatcher
+   * claimed first): nothing is claimed that cannot start now.
    */
   async function poll(): Promise<{ room: number; started: Promise<boolean>[] }> {
     await repo.fanOut(200);
     const room = maxInFlight - inFlight.size;
     if (room <= 0) return { room, started: [] };
+    const taken = new Map<string, () => void>();
     const started: Promise<boolean>[] = [];
-    for (const delivery of await repo.claimDue(room, leaseMs)) {
-      if (slots.full(delivery.hook)) {
-        await repo.release(delivery, pollMs);
-        continue;
+    try {
+      const claimed = await repo.claimDue(room, leaseMs, {
+        busy: slots.busy(),
+        choose: (due) =>
+          due.filter((d) => {
+            if (taken.size >= room || slots.full(d.hook)) return false;
+            taken.set(d.id, slots.take(d.hook));
+            return true;
+          }),
+      });
+      for (const delivery of claimed) {
+        const give = taken.get(delivery.id);
+        taken.delete(delivery.id);
+        if (give) started.push(track(delivery, give));
+        else await repo.release(delivery, pollMs); // not chosen: cannot happen, but never lost
       }
-      started.push(track(delivery));
+    } finally {
+      for (const give of taken.values()) give();
     }
     return { room, started };
   }

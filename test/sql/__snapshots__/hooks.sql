@@ -28,6 +28,9 @@ update "hooks" set "secret_ciphertext" = $1, "updated_at" = greatest($2::timesta
 -- setStatus
 update "hooks" set "status" = $1, "disabled_at" = now(), "updated_at" = greatest($2::timestamptz, "hooks"."updated_at" + interval '1 millisecond') where "id" = $3 returning *;
 
+-- disableFailing
+update "hooks" set "status" = $1, "disabled_at" = now(), "updated_at" = greatest($2::timestamptz, "hooks"."updated_at" + interval '1 millisecond') where "id" = $3 and "status" = $4 returning *;
+
 -- disableMadeBy
 update "hooks" set "status" = $1, "disabled_at" = now(), "updated_at" = greatest($2::timestamptz, "hooks"."updated_at" + interval '1 millisecond') where "owner_id" = $3 and "reseller_id" is null and "created_by" = $4 and "status" = $5 returning "id";
 

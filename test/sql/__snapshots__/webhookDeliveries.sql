@@ -2,7 +2,7 @@
 select "id", "seq", "name", "seller_id", object->>'id' as "object_id", object->'experience'->>'id' as "experience_id" from "domain_events" where not fanned_out order by "seq" limit $1 for update skip locked;
 
 -- claimDue
-update "webhook_deliveries" set "attempts" = "attempts" + $1, "locked_until" = now() + cast($2 as double precision) * interval '1 millisecond' where "id" in (select "d"."id" from "webhook_deliveries" as "d" inner join "hooks" as "h" on "h"."id" = "d"."hook_id" where "d"."status" = $3 and "h"."status" = $4 and "d"."next_attempt_at" <= now() and ("d"."locked_until" is null or "d"."locked_until" <= now()) order by "d"."next_attempt_at", "d"."event_seq" limit $5 for update of "d" skip locked) returning *;
+select "d"."id", "h"."url", "h"."owner_id", "h"."reseller_id" from "webhook_deliveries" as "d" inner join "hooks" as "h" on "h"."id" = "d"."hook_id" where "d"."status" = $1 and "h"."status" = $2 and "d"."next_attempt_at" <= now() and ("d"."locked_until" is null or "d"."locked_until" <= now()) order by "d"."next_attempt_at", "d"."event_seq" limit $3;
 
 -- release
 update "webhook_deliveries" set "attempts" = "attempts" - $1, "locked_until" = $2, "next_attempt_at" = now() + cast($3 as double precision) * interval '1 millisecond' where "id" = $4 and "attempts" = $5 and "status" = $6;

@@ -1,10 +1,11 @@
 /**
  * Webhook delivery slots (src/modules/hooks/delivery-slots.ts): a host's cap and an owner's
- * cap each refuse one more delivery once reached, whatever the other; giving a slot back
- * frees it, once.
+ * cap each refuse one more delivery once reached, whatever the other; a reseller's hooks
+ * have a budget of their own; giving a slot back frees it, once; what is full is listed for
+ * the claim to leave out, hosts as the claim's SQL spells them.
  */
 import { describe, expect, it } from 'vitest';
-import { deliverySlots } from '../../../src/modules/hooks/delivery-slots.js';
+import { deliverySlots, hostOf } from '../../../src/modules/hooks/delivery-slots.js';
 
 const hook = (host: string, owner: string) => ({ url: `https://${host}/hook`, owner_id: owner });
 
@@ -24,5 +25,28 @@ describe('deliverySlots', () => {
     expect(slots.full(hook('a4.example', 'tenant'))).toBe(false);
     slots.take(hook('a4.example', 'tenant'));
     expect(slots.full(hook('a5.example', 'tenant'))).toBe(true);
+  });
+
+  it('gives a reseller’s hooks a budget of their own, apart from their seller’s', () => {
+    const slots = deliverySlots({ perHost: 10, perOwner: 2 });
+    const reseller = (host: string) => ({ ...hook(host, 'seller'), reseller_id: 'klook' });
+    slots.take(reseller('r1.example'));
+    slots.take(reseller('r2.example'));
+    expect(slots.full(reseller('r3.example'))).toBe(true);
+    expect(slots.full({ ...hook('r3.example', 'seller'), reseller_id: 'other' })).toBe(false);
+    // The seller's own hooks are not held up by its reseller's.
+    expect(slots.full(hook('s1.example', 'seller'))).toBe(false);
+    slots.take(hook('s1.example', 'seller'));
+    slots.take(hook('s2.example', 'seller'));
+    expect(slots.busy()).toEqual({ owners: ['seller'], resellers: ['klook'], hosts: [] });
+  });
+
+  it('lists the full hosts as written, lower-cased, port included', () => {
+    const slots = deliverySlots({ perHost: 1, perOwner: 10 });
+    slots.take(hook('Hooks.Example.com:8443', 'a'));
+    expect(slots.full(hook('hooks.example.com:8443', 'b'))).toBe(true);
+    expect(slots.busy().hosts).toEqual(['hooks.example.com:8443']);
+    expect(hostOf('https://[2001:DB8::1]:443/x?y#z')).toBe('[2001:db8::1]:443');
+    expect(hostOf('http://a.example?x=1')).toBe('a.example');
   });
 });
