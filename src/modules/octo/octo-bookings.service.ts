@@ -8,10 +8,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import canonicalizeModule from 'canonicalize';
 import type { BookingEnv } from '../../config.js';
 import type { Db } from '../../db/database.js';
-import { READ_WIDTH, inTurns } from '../../db/in-turns.js';
 import type { Reseller } from '../../domain/caller.js';
 import type { EventSink } from '../../outbox/index.js';
-import { eventsFacade, type DepartureSeats } from '../events/index.js';
+import { eventsFacade } from '../events/index.js';
 import { experiencesFacade } from '../experiences/index.js';
 import {
   resellerBookings,
@@ -20,7 +19,7 @@ import {
   type ResellerBookingsFilter,
   type ResellerSeatAsked,
 } from '../orders/index.js';
-import { toOctoBooking } from './booking.mapping.js';
+import { bookingViews } from './booking-views.js';
 import type { CapabilityId } from './capabilities.js';
 import {
   availabilityIdOf,
@@ -40,7 +39,7 @@ import type {
 import { fail } from './octo.errors.js';
 import { contactGiven, guarded, uuidOf } from './booking-inputs.js';
 import type { OctoBookingView } from './octo.schemas.js';
-import { checkCurrency, pricingFor } from './octo.service.js';
+import { checkCurrency } from './octo.service.js';
 import { productFor, productOf } from './products.js';
 import { bookingsQueryOf, checkOption, holdMinutesOf, seatsAskedOf } from './requests.js';
 
@@ -79,73 +78,7 @@ export function octoBookingsService(deps: OctoBookingsDeps) {
       contact: s.contact,
     }));
 
-  type Experience = NonNullable<Awaited<ReturnType<typeof experiencesFacade.find>>>;
-
-  /** Where a booking's departure is: its first item's start. */
-  const startOf = (read: ResellerBookingRead) => new Date(read.order.items[0]!.arrivalDatetime);
-
-  /** A booking as OCTo shows it, given its product and its departure's seats now. */
-  function render(
-    read: ResellerBookingRead,
-    experience: Experience,
-    departure: DepartureSeats | undefined,
-    reseller: Reseller,
-    capabilities: readonly CapabilityId[],
-  ): OctoBookingView {
-    const start = startOf(read);
-    return toOctoBooking(
-      {
-        ...read,
-        product: productOf(experience),
-        departure: departure ?? { start, capacity: null, reserved: 0, closed: true },
-      },
-      { now: now(), testMode: deps.env === 'sandbox', ...pricingFor(reseller, capabilities) },
-    );
-  }
-
-  /** One booking as OCTo shows it: with its product and its departure's seats now. */
-  async function view(
-    read: ResellerBookingRead,
-    reseller: Reseller,
-    capabilities: readonly CapabilityId[],
-  ): Promise<OctoBookingView> {
-    const [answer] = await views([read], reseller, capabilities);
-    return answer!;
-  }
-
-  /**
-   * Bookings as OCTo shows them: each product read once, and the seats of its departures in
-   * one query (a list of 40 bookings sent 201 statements, two of them per booking for this).
-   */
-  async function views(
-    reads: readonly ResellerBookingRead[],
-    reseller: Reseller,
-    capabilities: readonly CapabilityId[],
-  ): Promise<OctoBookingView[]> {
-    const byExperience = new Map<string, ResellerBookingRead[]>();
-    for (const read of reads) {
-      const id = read.order.items[0]!.experience.id;
-      const group = byExperience.get(id);
-      if (group) group.push(read);
-      else byExperience.set(id, [read]);
-    }
-    const products = new Map<string, { experience: Experience; at: Map<number, DepartureSeats> }>();
-    await inTurns([...byExperience], READ_WIDTH, async ([id, group]) => {
-      const experience = (await experiencesFacade.find(db, id))!;
-      const starts = [...new Set(group.map((read) => startOf(read).getTime()))];
-      const seats = await eventsFacade.departuresAt(
-        db,
-        experience,
-        starts.map((ms) => new Date(ms)),
-      );
-      products.set(id, { experience, at: new Map(seats.map((d) => [d.start.getTime(), d])) });
-    });
-    return reads.map((read) => {
-      const product = products.get(read.order.items[0]!.experience.id)!;
-      const departure = product.at.get(startOf(read).getTime());
-      return render(read, product.experience, departure, reseller, capabilities);
-    });
-  }
+  const { view, views } = bookingViews({ db, env: deps.env, now });
 
   /** The product of a reseller's booking, for the unit ids a request names. */
   const productOfBooking = async (reseller: Reseller, uuid: string) => {
