@@ -251,7 +251,7 @@ export interface paths {
     };
     /**
      * A departure's manifest: its guides and live guests, with counts
-     * @description JSON; CSV (one row per guest) with `Accept: text/csv` or `?format=csv`; a printable HTML page with `?format=html`. The seller, its seller-admin, reservation and check-in delegates; anyone else 404.
+     * @description JSON; CSV (one row per guest) with `Accept: text/csv` or `?format=csv`; a printable HTML page with `?format=html`. Each order's notes are clipped to 1,000 characters; one response lists the guests that fit in about 2 MB (at most 2,000), the counts are of all, and `paging.next` (and a `Link: <…>; rel="next"` header in every format) names the rest. The seller, its seller-admin, reservation and check-in delegates; anyone else 404.
      */
     get: operations['getManifest'];
     put?: never;
@@ -1445,7 +1445,7 @@ export interface paths {
     /** This reseller’s receivers (octo/webhooks) */
     get: operations['listOctoWebhooks'];
     put?: never;
-    /** Register a receiver for booking_update (this reseller’s bookings) or availability_update (the seller’s departures); signed, retried (octo/webhooks) */
+    /** Register a receiver for booking_update (this reseller’s bookings) or availability_update (the seller’s departures); signed, retried (octo/webhooks). The same url and event again enables a DISABLED one, with a new secret */
     post: operations['createOctoWebhook'];
     delete?: never;
     options?: never;
@@ -2372,6 +2372,27 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
+    /** @description A guest of the booking has checked in */
+    GuestCheckedInProblem: {
+      /** @enum {string} */
+      code: 'guest_checked_in';
+      detail: string;
+      /** @description One entry per field at fault */
+      errors?: {
+        detail: string;
+        /** @enum {unknown} */
+        in: 'body' | 'query' | 'path' | 'header';
+        name: string;
+      }[];
+      requestId?: string;
+      /** @enum {number} */
+      status: 409;
+      /** @example A guest of the booking has checked in */
+      title: string;
+      type: string;
+    } & {
+      [key: string]: unknown;
+    };
     Guide: {
       bio: string;
       /** Format: date-time */
@@ -2864,6 +2885,27 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
+    /** @description The guest's booking is not confirmed */
+    ItemNotConfirmedProblem: {
+      /** @enum {string} */
+      code: 'item_not_confirmed';
+      detail: string;
+      /** @description One entry per field at fault */
+      errors?: {
+        detail: string;
+        /** @enum {unknown} */
+        in: 'body' | 'query' | 'path' | 'header';
+        name: string;
+      }[];
+      requestId?: string;
+      /** @enum {number} */
+      status: 409;
+      /** @example The guest's booking is not confirmed */
+      title: string;
+      type: string;
+    } & {
+      [key: string]: unknown;
+    };
     /** @description A departure's guides and live guests, for the dock */
     Manifest: {
       counts: {
@@ -2879,7 +2921,7 @@ export interface components {
        */
       date: string;
       event: components['schemas']['Event'];
-      /** @description By customer name, then booking */
+      /** @description By customer name, then booking; as many as fit in one response (counts are of all): paging.next names the rest */
       guests: {
         /** Format: date-time */
         checkedInAt: string | null;
@@ -2903,7 +2945,7 @@ export interface components {
         itemStatus: number;
         /** @description The order's customer name */
         name: string;
-        /** @description The order's notes */
+        /** @description The order's notes, clipped to 1,000 characters in all (the last one kept then ends with …; the order keeps them whole) */
         notes: string[];
         order: {
           /**
@@ -2928,6 +2970,7 @@ export interface components {
       }[];
       /** @enum {string} */
       object: 'manifest';
+      paging: components['schemas']['Paging'];
       timezone: string;
     };
     /** @description {"<experience id>": {"YYYY-MM-DD": {"900": openSeats}}} */
@@ -3329,6 +3372,8 @@ export interface components {
       id: string;
       /** @description Standard Webhooks signing secret (whsec_...): verify webhook-signature with it; shown this once */
       secret: string;
+      /** @description Not an OCTo field: DISABLED after its deliveries kept failing for the whole retry schedule (nothing is sent to it); POST the same url and event again to enable it */
+      status: 'ENABLED' | 'DISABLED';
       /** Format: uri */
       url: string;
       /** @description Content has one language here: false */
@@ -3552,6 +3597,8 @@ export interface components {
       /** @enum {unknown} */
       event: 'booking_update' | 'availability_update';
       id: string;
+      /** @description Not an OCTo field: DISABLED after its deliveries kept failing for the whole retry schedule (nothing is sent to it); POST the same url and event again to enable it */
+      status: 'ENABLED' | 'DISABLED';
       /** Format: uri */
       url: string;
       /** @description Content has one language here: false */
@@ -5653,6 +5700,8 @@ export interface operations {
       query?: {
         /** @description Or send Accept: text/csv; html is a printable page */
         format?: 'json' | 'csv' | 'html';
+        /** @description The guests after this one (as paging.next of the previous page names) */
+        startingAfter?: string;
       };
       header?: never;
       path: {
