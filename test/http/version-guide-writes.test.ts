@@ -266,4 +266,17 @@ describe('before 2018-02-26, the schedule rule', () => {
     expect(assigned.statusCode, assigned.body).toBe(201);
     expect(assigned.json().guides).toEqual([user.id]);
   });
+
+  it('holds on POST /api/events too: a guide id is checked, a delegate by user id is not', async () => {
+    const nobody = await createGuide(t.app, shop.seller, shop.seller.id, {
+      name: 'No hours either',
+      schedules: [],
+    });
+    const start = '2030-11-02T09:00';
+    expectProblem(await upsert(start, { guides: [nobody.id] }, V2018_01), 409, 'guide_unavailable');
+    const user = await delegate(t.app, shop.seller, ['ROLE_GUIDE'], 'Yves');
+    const made = await upsert(start, { guides: [user.id] }, V2018_01);
+    expect(made.statusCode, made.body).toBe(201);
+    expect(made.json().guides).toEqual([user.id]);
+  });
 });

@@ -177,7 +177,7 @@ export async function setGuides(
   guides: GuidesFacade,
   event: EventRow,
   guideIds: readonly string[],
-  options: AssignmentOptions,
+  options: { forceConfirm: boolean; checkSchedule: (guideId: string) => boolean },
 ): Promise<void> {
   const wanted = [...new Set(guideIds)];
   const removed = event.guide_ids.filter((id) => !wanted.includes(id));
@@ -185,7 +185,13 @@ export async function setGuides(
   // Locks are taken in id order, like seats, so concurrent requests cannot wait in a cycle;
   // the guides are then added in the order given, which is the order the event lists them.
   for (const id of [...wanted].sort()) await guides.lock(trx, id);
-  for (const id of wanted) await assignGuide(trx, guides, event, id, options);
+  for (const id of wanted) {
+    const checkSchedule = options.checkSchedule(id);
+    await assignGuide(trx, guides, event, id, {
+      forceConfirm: options.forceConfirm,
+      checkSchedule,
+    });
+  }
 }
 
 /**

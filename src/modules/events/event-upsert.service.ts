@@ -102,19 +102,25 @@ async function asSeen(tx: Tx, event: EventRow, hides: GuideWrites['hides']): Pro
   return { ...event, guide_ids: shown };
 }
 
-/** Before v2018-02-26, guides named by delegates' user ids: their profiles, made if missing. */
+/**
+ * Before v2018-02-26, guides named by delegates' user ids: their profiles, made if missing,
+ * and which of them a user id named (a guide id is taken as it is).
+ */
 async function delegatesAsGuides(
   tx: Tx,
   domainEvents: EventSink,
   caller: Caller,
   sellerId: string,
   ids: readonly string[],
-): Promise<string[]> {
+): Promise<{ ids: string[]; ofUsers: Set<string> }> {
   const resolved: string[] = [];
+  const ofUsers = new Set<string>();
   for (const id of ids) {
-    resolved.push(await guides.delegateAsGuide(tx, domainEvents, caller.id, sellerId, id));
+    const guideId = await guides.delegateAsGuide(tx, domainEvents, caller.id, sellerId, id);
+    resolved.push(guideId);
+    if (guideId !== id) ofUsers.add(guideId);
   }
-  return [...new Set(resolved)];
+  return { ids: [...new Set(resolved)], ofUsers };
 }
 
 /** Creates the event, or updates the one at the same start (201 both ways). */
@@ -144,10 +150,11 @@ export const eventUpsert =
     }
     return inTransaction(db, async (tx) => {
       const events = eventsRepository(tx);
-      const guideIds =
+      const asDelegates =
         named && writes.delegatesAsGuides
           ? await delegatesAsGuides(tx, domainEvents, caller, experience.sellerId, named)
-          : named;
+          : undefined;
+      const guideIds = asDelegates?.ids ?? named;
       // What the event was, if there was one at this start (for the audit).
       const existing = await events.findAt(experience.id, start);
       // Guides before the event, as assignment and deletion lock them: one lock order
@@ -181,7 +188,12 @@ export const eventUpsert =
         // Guides obey the same rule as POST /api/events/{id}/guides (no forceConfirm here),
         // and set those the caller's version shows: the others stay (asSeen).
         const seen = await asSeen(tx, (await events.findById(id))!, writes.hides);
-        await setGuides(tx, guides, seen, guideIds, { forceConfirm: false, checkSchedule });
+        // An older version's delegate (named by its user id) had no schedule to check; a
+        // guide named by its id has one, whatever the version (as POST .../guides).
+        await setGuides(tx, guides, seen, guideIds, {
+          forceConfirm: false,
+          checkSchedule: (id) => checkSchedule || !asDelegates?.ofUsers.has(id),
+        });
       } else if (created) {
         await staffNewEvent(tx, id, experience.guide);
       }
