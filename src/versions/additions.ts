@@ -13,6 +13,17 @@ export const additions: readonly Addition[] = [
   {
     date: '2026-12-07',
     description: [
+      'Fourth security and robustness round (docs/security.md): `GET /api/events/{id}/manifest` clips each order’s notes to 1,000 characters, holds about 2 MiB of guests a page and names the rest in `paging.next` (`?startingAfter=<guest id>`, and a `Link` header in every format), and lists only the guides working the departure (not those who declined or were deleted);',
+      'the dock checks in only guests of confirmed items (`409 item_not_confirmed`), a customer cannot cancel or change an item once its guests have checked in (`409 guest_checked_in`; the seller still can), a hold whose guests checked in becomes pending (100) at its deadline instead of canceled, and a canceled guest’s check-in is undone with it (undoing it after is `409 guest_canceled`);',
+      'a removed delegate’s answer to an assignment is `404`, a guide deleted twice is `404` the second time, and before 2018-02-26 a guide named by its guide id is checked against its schedules and the `guides` filter resolves users only to guides the caller may know of;',
+      'a retried sign-up shows `apiKey` only while it is still the key that sign-up gave; a metadata value holding a number JSON cannot keep (`1e400`) is `400 metadata_invalid`;',
+      'settled webhook deliveries are kept 30 days (`RETENTION_DAYS`; docs/operations.md "Retention");',
+      'OCTo: `GET /octo/bookings` lists at most 2,000 unit items (`BAD_REQUEST` past them: ask for fewer dates), `GET /octo/webhooks` shows each webhook’s `status` (`ENABLED`, `DISABLED`; ours, not OCTo’s), registering a disabled one again enables it with a new secret, and one registered while its credential is revoked is `FORBIDDEN`.',
+    ].join(' '),
+  },
+  {
+    date: '2026-12-07',
+    description: [
       'Third security and robustness round (docs/security.md): a page of `GET /api/orders` ends before the order that would take it past 1 MiB of JSON and `paging.next` goes on from there (a page may hold fewer than `limit` orders; follow `paging.next` to `null`);',
       'an experience’s or a guide’s schedules together list at most 1,000 dates and 500 times and time ranges (`400` naming `schedules`);',
       'changing an experience’s resources or `seatsPerGuest` counts its departures to come again (`409 resource_full` when they do not fit), and quotes count a departure’s resources over its event’s own window;',
