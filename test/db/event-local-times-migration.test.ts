@@ -39,7 +39,9 @@ beforeAll(async () => {
   await sql`drop index outbox_settled`.execute(db);
   await sql`drop index webhook_deliveries_event`.execute(db);
   await sql`delete from kysely_migration where name in ('0023_event_local_times',
-    '0024_hook_private_events', '0025_made_by', '0026_invitation_counts', '0027_retention')`.execute(db);
+    '0024_hook_private_events', '0025_made_by', '0026_invitation_counts', '0027_retention')`.execute(
+    db,
+  );
   experienceId = await insertExperience(db, { sellerId: seller.id, timezone: 'America/St_Johns' });
   for (const start of ['2030-03-01T12:00:00Z', '2030-07-01T12:00:00Z'])
     events.push(

@@ -83,7 +83,7 @@ const CLAIMS: Claim[] = [
   {
     doc: 'docs/guides.md',
     quote:
-      "The `guides` filter of `GET /api/events` is translated too: an older client's `guides=<userId>` finds the events of the guide profiles linked to that user",
+      "The `guides` filter of `GET /api/events` is translated too: an older client's `guides=<userId>` finds the events of the live guide profiles linked to that user at the sellers whose events the caller sees",
     check: async () => {
       const old = { 'x-api-version': '2018-01-01' };
       const guideUser = await delegate(t.app, shop.seller, ['ROLE_GUIDE'], 'Gil Guide');
