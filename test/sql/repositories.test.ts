@@ -557,9 +557,16 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     release: (db) => deliveriesRepository(db).release({ id: A, attempts: 1 }, 500),
     record: (db) =>
       deliveriesRepository(db).record(
-        { id: A, attempts: 1 },
+        { id: A, attempts: 1, hook_id: B },
         { statusCode: 500, error: null, durationMs: 3, response: 'no' },
         5000,
+      ),
+    recordGiveUp: (db) =>
+      deliveriesRepository(db).record(
+        { id: A, attempts: 1, hook_id: B },
+        { statusCode: 500, error: null, durationMs: 3, response: 'no' },
+        'give-up',
+        async () => undefined,
       ),
     pruneDeliveries: (db) => webhookRetentionRepository(db).pruneDeliveries(30 * 86_400_000, 1000),
     pruneEvents: (db) => webhookRetentionRepository(db).pruneEvents(30 * 86_400_000, 1000),

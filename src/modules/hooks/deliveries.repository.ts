@@ -197,12 +197,22 @@ export function deliveriesRepository(db: Kysely<DB>) {
      * owner told): a delivery is never left failed with its hook still enabled.
      */
     async record(
-      claim: Pick<ClaimedDelivery, 'id' | 'attempts'>,
+      claim: Pick<ClaimedDelivery, 'id' | 'attempts' | 'hook_id'>,
       outcome: AttemptOutcome,
       next: 'delivered' | 'give-up' | number,
       givingUp?: (tx: Tx) => Promise<void>,
     ): Promise<boolean> {
       return inTransaction(db, async (trx) => {
+        // Giving up writes the hook too: its row is locked before the delivery's, the order
+        // a hook's deletion takes them in (the hook, then its deliveries by the cascade).
+        // The other way round, a DELETE of the hook and a give-up deadlocked (a 500).
+        if (next === 'give-up' && givingUp)
+          await trx
+            .selectFrom('hooks')
+            .select('id')
+            .where('id', '=', claim.hook_id)
+            .forUpdate()
+            .execute();
         const updated = await trx
           .updateTable('webhook_deliveries')
           .set({

@@ -10,6 +10,10 @@ update "webhook_deliveries" set "attempts" = "attempts" - $1, "locked_until" = $
 -- record
 update "webhook_deliveries" set "status" = $1, "last_status" = $2, "locked_until" = $3, "updated_at" = now(), "next_attempt_at" = now() + cast($4 as double precision) * interval '1 millisecond' where "id" = $5 and "attempts" = $6 and "status" = $7;
 
+-- recordGiveUp
+select "id" from "hooks" where "id" = $1 for update;
+update "webhook_deliveries" set "status" = $1, "last_status" = $2, "locked_until" = $3, "updated_at" = now() where "id" = $4 and "attempts" = $5 and "status" = $6;
+
 -- pruneDeliveries
 delete from "webhook_deliveries" where id in ((select "id" from "webhook_deliveries" where "id" < lpad(to_hex(floor(extract(epoch from now()) - $1::double precision)::bigint), 8, '0') and "status" in ($2, $3) and "updated_at" < now() - cast($4 as double precision) * interval '1 millisecond' order by id limit $5 for update skip locked));
 
