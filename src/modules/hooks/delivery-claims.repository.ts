@@ -63,7 +63,7 @@ async function dueDeliveries(
     )
     .$if((busy?.resellers.length ?? 0) > 0, (q) =>
       q.where((w) =>
-        w.or([w('h.reseller_id', 'is', null), w('h.reseller_id', 'not in', busy!.resellers)]),
+        w.or([w('h.reseller_id', 'is', null), w('h.owner_id', 'not in', busy!.resellers)]),
       ),
     )
     .$if((busy?.hosts.length ?? 0) > 0, (q) =>

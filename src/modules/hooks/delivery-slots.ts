@@ -1,10 +1,12 @@
 /**
  * Webhook deliveries in flight, counted per receiving host and per budget against their
- * caps (webhook.dispatcher.ts). A budget is the hook owner's, or for a reseller's hook the
- * reseller credential's: the owner's cap keeps one tenant from every slot (hosts cost
- * nothing to make: a wildcard name, another port), and a reseller's hooks are the seller's
- * rows but not its load, so they share a budget only with each other (review-octo finding
- * 4: twenty stalling reseller hooks held the seller's eight slots).
+ * caps (webhook.dispatcher.ts). A budget is the hook owner's, or for a reseller's hook that
+ * of all the resellers of its seller together: the owner's cap keeps one tenant from every
+ * slot (hosts cost nothing to make: a wildcard name, another port), and resellers' hooks are
+ * the seller's rows but not its load, so they share a budget only with each other (twenty
+ * stalling reseller hooks held the seller's eight slots). One budget for all of a seller's
+ * resellers, not one each: a seller makes affiliates at will, and eight of them with a
+ * budget each took every slot of the process again (the session's diff review).
  *
  * The claim leaves out what is full (`busy`, deliveries.repository.ts), so a host is what
  * its SQL can compute from the stored URL too: the authority as written, lower-cased.
@@ -19,7 +21,9 @@ interface Hooked {
 
 /** The full budgets and hosts, as the claim's SQL leaves them out. */
 export interface Busy {
+  /** Sellers whose own hooks' budget is full. */
   owners: string[];
+  /** Sellers whose resellers' hooks' budget is full. */
   resellers: string[];
   hosts: string[];
 }
@@ -38,7 +42,7 @@ export function deliverySlots(caps: { perHost: number; perOwner: number }) {
   const counts = new Map<string, number>();
   const keysOf = (hook: Hooked) => [
     `host ${hostOf(hook.url)}`,
-    hook.reseller_id ? `reseller ${hook.reseller_id}` : `owner ${hook.owner_id}`,
+    hook.reseller_id ? `resellers ${hook.owner_id}` : `owner ${hook.owner_id}`,
   ];
   const capOf = (key: string) => (key.startsWith('host ') ? caps.perHost : caps.perOwner);
   const add = (key: string, by: 1 | -1) => {
@@ -56,7 +60,7 @@ export function deliverySlots(caps: { perHost: number; perOwner: number }) {
       for (const [key, n] of counts) {
         if (n < capOf(key)) continue;
         const [kind, id] = [key.slice(0, key.indexOf(' ')), key.slice(key.indexOf(' ') + 1)];
-        busy[kind === 'host' ? 'hosts' : kind === 'reseller' ? 'resellers' : 'owners'].push(id);
+        busy[kind === 'host' ? 'hosts' : kind === 'resellers' ? 'resellers' : 'owners'].push(id);
       }
       return busy;
     },

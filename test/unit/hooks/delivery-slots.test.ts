@@ -27,18 +27,25 @@ describe('deliverySlots', () => {
     expect(slots.full(hook('a5.example', 'tenant'))).toBe(true);
   });
 
-  it('gives a reseller’s hooks a budget of their own, apart from their seller’s', () => {
+  it('gives a seller’s resellers one budget, apart from the seller’s own', () => {
     const slots = deliverySlots({ perHost: 10, perOwner: 2 });
-    const reseller = (host: string) => ({ ...hook(host, 'seller'), reseller_id: 'klook' });
+    const reseller = (host: string, id = 'klook', seller = 'seller') => ({
+      ...hook(host, seller),
+      reseller_id: id,
+    });
     slots.take(reseller('r1.example'));
     slots.take(reseller('r2.example'));
     expect(slots.full(reseller('r3.example'))).toBe(true);
-    expect(slots.full({ ...hook('r3.example', 'seller'), reseller_id: 'other' })).toBe(false);
-    // The seller's own hooks are not held up by its reseller's.
+    // Another affiliate of that seller shares it: a seller making affiliates at will would
+    // otherwise take a budget per affiliate, every slot of the process in the end.
+    expect(slots.full(reseller('r3.example', 'other'))).toBe(true);
+    // A reseller of another seller does not.
+    expect(slots.full(reseller('r3.example', 'other', 'elsewhere'))).toBe(false);
+    // The seller's own hooks are not held up by its resellers'.
     expect(slots.full(hook('s1.example', 'seller'))).toBe(false);
     slots.take(hook('s1.example', 'seller'));
     slots.take(hook('s2.example', 'seller'));
-    expect(slots.busy()).toEqual({ owners: ['seller'], resellers: ['klook'], hosts: [] });
+    expect(slots.busy()).toEqual({ owners: ['seller'], resellers: ['seller'], hosts: [] });
   });
 
   it('lists the full hosts as written, lower-cased, port included', () => {
