@@ -46,13 +46,21 @@ export function retentionPruners(
 }
 
 /**
+ * The server's sweep rests this long after each full batch: the first sweep of a database
+ * never swept deletes its whole backlog, on every instance at once, beside live bookings
+ * (on the embedded database, one connection that every request waits for). `cli prune`
+ * does not rest.
+ */
+export const SWEEP_REST_MS = 50;
+
+/**
  * Runs each pruner until it finds less than a batch, or `stopped()` says to stop (between
- * batches: a shutdown waits for one statement, not a backlog). Returns the rows deleted, by
- * table.
+ * batches: a shutdown waits for one statement, not a backlog), resting `restMs` after each
+ * full batch. Returns the rows deleted, by table.
  */
 export async function pruneAll(
   pruners: readonly Pruner[],
-  stopped: () => boolean = () => false,
+  { stopped = () => false, restMs = 0 }: { stopped?: () => boolean; restMs?: number } = {},
 ): Promise<Record<string, number>> {
   const deleted: Record<string, number> = {};
   for (const pruner of pruners) {
@@ -61,6 +69,7 @@ export async function pruneAll(
       n = await pruner.prune(PRUNE_BATCH);
       total += n;
       retentionPruned.inc({ table: pruner.table }, n);
+      if (n === PRUNE_BATCH && restMs > 0) await new Promise((r) => setTimeout(r, restMs));
     }
     deleted[pruner.table] = total;
   }
@@ -86,7 +95,10 @@ function retentionSweeper(
   const loop: PollLoop = pollLoop(
     'retention sweep',
     async () => {
-      const deleted = await pruneAll(pruners, () => loop.stopped);
+      const deleted = await pruneAll(pruners, {
+        stopped: () => loop.stopped,
+        restMs: SWEEP_REST_MS,
+      });
       if (Object.values(deleted).some((n) => n > 0)) logger.info({ deleted }, 'retention sweep');
       return everyMs;
     },
