@@ -8,8 +8,8 @@
  * as long as the transaction stayed open, and every statement on the table waited behind
  * it, until the instances' pools ran dry.
  *
- * A database at 0024: 0025 alters `hooks` (and two more tables), 0026 alters `outbox`,
- * which a side session keeps open in a transaction.
+ * A database at 0024: 0025 alters `hooks` (and two more tables), 0026 and 0027 alter
+ * `outbox`, which a side session keeps open in a transaction.
  */
 import { Migrator, sql } from 'kysely';
 import pg from 'pg';
@@ -116,6 +116,7 @@ describe('a migration that waits for a lock', () => {
     );
     expect(results.map((r) => [r.migrationName, r.status])).toEqual([
       ['0026_invitation_counts', 'Success'],
+      ['0027_retention', 'Success'],
     ]);
     expect(await applied()).toContain('0026_invitation_counts');
     // Its session's settings are back to the connection's own on every pooled connection.
