@@ -11,15 +11,18 @@ export function idempotencyRepository(db: Kysely<DB>) {
     db.updateTable('idempotency_keys').where('scope', '=', scope).where('key', '=', key);
 
   return {
-    /** Claims the key for a new request; false when a row for it already exists. */
-    async claim(scope: string, key: string, fingerprint: string): Promise<boolean> {
+    /**
+     * Claims the key for a new request: the claim's stamp (its `locked_at`, which only this
+     * claim's writes may name), or undefined when a row for it already exists.
+     */
+    async claim(scope: string, key: string, fingerprint: string): Promise<Date | undefined> {
       const row = await db
         .insertInto('idempotency_keys')
         .values({ scope: scope, key, fingerprint, status: 'running' })
         .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())
-        .returning('key')
+        .returning('locked_at')
         .executeTakeFirst();
-      return row !== undefined;
+      return row?.locked_at;
     },
 
     async find(scope: string, key: string): Promise<IdempotencyRow | undefined> {
@@ -31,36 +34,54 @@ export function idempotencyRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
-    /** Takes over a request whose process died mid-way (still running after `staleMs`). */
-    async takeOver(scope: string, key: string, staleMs: number): Promise<boolean> {
-      const result = await where(scope, key)
+    /**
+     * Takes over a request that looks dead (still running after `staleMs`): the new claim's
+     * stamp, or undefined when it is not stale (or is gone).
+     */
+    async takeOver(scope: string, key: string, staleMs: number): Promise<Date | undefined> {
+      const row = await where(scope, key)
         .set({ locked_at: new Date() })
         .where('status', '=', 'running')
         .where('locked_at', '<', sql<Date>`now() - ${`${staleMs} milliseconds`}::interval`)
+        .returning('locked_at')
         .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
+      return row?.locked_at;
     },
 
     /**
-     * Stores the response; called inside the transaction that made it, when there is one
-     * (with the rest of its write batch, db/write-batch.ts).
+     * Stores the response of the claim stamped `claimedAt`; called inside the transaction
+     * that made it, when there is one (with the rest of its write batch, db/write-batch.ts).
+     * A claim another request has taken over since (a retry, after STALE_MS) fails the
+     * statement, and with it that transaction, by writing a status the table refuses
+     * (`idempotency_keys_status_check`): read back, a missing row could not stop a batch that
+     * commits in the same message, and the request and its retry both booked.
      */
-    async complete(scope: string, key: string, status: number, body: unknown): Promise<void> {
+    async complete(
+      scope: string,
+      key: string,
+      claimedAt: Date,
+      status: number,
+      body: unknown,
+    ): Promise<void> {
       await write(
         db,
         where(scope, key).set({
-          status: 'done',
+          status: sql<'done'>`case when status = 'running' and locked_at = ${claimedAt}
+            then 'done' else 'taken over' end`,
           response_status: status,
           response_body: JSON.stringify(body),
         }),
       );
     },
 
-    async forget(scope: string, key: string): Promise<void> {
+    /** Gives the key up, if the claim stamped `claimedAt` still holds it. */
+    async forget(scope: string, key: string, claimedAt: Date): Promise<void> {
       await db
         .deleteFrom('idempotency_keys')
         .where('scope', '=', scope)
         .where('key', '=', key)
+        .where('status', '=', 'running')
+        .where('locked_at', '=', claimedAt)
         .execute();
     },
 

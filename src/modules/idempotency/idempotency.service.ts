@@ -8,6 +8,7 @@
 import { createHmac } from 'node:crypto';
 import canonicalizeModule from 'canonicalize';
 import type { Db } from '../../db/database.js';
+import { isCheckViolation } from '../../db/errors.js';
 import { inTransaction, type Tx } from '../../db/unit-of-work.js';
 import { DomainError } from '../../domain/errors.js';
 import { problemOf } from '../../http/problems.js';
@@ -47,6 +48,16 @@ export interface IdempotentRequest {
 }
 
 /**
+ * This request ran so long that a retry took its key over (STALE_MS), and its work was
+ * rolled back: the retry's answer is the one kept, which a retry of this one replays.
+ */
+const takenOver = () =>
+  new DomainError(
+    'idempotency_in_progress',
+    'A retry with this Idempotency-Key took this request over, which was rolled back; retry to get its answer.',
+  );
+
+/**
  * Refusals that say "not now" rather than answer the request: a retry with the same key
  * after Retry-After must be tried afresh, not replayed the old 429 for a day.
  */
@@ -55,12 +66,14 @@ const TRANSIENT = new Set(['rate_limited', 'idempotency_in_progress']);
 export function idempotencyService({ db, fingerprintKey }: { db: Db; fingerprintKey: Buffer }) {
   const repo = idempotencyRepository(db);
 
+  /** The key claimed (the claim's stamp), or the stored answer to replay. */
   async function claim(
     scope: string,
     key: string,
     fingerprint: string,
-  ): Promise<IdempotentOutcome | undefined> {
-    if (await repo.claim(scope, key, fingerprint)) return undefined;
+  ): Promise<Date | IdempotentOutcome> {
+    const claimed = await repo.claim(scope, key, fingerprint);
+    if (claimed) return claimed;
     const existing = await repo.find(scope, key);
     // Only a key that looks about a day old by this clock (an hour's leeway for a clock
     // that differs from the database's, which decides) is asked to expire: a replay costs
@@ -68,8 +81,7 @@ export function idempotencyService({ db, fingerprintKey }: { db: Db; fingerprint
     const mayExpire = existing && Date.now() - existing.created_at.getTime() > DAY_MS - HOUR_MS;
     if (!existing || (mayExpire && (await repo.expire(scope, key, DAY_MS)))) {
       // Gone or expired meanwhile: claim afresh (a concurrent claimant may win; then replay).
-      if (await repo.claim(scope, key, fingerprint)) return undefined;
-      return claim(scope, key, fingerprint);
+      return (await repo.claim(scope, key, fingerprint)) ?? claim(scope, key, fingerprint);
     }
     if (existing.fingerprint !== fingerprint) {
       throw new DomainError(
@@ -84,7 +96,10 @@ export function idempotencyService({ db, fingerprintKey }: { db: Db; fingerprint
         replayed: true,
       };
     }
-    if (await repo.takeOver(scope, key, STALE_MS)) return undefined;
+    // Taken over, the first request's own writes of the key fail (repo.complete), so only
+    // one of the two can book.
+    const takenOver = await repo.takeOver(scope, key, STALE_MS);
+    if (takenOver) return takenOver;
     throw new DomainError(
       'idempotency_in_progress',
       'A request with this Idempotency-Key is still being processed; retry shortly.',
@@ -123,28 +138,35 @@ export function idempotencyService({ db, fingerprintKey }: { db: Db; fingerprint
       const fingerprint = createHmac('sha256', fingerprintKey)
         .update(`${request.method} ${request.path}\n${canonicalize(request.body ?? null) ?? ''}`)
         .digest('base64url');
-      const replay = await claim(scope, key, fingerprint);
-      if (replay) return replay;
+      const claimed = await claim(scope, key, fingerprint);
+      if (!(claimed instanceof Date)) return claimed;
       try {
         // The answer is stored in the write's own transaction when `perform` records it;
         // only work that records nothing has it stored here, after the fact.
         let recorded = false;
         const outcome = await perform(async (trx, result) => {
-          await idempotencyRepository(trx).complete(scope, key, result.status, result.body);
+          await idempotencyRepository(trx).complete(
+            scope,
+            key,
+            claimed,
+            result.status,
+            result.body,
+          );
           recorded = true;
         });
         if (!recorded)
-          await repo.complete(scope, key, outcome.status, outcome.stored ?? outcome.body);
+          await repo.complete(scope, key, claimed, outcome.status, outcome.stored ?? outcome.body);
         return { status: outcome.status, body: outcome.body, replayed: false };
       } catch (error) {
+        if (isCheckViolation(error, 'idempotency_keys_status_check')) throw takenOver();
         // Best effort, and never in place of the request's own error: when the database is
         // what failed, these fail too, and the key, still "running", is taken over by a
         // retry once it is STALE_MS old.
         const settle =
           error instanceof DomainError && error.status < 500 && !TRANSIENT.has(error.code)
             ? // A refusal is an answer too: the retry gets the same one.
-              repo.complete(scope, key, error.status, problemOf(error))
-            : repo.forget(scope, key);
+              repo.complete(scope, key, claimed, error.status, problemOf(error))
+            : repo.forget(scope, key, claimed);
         await settle.catch(() => undefined);
         throw error;
       }
