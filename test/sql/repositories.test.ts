@@ -27,6 +27,7 @@ import * as experiencesModule from '../../src/modules/experiences/experiences.re
 import * as demographicsModule from '../../src/modules/experiences/demographics.repository.js';
 import { demographicList } from '../../src/modules/experiences/demographics.list.js';
 import * as guidesModule from '../../src/modules/guides/guides.repository.js';
+import * as guideCandidatesModule from '../../src/modules/guides/guide-candidates.repository.js';
 import * as idempotencyModule from '../../src/modules/idempotency/idempotency.repository.js';
 import * as ordersModule from '../../src/modules/orders/orders.repository.js';
 import * as guestsModule from '../../src/modules/orders/guests.repository.js';
@@ -89,6 +90,7 @@ const { resellerBookingsRepository } = tracked(resellerBookingsModule);
 const { resellersRepository } = tracked(resellersModule);
 const { demographicsRepository } = tracked(demographicsModule);
 const { guidesRepository } = tracked(guidesModule);
+const { guideCandidatesRepository } = tracked(guideCandidatesModule);
 const { idempotencyRepository } = tracked(idempotencyModule);
 const { ordersRepository } = tracked(ordersModule);
 const { guestsRepository } = tracked(guestsModule);
@@ -299,13 +301,6 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
       }),
     find: (db) => guidesRepository(db).find(B, A),
     lock: (db) => guidesRepository(db).lock(A),
-    freeCandidates: (db) =>
-      guidesRepository(db).freeCandidates(
-        B,
-        { id: A, starts_at: AT, ends_at: LATER },
-        { after: A, exclude: [B], limit: 8 },
-      ),
-    lockFree: (db) => guidesRepository(db).lockFree([A, B]),
     findMany: (db) => guidesRepository(db).findMany([A, B]),
     findByUser: (db) => guidesRepository(db).findByUser(B, A),
     idsLinkedTo: (db) => guidesRepository(db).idsLinkedTo(A, [B]),
@@ -661,6 +656,16 @@ repositories.deliveryClaims = {
         { id: A, hook: { url: 'https://h.example/', owner_id: B, reseller_id: null } },
       ],
     }),
+};
+
+repositories.guideCandidates = {
+  freeCandidates: (db) =>
+    guideCandidatesRepository(db).freeCandidates(
+      B,
+      { id: A, starts_at: AT, ends_at: LATER },
+      { after: A, exclude: [B], limit: 8 },
+    ),
+  lockFree: (db) => guideCandidatesRepository(db).lockFree([A, B]),
 };
 
 repositories.hookMakers = {

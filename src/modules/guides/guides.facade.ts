@@ -14,6 +14,7 @@ import type { Executor, Tx } from '../../db/unit-of-work.js';
 import { delegatesFacade as delegates } from '../delegates/index.js';
 import { usersFacade as users } from '../users/index.js';
 import { toGuideProfile, toGuideView, type GuideProfile } from './guides.schemas.js';
+import { guideCandidatesRepository } from './guide-candidates.repository.js';
 import { guidesRepository, type GuideScope } from './guides.repository.js';
 
 /** An event as auto-assignment asks about it: whose it is, and when. */
@@ -35,7 +36,7 @@ export const guidesFacade = {
 
   /**
    * Guides of the seller auto-assignment may consider for `event`, unlocked, in id order
-   * (guidesRepository.freeCandidates: live, with an available schedule, not on an
+   * (guideCandidatesRepository.freeCandidates: live, with an available schedule, not on an
    * overlapping event they have not declined).
    */
   freeFor: async (
@@ -43,9 +44,9 @@ export const guidesFacade = {
     event: Departure,
     options: { after: string; exclude: readonly string[]; limit: number },
   ): Promise<GuideProfile[]> =>
-    (await guidesRepository(db).freeCandidates(event.sellerId, rowWindow(event), options)).map(
-      toGuideProfile,
-    ),
+    (
+      await guideCandidatesRepository(db).freeCandidates(event.sellerId, rowWindow(event), options)
+    ).map(toGuideProfile),
 
   /**
    * Those of `ids` no other transaction holds, locked, and still free for `event` as read
@@ -53,7 +54,7 @@ export const guidesFacade = {
    * of them committed); never waits. The schedule rule is the caller's to run again.
    */
   async lockFree(tx: Tx, event: Departure, ids: readonly string[]): Promise<GuideProfile[]> {
-    const guides = guidesRepository(tx);
+    const guides = guideCandidatesRepository(tx);
     const locked = await guides.lockFree(ids);
     if (locked.length === 0) return [];
     const free = await guides.freeCandidates(event.sellerId, rowWindow(event), {

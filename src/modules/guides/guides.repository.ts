@@ -1,5 +1,8 @@
-/** All SQL on guides (deleted guides are invisible here except through findMany, for history). */
-import { sql, type Insertable, type Kysely, type SqlBool, type Updateable } from 'kysely';
+/**
+ * All SQL on guides but auto-assignment's candidates (guide-candidates.repository.ts); deleted
+ * guides are invisible here except through findMany, for history.
+ */
+import type { Insertable, Kysely, Updateable } from 'kysely';
 import { creationStamps, touchedAt } from '../../db/creation-clock.js';
 import { listSource } from '../../db/list-source.js';
 import type { DB, GuidesTable } from '../../db/types.js';
@@ -46,69 +49,6 @@ export function guidesRepository(db: Kysely<DB>) {
     /** Locks a live guide until the transaction ends: assignments of one guide take turns. */
     async lock(id: string): Promise<GuideRow | undefined> {
       return live().selectAll('g').where('g.id', '=', id).forUpdate().executeTakeFirst();
-    },
-
-    /**
-     * The seller's live guides that auto-assignment may consider for `event`, in id order
-     * after `after`: with at least one `available` schedule (a guide without one is never
-     * available, so it is not read at all), not among `exclude` (on the event already), and
-     * not on another event overlapping it that they have not declined (the overlap rule of
-     * event-guides.repository.ts' overlappingWithGuide, as a filter). With `ids`, only those.
-     * Locks nothing: the schedule rule runs on the rows, and the chosen ones are locked and
-     * read again (`lockFree`).
-     */
-    async freeCandidates(
-      sellerId: string,
-      event: { id: string; starts_at: Date; ends_at: Date },
-      options: {
-        after?: string;
-        ids?: readonly string[];
-        exclude: readonly string[];
-        limit: number;
-      },
-    ): Promise<GuideRow[]> {
-      let query = live()
-        .selectAll('g')
-        .where('g.seller_id', '=', sellerId)
-        .where(sql<SqlBool>`g.schedules @> '[{"type": "available"}]'::jsonb`)
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('events as e')
-                .select(sql`1`.as('one'))
-                .where(sql<SqlBool>`e.guide_ids @> array[g.id]::text[]`)
-                .where(sql<SqlBool>`coalesce(e.guide_statuses ->> g.id, 'confirmed') <> 'declined'`)
-                .where('e.id', '<>', event.id)
-                .where('e.starts_at', '<', event.ends_at)
-                .where('e.ends_at', '>', event.starts_at),
-            ),
-          ),
-        );
-      if (options.after !== undefined) query = query.where('g.id', '>', options.after);
-      if (options.ids !== undefined) {
-        if (options.ids.length === 0) return [];
-        query = query.where('g.id', 'in', options.ids);
-      }
-      if (options.exclude.length > 0) query = query.where('g.id', 'not in', options.exclude);
-      return query.orderBy('g.id').limit(options.limit).execute();
-    },
-
-    /**
-     * Those of `ids` that are live and that no other transaction holds, locked until the
-     * transaction ends, in id order: auto-assignment skips a guide being assigned elsewhere
-     * rather than wait for it.
-     */
-    async lockFree(ids: readonly string[]): Promise<string[]> {
-      if (ids.length === 0) return [];
-      const rows = await live()
-        .select('g.id')
-        .where('g.id', 'in', ids)
-        .orderBy('g.id')
-        .forUpdate()
-        .skipLocked()
-        .execute();
-      return rows.map((r) => r.id);
     },
 
     async findMany(ids: readonly string[]): Promise<GuideRow[]> {
