@@ -9,11 +9,10 @@
  * delegation is being removed. The same without a race, through a slow name lookup:
  * test/http/octo-webhooks.test.ts and test/http/delegate-removal.test.ts.
  */
-import pg from 'pg';
-import { sql } from 'kysely';
+import type pg from 'pg';
+import { openLocker, waitingOnLock } from '../helpers/lock-waits.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
-import { databaseUrl } from '../helpers/database.js';
 import { delegate } from '../helpers/guides.js';
 import { createAffiliate, octo } from '../helpers/octo.js';
 
@@ -24,30 +23,14 @@ let locker: pg.Client;
 beforeAll(async () => {
   t = await createTestApp({ BOOKING_ENV: 'sandbox' }); // loopback hook URLs
   seller = await signUp(t.app, { roles: ['ROLE_SELLER'] });
-  const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(
-    t.database.db,
-  );
-  locker = new pg.Client({ connectionString: databaseUrl(rows[0]!.name) });
-  await locker.connect();
+  locker = await openLocker(t.database);
 });
 afterAll(async () => {
   await locker.end();
   await t.close();
 });
 
-/** Until `count` sessions of the app wait on a lock (at most 2 s: then the test goes on). */
-async function waiting(count: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    // Inside the locker's transaction the activity is read once unless its snapshot is dropped.
-    await locker.query('select pg_stat_clear_snapshot()');
-    const { rows } = await locker.query<{ n: number }>(
-      `select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock'`,
-    );
-    if (rows[0]!.n >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const waiting = (count: number) => waitingOnLock(locker, count);
 
 const createHook = (key: string, path: string) =>
   octo(t.app, key, 'POST', '/webhooks', {

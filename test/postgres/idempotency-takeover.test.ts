@@ -9,12 +9,12 @@
  * A plain connection holds the departure's event locked, so that both requests wait at a
  * known point inside their transactions; "60 s later" is the key's `locked_at` moved back.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { sql } from 'kysely';
+import { openLocker, waitingOnLock } from '../helpers/lock-waits.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
 import { book, item, openShop, type Shop } from '../helpers/booking.js';
-import { databaseUrl } from '../helpers/database.js';
 
 let t: TestApp;
 let shop: Shop;
@@ -25,30 +25,14 @@ beforeAll(async () => {
   t = await createTestApp();
   shop = await openShop(t.app);
   customer = await signUp(t.app);
-  const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(
-    t.database.db,
-  );
-  locker = new pg.Client({ connectionString: databaseUrl(rows[0]!.name) });
-  await locker.connect();
+  locker = await openLocker(t.database);
 });
 afterAll(async () => {
   await locker.end();
   await t.close();
 });
 
-/** Until `count` sessions of the app wait on a lock (at most 3 s). */
-async function waiting(count: number): Promise<void> {
-  for (let i = 0; i < 150; i++) {
-    await locker.query('select pg_stat_clear_snapshot()');
-    const { rows } = await locker.query<{ n: number }>(
-      `select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock'`,
-    );
-    if (rows[0]!.n >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`${count} sessions never waited on a lock`);
-}
+const waiting = (count: number) => waitingOnLock(locker, count);
 
 it('books once when a retry takes over a request still running; the first is rolled back', async () => {
   const booking = {
@@ -64,7 +48,7 @@ it('books once when a retry takes over a request still running; the first is rol
 
   const key = { 'idempotency-key': 'slow-sam-1' };
   const slow = book(t.app, customer, booking, key);
-  await waiting(1);
+  expect(await waiting(1)).toBe(true);
   // A minute passes: the first request looks dead to a retry.
   // (On the app's pool: the locker's own transaction is rolled back below.)
   const backdated =
@@ -72,7 +56,7 @@ it('books once when a retry takes over a request still running; the first is rol
     where key = 'slow-sam-1'`.execute(t.database.db);
   expect(backdated.numAffectedRows).toBe(1n);
   const retry = book(t.app, customer, booking, key);
-  await waiting(2);
+  expect(await waiting(2)).toBe(true);
   await locker.query('rollback');
   const answers = await Promise.all([slow, retry]);
 

@@ -7,13 +7,12 @@
  * window is moved to the new one (or the upsert refused); a resource is not deleted while an
  * experience attaches it. The same rules without a race: test/http/resource-races.test.ts.
  */
-import pg from 'pg';
-import { sql } from 'kysely';
+import type pg from 'pg';
+import { openLocker, waitingOnLock } from '../helpers/lock-waits.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, signUp, type Account, type TestApp } from '../helpers/app.js';
 import { book } from '../helpers/booking.js';
 import { createBoat, createExperienceOn } from '../helpers/resources.js';
-import { databaseUrl } from '../helpers/database.js';
 
 let t: TestApp;
 let seller: Account;
@@ -24,11 +23,7 @@ beforeAll(async () => {
   t = await createTestApp();
   seller = await signUp(t.app, { roles: ['ROLE_SELLER'] });
   customer = await signUp(t.app);
-  const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(
-    t.database.db,
-  );
-  locker = new pg.Client({ connectionString: databaseUrl(rows[0]!.name) });
-  await locker.connect();
+  locker = await openLocker(t.database);
 });
 afterAll(async () => {
   await locker.end();
@@ -54,19 +49,7 @@ async function held(resourceId: string): Promise<number> {
   return rows[0]!.seats;
 }
 
-/** Until `count` sessions of the app wait on a lock (at most 2 s: then the test goes on). */
-async function waiting(count: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    // Inside the locker's transaction the activity is read once unless its snapshot is dropped.
-    await locker.query('select pg_stat_clear_snapshot()');
-    const { rows } = await locker.query<{ n: number }>(
-      `select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock'`,
-    );
-    if (rows[0]!.n >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const waiting = (count: number) => waitingOnLock(locker, count);
 
 /**
  * Holds a row lock from the test's own connection while `during` runs, then lets go. What

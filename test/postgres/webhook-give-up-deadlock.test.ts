@@ -5,29 +5,24 @@
  * the two deadlocked: the seller's DELETE answered 500 (found by the session's diff review).
  * Now the give-up locks the hook first, so the DELETE waits for it and then succeeds.
  */
-import { sql } from 'kysely';
+import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { deliveriesRepository } from '../../src/modules/hooks/deliveries.repository.js';
 import { hooksRepository } from '../../src/modules/hooks/hooks.repository.js';
 import { as, createTestApp, type TestApp } from '../helpers/app.js';
 import { book, item, openShop } from '../helpers/booking.js';
+import { openLocker, waitingOnLock } from '../helpers/lock-waits.js';
 
 let t: TestApp;
+let watcher: pg.Client;
 beforeAll(async () => {
   t = await createTestApp({ BOOKING_ENV: 'sandbox' });
+  watcher = await openLocker(t.database);
 });
-afterAll(async () => t.close());
-
-/** Whether `n` sessions of this database wait on a lock, within 3 s. */
-async function waitingOnLock(n: number): Promise<boolean> {
-  for (let i = 0; i < 150; i++) {
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and wait_event_type = 'Lock'`.execute(t.database.db);
-    if (rows[0]!.n >= n) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return false;
-}
+afterAll(async () => {
+  await watcher.end();
+  await t.close();
+});
 
 it('lets the hook be deleted once the give-up commits, instead of a deadlock', async () => {
   const shop = await openShop(t.app);
@@ -55,7 +50,7 @@ it('lets the hook be deleted once the give-up commits, instead of a deadlock', a
       method: 'DELETE',
       url: `/api/users/${shop.seller.id}/hooks/${hookId}`,
     });
-    expect(await waitingOnLock(1)).toBe(true);
+    expect(await waitingOnLock(watcher, 1)).toBe(true);
     await hooksRepository(tx).disableFailing(hookId);
   });
   expect(recorded).toBe(true);
