@@ -3,50 +3,21 @@
  * of its departures has started and before any of its guests has checked in, or the seller
  * or its reservation staff): the order and its items canceled, every live seat given back
  * through the seat interface, its guests canceled with their seats (their check-ins undone),
- * `order.cancel` and the seats' `event.update`s. And the customer's rule for changes once
- * guests are on board (`customerKeepsCheckedIn`).
+ * `order.cancel` and the seats' `event.update`s.
  */
 import { creationTime } from '../../db/creation-clock.js';
-import { inTransaction, type Tx } from '../../db/unit-of-work.js';
+import { inTransaction } from '../../db/unit-of-work.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { DomainError, notFound } from '../../domain/errors.js';
 import { emitChange } from '../../outbox/index.js';
-import type { GuestRow } from './guests.js';
 import { guestsRepository } from './guests.repository.js';
 import { holdsSeats } from './item-status.js';
-import { addSeats, customerMayChange, seatsHeld } from './order-changes.js';
+import { addSeats, customerKeepsCheckedIn, customerMayChange, seatsHeld } from './order-changes.js';
 import { emitSeatChanges, maySee, type OrdersContext } from './orders.context.js';
 import { ordersRepository } from './orders.repository.js';
-import { toOrderView, type OrderItemRow, type OrderView } from './orders.schemas.js';
+import { toOrderView, type OrderView } from './orders.schemas.js';
 import { eventsFacade } from '../events/index.js';
-import { ref } from '../shared/index.js';
-
-/**
- * 409 guest_checked_in when one of `guests` of the items `itemIds` has arrived: a customer
- * neither cancels nor changes (moves, resizes, re-types, drops) an item whose guests are
- * on board, since its seats would be given back and resold under them; the seller decides.
- */
-function refuseCheckedIn(guests: readonly GuestRow[], itemIds: ReadonlySet<string>): void {
-  const arrived = guests.find((g) => g.status === 'arrived' && itemIds.has(g.item_id));
-  if (arrived)
-    throw new DomainError(
-      'guest_checked_in',
-      'A guest of this booking has checked in: ask the seller to change or cancel it.',
-      { guest: ref(arrived.id), item: ref(arrived.item_id) },
-    );
-}
-
-/** A customer's change of `changed` items of a locked order: none with a guest checked in. */
-export async function customerKeepsCheckedIn(
-  tx: Tx,
-  orderId: string,
-  changed: readonly OrderItemRow[],
-): Promise<void> {
-  if (changed.length === 0) return;
-  const guests = await guestsRepository(tx).liveOf(orderId);
-  refuseCheckedIn(guests, new Set(changed.map((i) => i.id)));
-}
 
 export async function cancel(ctx: OrdersContext, caller: Caller, id: string): Promise<OrderView> {
   const access = accessOf(caller);
@@ -65,7 +36,7 @@ export async function cancel(ctx: OrdersContext, caller: Caller, id: string): Pr
     // board, and the seats would be resold under them); the seller's staff may.
     if (!access.can('orders', order.seller_id)) {
       customerMayChange(items, ctx.now());
-      refuseCheckedIn(guestsBefore, new Set(items.map((i) => i.id)));
+      customerKeepsCheckedIn(guestsBefore, new Set(items.map((i) => i.id)));
     }
     await orders.markCanceled(id);
     await guests.cancelOfOrder(id, creationTime());

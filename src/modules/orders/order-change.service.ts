@@ -22,7 +22,6 @@ import {
 } from './booking.js';
 import { openedByHand } from './booking-request.js';
 import { ITEM_STATUS, STAFF_STATUSES, holdsSeats } from './item-status.js';
-import { customerKeepsCheckedIn } from './cancellation.service.js';
 import { readLineItems } from './line-items.js';
 import {
   addSeats,
@@ -207,8 +206,6 @@ export async function change(
         experiences: known,
       }));
     }
-    // A customer changes no item whose guests are on board (cancellation.service.ts).
-    if (!staff) await customerKeepsCheckedIn(tx, id, work.changed);
     const changed = await commitChange(
       ctx,
       tx,
@@ -221,6 +218,8 @@ export async function change(
         fields,
         ...(input.amount !== undefined ? { expected: input.amount } : {}),
         confirmAs: { id: caller.id, email: caller.email, capped: !staff },
+        // A customer changes no item whose guests are on board.
+        byCustomer: !staff,
       },
     );
     await record(tx, { status: 200, body: changed });

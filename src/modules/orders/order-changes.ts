@@ -1,11 +1,14 @@
 /**
  * The rules of moving seats and changing an order, as pure functions: which seats items
  * hold, the per-event seat deltas a change makes, which item ids a change may name, whether
- * a customer may still change its order, and the 409 of a departure without room. The
+ * a customer may still change its order (no departure started, no guest of it on board),
+ * and the 409 of a departure without room. The
  * orders service runs them inside its transactions.
  */
 import { DomainError, invalid } from '../../domain/errors.js';
 import type { SeatDelta } from '../events/index.js';
+import { ref } from '../shared/index.js';
+import type { GuestRow } from './guests.js';
 import { holdsSeats } from './item-status.js';
 import type { OrderItemRow } from './orders.schemas.js';
 
@@ -39,6 +42,24 @@ export function customerMayChange(items: readonly OrderItemRow[], now: Date): vo
       'A departure of this order has started: ask the seller to change it.',
     );
   }
+}
+
+/**
+ * 409 guest_checked_in when one of `guests` of the items `itemIds` has arrived: a customer
+ * neither cancels nor changes (moves, resizes, re-types, drops) an item whose guests are on
+ * board, since its seats would be given back and resold under them; the seller decides.
+ */
+export function customerKeepsCheckedIn(
+  guests: readonly GuestRow[],
+  itemIds: ReadonlySet<string>,
+): void {
+  const arrived = guests.find((g) => g.status === 'arrived' && itemIds.has(g.item_id));
+  if (arrived)
+    throw new DomainError(
+      'guest_checked_in',
+      'A guest of this booking has checked in: ask the seller to change or cancel it.',
+      { guest: ref(arrived.id), item: ref(arrived.item_id) },
+    );
 }
 
 /** The ids a change names must be live items of this order, each once: the items by id. */

@@ -18,6 +18,7 @@ import { readdressesConfirmation, sendsConfirmation, type Sender } from './confi
 import { applyRevision, reviseGuests } from './guests.js';
 import { guestsRepository } from './guests.repository.js';
 import { inBookingOrder } from './item-order.js';
+import { customerKeepsCheckedIn } from './order-changes.js';
 import { ITEM_STATUS, holdsSeats, orderStatusOf } from './item-status.js';
 import { emitSeatChanges, type OrdersContext } from './orders.context.js';
 import { ordersRepository } from './orders.repository.js';
@@ -86,6 +87,11 @@ export interface ChangeWork {
    * (confirmations.ts); without it the change sends none (an expired hold, a reseller's).
    */
   confirmAs?: Sender;
+  /**
+   * A customer's own change: none of `changed` may hold a guest checked in
+   * (order-changes.ts, customerKeepsCheckedIn), read with the guests it revises.
+   */
+  byCustomer?: boolean;
 }
 
 /**
@@ -101,6 +107,9 @@ export async function commitChange(
   actor: { id: string | null; reason: string },
   work: ChangeWork,
 ): Promise<OrderView> {
+  const guests = guestsRepository(tx);
+  const live = await guests.liveOf(order.id);
+  if (work.byCustomer) customerKeepsCheckedIn(live, new Set(work.changed.map((i) => i.id)));
   const changes = await eventsFacade.seats.move(tx, work.deltas);
   // The creation clock, inside the transaction, never behind the order's own stamp (the
   // order is locked): pollers of updatedAt rely on it (db/creation-clock.ts).
@@ -137,8 +146,6 @@ export async function commitChange(
   const added = new Set(work.added.map((i) => i.id));
   if (added.size > 0) await orders.insertItems(ordered.filter((i) => added.has(i.id)));
   // Guests follow their seats: those of changed and added items revised (guests.ts).
-  const guests = guestsRepository(tx);
-  const live = await guests.liveOf(order.id);
   const touched = new Set([...work.changed.map((i) => i.id), ...added]);
   const revision = reviseGuests(
     ordered.filter((i) => touched.has(i.id)),
