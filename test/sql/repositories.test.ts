@@ -13,7 +13,6 @@ import * as deliveryClaimsModule from '../../src/modules/hooks/delivery-claims.r
 import * as webhookRetentionModule from '../../src/modules/hooks/webhook-retention.repository.js';
 import * as hooksModule from '../../src/modules/hooks/hooks.repository.js';
 import * as resellerHooksModule from '../../src/modules/hooks/reseller-hooks.repository.js';
-import * as hookMakersModule from '../../src/modules/hooks/hook-makers.repository.js';
 import { publishableKeyList } from '../../src/modules/checkout/publishable-keys.list.js';
 import * as publishableKeysModule from '../../src/modules/checkout/publishable-keys.repository.js';
 import { deliveryList, hookList } from '../../src/modules/hooks/hooks.list.js';
@@ -75,7 +74,6 @@ const { claimDue } = tracked(deliveryClaimsModule);
 const { webhookRetentionRepository } = tracked(webhookRetentionModule);
 const { hooksRepository } = tracked(hooksModule);
 const { resellerHooksRepository } = tracked(resellerHooksModule);
-const { hookMakersRepository } = tracked(hookMakersModule);
 const { publishableKeysRepository } = tracked(publishableKeysModule);
 const { domainEventsRepository } = tracked(domainEventsModule);
 const { delegatesRepository } = tracked(delegatesModule);
@@ -189,6 +187,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     writeMetadata: (db) => usersRepository(db).writeMetadata(A, { k: 1 }),
   },
   delegates: {
+    lockedRoles: (db) => delegatesRepository(db).lockedRoles(B, A),
     upsert: (db) =>
       delegatesRepository(db).upsert({
         id: A,
@@ -666,10 +665,6 @@ repositories.guideCandidates = {
       { after: A, exclude: [B], limit: 8 },
     ),
   lockFree: (db) => guideCandidatesRepository(db).lockFree([A, B]),
-};
-
-repositories.hookMakers = {
-  lockDelegation: (db) => hookMakersRepository(db).lockDelegation(B, A),
 };
 
 const UUID = '6c6b5d6e-3c1f-4d33-8d4a-0b7c0e1f2a3b';

@@ -2,7 +2,7 @@
  * What other code may ask of delegations: whether a user is a delegate the seller knows, and
  * (for the invitation email) what a pending invitation shows.
  */
-import type { Executor } from '../../db/unit-of-work.js';
+import type { Executor, Tx } from '../../db/unit-of-work.js';
 import { delegatesRepository } from './delegates.repository.js';
 import { isDisclosed } from './delegates.schemas.js';
 
@@ -17,6 +17,15 @@ export interface PendingInvitation {
 }
 
 export const delegatesFacade = {
+  /**
+   * What a delegate of the seller may do now, read in `tx` with its delegation's row
+   * share-locked: removing or changing the delegation changes that row before it ends what
+   * the delegate made (made-by.ts), so a write checked this way (a hook being made) either
+   * commits first and is ended by it, or waits and reads the roles it left.
+   */
+  lockedRoles: (tx: Tx, sellerId: string, userId: string): Promise<string[] | undefined> =>
+    delegatesRepository(tx).lockedRoles(sellerId, userId),
+
   /**
    * A delegate the seller may know: added by user id, or invited by email and accepted. An
    * invitation not accepted does not count: nothing may reveal which account has that

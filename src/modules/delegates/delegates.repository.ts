@@ -52,6 +52,23 @@ export function delegatesRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
+    /**
+     * The roles `userId` holds at `sellerId` as a delegate (an invitation counts once
+     * accepted, as when a caller authenticates), its row share-locked until the transaction
+     * ends; undefined when it is none.
+     */
+    async lockedRoles(sellerId: string, userId: string): Promise<string[] | undefined> {
+      const row = await db
+        .selectFrom('delegates')
+        .select('roles')
+        .where('seller_id', '=', sellerId)
+        .where('user_id', '=', userId)
+        .where((eb) => eb.or([eb('email', 'is', null), eb('accepted_at', 'is not', null)]))
+        .forShare()
+        .executeTakeFirst();
+      return row?.roles;
+    },
+
     async findByUser(sellerId: string, userId: string): Promise<DelegateRow | undefined> {
       return withUser()
         .where('d.seller_id', '=', sellerId)

@@ -17,11 +17,11 @@ import { CAPABILITIES } from '../../domain/roles.js';
 import { runList } from '../../query/run.js';
 import type { ApiKeyCipher } from '../../security/api-keys.js';
 import { parseVersionDate } from '../../versions/registry.js';
+import { delegatesFacade } from '../delegates/index.js';
 import { usersFacade as users } from '../users/index.js';
 import { checkResolves, urlProblems } from './destination.js';
 import { PRIVATE_EVENTS } from './event-catalogue.js';
 import { newSecret, openSecret, sealSecret } from './hook-secrets.js';
-import { hookMakersRepository } from './hook-makers.repository.js';
 import { deliveryList, hookList } from './hooks.list.js';
 import { hooksRepository, type HookRow } from './hooks.repository.js';
 import {
@@ -79,7 +79,7 @@ export function hooksService({ db, cipher, env, resolveVersion }: HooksServiceDe
    */
   async function stillManages(tx: Tx, caller: Caller, ownerId: string): Promise<void> {
     if (caller.id === ownerId || isAdmin(caller)) return;
-    const roles = await hookMakersRepository(tx).lockDelegation(ownerId, caller.id);
+    const roles = await delegatesFacade.lockedRoles(tx, ownerId, caller.id);
     const granted: readonly string[] = CAPABILITIES.hooks;
     if (!roles?.some((role) => granted.includes(role)))
       throw forbidden(`You may no longer manage the hooks of seller ${ownerId}.`);

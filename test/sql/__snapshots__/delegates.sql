@@ -1,3 +1,6 @@
+-- lockedRoles
+select "roles" from "delegates" where "seller_id" = $1 and "user_id" = $2 and ("email" is null or "accepted_at" is not null) for share;
+
 -- upsert
 insert into "delegates" ("created_at", "updated_at", "id", "seller_id", "user_id", "email", "roles") values ($1, $2, $3, $4, $5, $6, $7) on conflict on constraint "delegates_seller_email" do update set "roles" = $8, "updated_at" = greatest($9::timestamptz, "delegates"."updated_at" + interval '1 millisecond') returning "id";
 
