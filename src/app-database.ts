@@ -6,12 +6,12 @@
  * (scripts/template.ts), so only migrations newer than the template run.
  *
  * The server's pool bounds its statements and idle transactions (SERVER_LIMITS in
- * db/database.ts); the command line's does not: seeding a large database, say, runs
- * statements of minutes.
+ * db/database.ts), and how long it waits for an answer (ANSWER_TIMEOUT_MS); the command
+ * line's does not: seeding a large database, say, runs statements of minutes.
  */
 import path from 'node:path';
 import { projectRoot, type Config } from './config.js';
-import { openDatabase, SERVER_LIMITS, type Database } from './db/database.js';
+import { ANSWER_TIMEOUT_MS, openDatabase, SERVER_LIMITS, type Database } from './db/database.js';
 import { pendingMigrations } from './db/migrate.js';
 import { migrateAll } from './migrate-all.js';
 
@@ -66,5 +66,7 @@ export async function openAppDatabase(
     await database.close();
     throw error;
   }
+  // After the migrations, which lift the server's statement bound for their own session.
+  if (role === 'server') database.boundAnswers(ANSWER_TIMEOUT_MS);
   return database;
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
-import { wrapPoolClients } from './pool-clients.js';
+import { dropConnection, wrapPoolClients, type AnswerBound } from './pool-clients.js';
 import { timestamptzParser } from './timestamptz.js';
 import type { DB } from './types.js';
 import { registerDirectReads } from './direct-read.js';
@@ -49,6 +49,12 @@ export interface Database {
   close(): Promise<void>;
   /** The pool's connections now: in use, idle, and queries waiting for one (metrics). */
   poolStats(): { inUse: number; idle: number; waiting: number };
+  /**
+   * From now on, a statement unanswered for `ms` has its connection dropped (it fails as a
+   * lost connection; db/pool-clients.ts); 0 lifts the bound. The server sets it once its
+   * migrations ran (ANSWER_TIMEOUT_MS). Embedded: nothing to do, there is no socket.
+   */
+  boundAnswers(ms: number): void;
   /** Embedded only: the data directory as a tarball (test templates restore it in ~0.5 s). */
   dumpDataDir?(): Promise<Blob>;
 }
@@ -108,6 +114,15 @@ export const SERVER_LIMITS: SessionLimits = {
   statementTimeoutMs: 30_000,
   idleInTransactionMs: 60_000,
 };
+
+/**
+ * How long the server's pool waits for a statement's answer before it takes the connection
+ * for stalled and drops it (db/pool-clients.ts). PostgreSQL itself ends any statement at
+ * SERVER_LIMITS' 30 s and answers with the error, so a statement still unanswered 10 s after
+ * that was never going to be answered: the network or the server hangs. Behind a pooler
+ * (DATABASE_SESSION_LIMITS=false) the role's statement_timeout must stay under it too.
+ */
+export const ANSWER_TIMEOUT_MS = SERVER_LIMITS.statementTimeoutMs + 10_000;
 
 /** How long the listening connection may leave an echo unanswered (listenOnPostgres). */
 export const LISTENER_TIMEOUT_MS = 5000;
@@ -187,9 +202,6 @@ const EMBEDDED_SETTINGS = ['-c', 'shared_buffers=8MB', '-c', 'wal_buffers=1MB'];
 /** The name listening connections carry in pg_stat_activity (tests find them by it). */
 export const LISTENER_APPLICATION_NAME = 'booking-listener';
 
-/** Ends a connection at once, whatever it waits for: 'end' follows ('error' too, mid-query). */
-const drop = (client: pg.Client) => client.connection.stream.destroy();
-
 /**
  * `answer`, or `client` dropped and a rejection once `ms` pass without it. A connection that
  * stalled silently (a NAT or firewall forgot the flow, the peer hangs) neither errs nor ends
@@ -200,7 +212,7 @@ async function answeredWithin<T>(client: pg.Client, answer: Promise<T>, ms: numb
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
-      drop(client);
+      dropConnection(client);
       reject(new Error(`the listening connection did not answer within ${ms} ms`));
     }, ms);
   });
@@ -320,7 +332,7 @@ async function end(client: pg.Client): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const patience = new Promise<void>((resolve) => {
     timer = setTimeout(() => {
-      drop(client);
+      dropConnection(client);
       resolve();
     }, 1000);
   });
@@ -362,7 +374,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       }),
     });
     keepErrorsFromCrashing(pool);
-    wrapPoolClients(pool);
+    const bound: AnswerBound = { ms: 0 };
+    wrapPoolClients(pool, bound);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     registerDirectReads(db, pool);
     const listeners = new Set<() => Promise<void>>();
@@ -370,6 +383,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       db,
       kind: 'postgres',
       poolStats: () => poolStats(pool),
+      boundAnswers: (ms) => {
+        bound.ms = ms;
+      },
       listen: async (channel, handlers) => {
         const listening = listenOnPostgres(
           options.url,
@@ -440,6 +456,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     db,
     kind: 'pglite',
     poolStats: () => poolStats(pool),
+    boundAnswers: () => undefined,
     // One process has the data directory (its lock): PGlite's own LISTEN hears everything.
     listen: async (channel, handlers) => {
       const unlisten = await pglite.listen(channel, (payload) => handlers.onMessage(payload));

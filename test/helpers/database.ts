@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { openDatabase, type Database } from '../../src/db/database.js';
+import { openDatabase, type Database, type DatabaseOptions } from '../../src/db/database.js';
+import { proxyDatabaseUrl, type TcpProxy } from './tcp-proxy.js';
 
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
@@ -113,4 +114,26 @@ export async function endPool(pool: pg.Pool): Promise<void> {
   });
   await pool.end();
   await closed;
+}
+
+/**
+ * A fresh, migrated PostgreSQL database opened through a TCP proxy the test can stall or cut
+ * (the shared server keeps running for everyone else); `close` ends all three.
+ */
+export async function openProxiedDatabase(
+  options: Omit<Extract<DatabaseOptions, { kind: 'postgres' }>, 'kind' | 'url'>,
+): Promise<{ database: Database; proxy: TcpProxy; url: string; close(): Promise<void> }> {
+  const created = await createTestDatabaseUrl();
+  const { proxy, url } = await proxyDatabaseUrl(created.url);
+  const database = await openDatabase({ kind: 'postgres', url, ...options });
+  return {
+    database,
+    proxy,
+    url,
+    close: async () => {
+      await database.close();
+      await proxy.close();
+      await created.drop();
+    },
+  };
 }

@@ -68,3 +68,13 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
   };
 }
+
+/** A proxy in front of the PostgreSQL server of `url`, and the same URL through it. */
+export async function proxyDatabaseUrl(url: string): Promise<{ proxy: TcpProxy; url: string }> {
+  const direct = new URL(url);
+  const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+  const proxied = new URL(url);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String(proxy.port);
+  return { proxy, url: proxied.toString() };
+}

@@ -17,7 +17,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabaseUrl } from '../helpers/database.js';
 import { buildBundle, startServer, type ServerProcess } from '../helpers/server-process.js';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { proxyDatabaseUrl, type TcpProxy } from '../helpers/tcp-proxy.js';
 
 const SECRET = 'fault-test-secret-that-is-long-enough-0123';
 const FUTURE = '2030-06-01';
@@ -31,15 +31,12 @@ let databaseName: string;
 
 beforeAll(async () => {
   database = await createTestDatabaseUrl();
-  const target = new URL(database.url);
-  databaseName = target.pathname.slice(1);
-  proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-  const proxied = new URL(database.url);
-  proxied.hostname = '127.0.0.1';
-  proxied.port = String(proxy.port);
+  databaseName = new URL(database.url).pathname.slice(1);
+  const proxied = await proxyDatabaseUrl(database.url);
+  proxy = proxied.proxy;
   bundle = await buildBundle();
   server = await startServer(bundle.bundle, {
-    DATABASE_URL: proxied.toString(),
+    DATABASE_URL: proxied.url,
     BOOKING_SECRET: SECRET,
     RATE_LIMIT_MAX: '0',
     SIGNUPS_PER_ADDRESS: '0',

@@ -7,37 +7,25 @@
  * is back. The listener goes through a TCP proxy the test stalls; the pool does not.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/db/database.js';
+import type { Database } from '../../src/db/database.js';
 import { createCallerCache, type CallerCache } from '../../src/modules/users/caller-cache.js';
-import { createTestDatabaseUrl } from '../helpers/database.js';
+import { openProxiedDatabase } from '../helpers/database.js';
 import { eventually } from '../helpers/eventually.js';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import type { TcpProxy } from '../helpers/tcp-proxy.js';
 
 let proxy: TcpProxy;
 let database: Database;
 let cache: CallerCache;
-let drop: () => Promise<void>;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  const created = await createTestDatabaseUrl();
-  drop = () => created.drop();
-  const direct = new URL(created.url);
-  proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
-  const proxied = new URL(created.url);
-  proxied.hostname = '127.0.0.1';
-  proxied.port = String(proxy.port);
-  database = await openDatabase({
-    kind: 'postgres',
-    url: proxied.toString(),
-    poolSize: 1,
-    listenerTimeoutMs: 500,
-  });
+  const opened = await openProxiedDatabase({ poolSize: 1, listenerTimeoutMs: 500 });
+  ({ proxy, database } = opened);
+  close = () => opened.close();
   cache = await createCallerCache(database, { staleMs: 100 });
 });
 afterAll(async () => {
   await cache.close();
-  await database.close();
-  await proxy.close();
-  await drop();
+  await close();
 });
 
 const caller = { id: 'u1' } as unknown as Parameters<CallerCache['put']>[1];
