@@ -170,7 +170,8 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     findCallerByApiKeyDigest: (db) => usersRepository(db).findCallerByApiKeyDigest(Buffer.alloc(1)),
     findCallerByEmail: (db) => usersRepository(db).findCallerByEmail('E@x.io'),
     notify: (db) => usersRepository(db).notify('booking_callers', A),
-    replaceApiKey: (db) => usersRepository(db).replaceApiKey(A, Buffer.alloc(1), Buffer.alloc(1)),
+    replaceApiKey: (db) =>
+      usersRepository(db).replaceApiKey(A, Buffer.alloc(1), Buffer.alloc(1), Buffer.alloc(1)),
     setPassword: (db) => usersRepository(db).setPassword(A, 'h'),
     findSellers: (db) => usersRepository(db).findSellers([A, B]),
     ...listCalls(
@@ -594,6 +595,8 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
 
 repositories.departures = {
   between: (db) => departuresRepository(db).between(A, AT, new Date('2031-06-01T00:00:00Z')),
+  openedByHandBetween: (db) =>
+    departuresRepository(db).openedByHandBetween([A], AT, new Date('2031-06-01T00:00:00Z'), 100),
 };
 repositories.eventWindows = {
   otherThanDuration: (db) => eventWindowsRepository(db).otherThanDuration([A, B], AT, LATER),

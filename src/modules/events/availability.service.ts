@@ -1,15 +1,15 @@
 /**
  * Availability of an experience: its scheduled departures (and those opened by hand) over a
  * range of local dates, with the seats each still has (from the events already made), in
- * one query for the events, and one more for the resources when the experiences use some
- * (a departure's seats are no more than its resources have room for). Public for visible
- * experiences.
+ * one query for the events after a count of those opened by hand (the request's bound), and
+ * one more for the resources when the experiences use some (a departure's seats are no more
+ * than its resources have room for). Public for visible experiences.
  */
 import type { Db } from '../../db/database.js';
 import type { Caller } from '../../domain/caller.js';
 import { invalid } from '../../domain/errors.js';
 import { experiencesFacade as experiences, type BookableExperience } from '../experiences/index.js';
-import { departureTimesOf, isDate, localToInstant } from '../schedules/index.js';
+import { isDate, localToInstant } from '../schedules/index.js';
 import {
   MAX_AVAILABILITY_DAYS,
   availability,
@@ -17,19 +17,30 @@ import {
   departureInstants,
   rangeAround,
 } from './availability.js';
+import { departuresPastBound, MAX_AVAILABILITY_DEPARTURES } from './departure-bound.js';
 import { eventsRepository } from './events.repository.js';
 import { resourceRoom } from './resource-room.js';
 
 /** The most experiences one `GET /api/availability` may ask about. */
 export const MAX_AVAILABILITY_EXPERIENCES = 50;
 
-/**
- * The most departures one availability request may compute (experiences x days x their
- * departure times a day): 50 experiences of hourly departures over 62 days are 74,400. A
- * request past it is refused before any is computed, naming `end`: each departure is worked
- * out, looked up and answered, on the event loop.
- */
-export const MAX_AVAILABILITY_DEPARTURES = 100_000;
+const tooMany = (departures: string) =>
+  invalid(
+    'query',
+    'end',
+    `these experiences depart ${departures} times in this window, and one request answers at most ${MAX_AVAILABILITY_DEPARTURES}: ask for fewer days or experiences`,
+  );
+
+/** Refuses a request past MAX_AVAILABILITY_DEPARTURES (departure-bound.ts), naming `end`. */
+async function checkBound(
+  db: Db,
+  rows: readonly { id: string; schedules: BookableExperience['schedules'] }[],
+  start: string,
+  end: string,
+): Promise<void> {
+  const past = await departuresPastBound(db, rows, start, end);
+  if (past !== undefined) throw tooMany(past);
+}
 
 const ID = /^[0-9a-f]{24}$/;
 
@@ -91,6 +102,7 @@ export function availabilityService({ db }: { db: Db }) {
     ): Promise<Record<string, Record<string, number | null>>> {
       checkRange(start, end);
       const row = await experiences.findVisible(db, caller, id);
+      await checkBound(db, [row], start, end);
       const input = {
         schedules: row.schedules,
         timezone: row.timezone,
@@ -112,9 +124,10 @@ export function availabilityService({ db }: { db: Db }) {
 
     /**
      * Several experiences at once (a booking page showing them side by side), keyed by
-     * experience id in the order asked: two queries whatever their number (the experiences,
-     * then every one of their events in the range). Ids the caller may not see (hidden, or
-     * unknown) are left out, as a list leaves out what the caller may not see.
+     * experience id in the order asked: three queries whatever their number (the
+     * experiences, the count of their events opened by hand, then every one of their events
+     * in the range). Ids the caller may not see (hidden, or unknown) are left out, as a list
+     * leaves out what the caller may not see.
      */
     async ofMany(
       caller: Caller | null,
@@ -125,14 +138,7 @@ export function availabilityService({ db }: { db: Db }) {
       checkRange(start, end);
       const ids = experienceIds(list);
       const rows = experiences.visibleTo(caller, await experiences.findMany(db, ids));
-      const days = daysBetween(start, end) + 1;
-      const departures = rows.reduce((sum, row) => sum + days * departureTimesOf(row.schedules), 0);
-      if (departures > MAX_AVAILABILITY_DEPARTURES)
-        throw invalid(
-          'query',
-          'end',
-          `these experiences depart up to ${departures} times in this window, and one request answers at most ${MAX_AVAILABILITY_DEPARTURES}: ask for fewer days or experiences`,
-        );
+      await checkBound(db, rows, start, end);
       const inputs = new Map(
         rows.map((row) => [
           row.id,

@@ -14,7 +14,7 @@ import {
   localToInstant,
 } from '../schedules/index.js';
 import type { ScheduleInput } from '../schedules/index.js';
-import { datesBetween, type BookedEvent } from './availability.js';
+import { datesBetween, openedByHandByDate, type BookedEvent } from './availability.js';
 
 export interface DepartureSeats {
   start: Date;
@@ -89,12 +89,7 @@ export function departuresIn(
   events: readonly BookedEvent[],
 ): DepartureSeats[] {
   const byStart = new Map(events.map((e) => [e.start.getTime(), e]));
-  const openedByHand = new Map<string, number[]>();
-  for (const event of events) {
-    if (event.manual !== true) continue;
-    const local = instantToLocal(event.start, experience.timezone);
-    openedByHand.set(local.date, [...(openedByHand.get(local.date) ?? []), local.hhmm]);
-  }
+  const openedByHand = openedByHandByDate(events, experience.timezone);
   // Each time of day's last departure: the next one is found from it (instantAfter).
   const last = new Map<number, { date: string; at: Date }>();
   return datesBetween(start, end).flatMap((date) => {

@@ -17,10 +17,12 @@ import {
   type DepartureSource,
 } from './departures.js';
 import { departuresRepository } from './departures.repository.js';
+import { departuresPastBound, MAX_AVAILABILITY_DEPARTURES } from './departure-bound.js';
 import { resourceRoom, type SharingExperience } from './resource-room.js';
 import { departureKey, seats } from './seats.js';
 
 export type { DepartureSeats, DepartureSource } from './departures.js';
+export { MAX_AVAILABILITY_DEPARTURES };
 export {
   departureKey,
   type SeatChange,
@@ -81,6 +83,13 @@ export const eventsFacade = {
    * The departures of an experience whose local date is in `start`..`end` (both included),
    * with their seats: one range-scan query for their events (OCTo's calendar of a year).
    */
+  /**
+   * How far past the bound of one request the experience's departures between the local
+   * dates go, in words, or undefined within it (departure-bound.ts; one count at most).
+   */
+  departuresPastBound: (db: Executor, experience: DeparturesOf, start: string, end: string) =>
+    departuresPastBound(db, [experience], start, end),
+
   departuresBetween: async (
     db: Executor,
     experience: DeparturesOf,

@@ -4,6 +4,7 @@ export { eventsModule } from './events.module.js';
 export {
   departureKey,
   eventsFacade,
+  MAX_AVAILABILITY_DEPARTURES,
   type DepartureSeats,
   type DepartureSource,
   type EventsFacade,

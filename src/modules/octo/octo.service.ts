@@ -6,7 +6,7 @@
  */
 import type { Db } from '../../db/database.js';
 import type { Reseller } from '../../domain/caller.js';
-import { eventsFacade } from '../events/index.js';
+import { eventsFacade, MAX_AVAILABILITY_DEPARTURES } from '../events/index.js';
 import { experiencesFacade } from '../experiences/index.js';
 import { usersFacade } from '../users/index.js';
 import { toOctoAvailability, type AvailabilityOptions } from './availability.mapping.js';
@@ -48,6 +48,24 @@ export function octoService({ db, now = () => new Date() }: OctoServiceDeps) {
     return found;
   };
 
+  /**
+   * The product's departures between the local dates, refused past the bound of one
+   * request (the API's availability has the same: its events opened by hand count).
+   */
+  const departuresBetween = async (
+    experience: Parameters<typeof eventsFacade.departuresBetween>[1],
+    start: string,
+    end: string,
+  ) => {
+    const past = await eventsFacade.departuresPastBound(db, experience, start, end);
+    if (past !== undefined)
+      fail(
+        'BAD_REQUEST',
+        `this product departs ${past} times in these dates, and one request answers at most ${MAX_AVAILABILITY_DEPARTURES}: ask for fewer dates`,
+      );
+    return eventsFacade.departuresBetween(db, experience, start, end);
+  };
+
   return {
     async supplier(reseller: Reseller, endpoint: string): Promise<OctoSupplierView> {
       const seller = await usersFacade.find(db, reseller.sellerId);
@@ -80,12 +98,7 @@ export function octoService({ db, now = () => new Date() }: OctoServiceDeps) {
       const range = calendarRangeOf(body);
       checkCurrency(product, body.currency);
       const units = unitsAskedOf(product, body.units);
-      const departures = await eventsFacade.departuresBetween(
-        db,
-        experience,
-        range.start,
-        range.end,
-      );
+      const departures = await departuresBetween(experience, range.start, range.end);
       return toOctoCalendar(product, departures, range.start, range.end, {
         now: now(),
         ...pricingFor(reseller, capabilities),
@@ -112,12 +125,7 @@ export function octoService({ db, now = () => new Date() }: OctoServiceDeps) {
         const missing = query.ids.find((_, i) => !found.has(starts[i]!.getTime()));
         if (missing !== undefined) fail('INVALID_AVAILABILITY_ID', missing);
       } else {
-        departures = await eventsFacade.departuresBetween(
-          db,
-          experience,
-          query.dates.start,
-          query.dates.end,
-        );
+        departures = await departuresBetween(experience, query.dates.start, query.dates.end);
       }
       const options: AvailabilityOptions = {
         now: now(),
