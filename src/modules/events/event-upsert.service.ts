@@ -13,7 +13,7 @@ import { guidesFacade as guides } from '../guides/index.js';
 import { resourcesFacade, type ResourceUse } from '../resources/index.js';
 import type { Recorder } from '../idempotency/index.js';
 import type { EventSink } from '../../outbox/index.js';
-import { parseStart } from '../schedules/index.js';
+import { isDepartureStart, parseStart } from '../schedules/index.js';
 import { recheckGuides, setGuides } from './assignment.js';
 import { eventsRepository } from './events.repository.js';
 import { experienceMustExist } from './events.rules.js';
@@ -142,6 +142,15 @@ export const eventUpsert =
         'body',
         'start',
         `must be an ISO 8601 date-time (with an offset, or local to ${experience.timezone}) that exists`,
+      );
+    }
+    // Availability lists a departure and bookings name it by local date and HHMM: an event
+    // they cannot name would be listed with the wrong seats and never be booked.
+    if (!isDepartureStart(start, experience.timezone)) {
+      throw invalid(
+        'body',
+        'start',
+        `must be a whole minute and, on a fall-back night, the second occurrence of a time the clocks show twice in ${experience.timezone} (as bookings read it)`,
       );
     }
     const named = input.guides && [...new Set(input.guides.map(guideIdOf))];

@@ -6,6 +6,7 @@ export { departuresOn, isScheduled, hhmmKey, priceDeltaOf } from './departures.j
 export {
   canonicalZone,
   instantToLocal,
+  isDepartureStart,
   isTimeZone,
   localToInstant,
   parseStart,

@@ -55,6 +55,16 @@ export function instantToLocal(instant: Date, zone: string): { date: string; hhm
   return { date: local.toISODate()!, hhmm: local.hour * 100 + local.minute };
 }
 
+/**
+ * Whether a departure can be named by its local date and HHMM time, as availability lists
+ * departures and bookings name them: the instant is whole minutes, and not the first
+ * occurrence of a wall-clock time lived twice (`localToInstant` means the second).
+ */
+export function isDepartureStart(instant: Date, zone: string): boolean {
+  const { date, hhmm } = instantToLocal(instant, zone);
+  return localToInstant(date, hhmm, zone)?.getTime() === instant.getTime();
+}
+
 const START =
   /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
