@@ -72,6 +72,12 @@ export interface ListSpecDefinition {
    * field's alike (both clamp to one row) and may walk the seller's (docs/performance.md).
    */
   readonly picksRows?: readonly string[];
+  /**
+   * Fields one of whose equality filters the list needs (400 `invalid_parameter` without
+   * one): a list no index can serve as a whole (guest types, unnested from each
+   * experience's jsonb) is answered only for what one of these narrows it to.
+   */
+  readonly requiresOneOf?: readonly string[];
 }
 
 /** The 24-hex id pattern, as the shared `Id` schema declares it. */
@@ -203,6 +209,7 @@ export function defineListSpec(schema: object, definition: ListSpecDefinition): 
     ...(created ? { created } : {}),
     ...(definition.narrowedBy ? { narrowedBy: definition.narrowedBy } : {}),
     ...(definition.picksRows ? { picksRows: definition.picksRows } : {}),
+    ...(definition.requiresOneOf ? { requiresOneOf: definition.requiresOneOf } : {}),
     ...(items
       ? {
           items: {

@@ -1,7 +1,8 @@
 /**
  * Stage 2, plan: the AST checked against a resource's field spec. Unknown fields, operators
  * that do not fit the field's type, malformed values, wrong value counts, bad paging and
- * unsortable sorts are all refused here with an error naming the parameter.
+ * unsortable sorts are all refused here with an error naming the parameter (and, when a list
+ * is run, a list without the narrowing filter its spec requires).
  */
 import { QueryError } from './errors.js';
 import { fieldOperators, operators } from './operators.js';
@@ -62,6 +63,22 @@ function integerParameter(name: string, raw: string, min: number, max: number): 
     );
   }
   return n;
+}
+
+/**
+ * Refuses a plan of a list that needs an equality filter on one of some fields
+ * (ListSpecDefinition.requiresOneOf) without one. Checked when a list is run (run.ts), not
+ * in `plan`: the SQL of such a list can still be built and explained without one.
+ */
+export function requireNarrowing(spec: ResourceSpec, filters: readonly PlannedFilter[]): void {
+  const required = spec.requiresOneOf;
+  if (!required?.length) return;
+  if (filters.some((f) => f.operator === 'equals' && required.includes(f.field.name))) return;
+  throw new QueryError(
+    'invalid_parameter',
+    required[0]!,
+    `${spec.resource} are listed for one ${required.join(' or one ')} at a time: add ${required.map((name) => `${name}=<id>`).join(' or ')}.`,
+  );
 }
 
 function sortKeys(

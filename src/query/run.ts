@@ -9,6 +9,7 @@ import { compileBelow, type CompiledList } from './compile.js';
 import { compiledList } from './compiled-lists.js';
 import { fragment } from './fragment.js';
 import { cuttable, linkAfter, trimPage, type Paging } from './paging.js';
+import { requireNarrowing } from './plan.js';
 import type { ResourceSpec, Scope } from './types.js';
 
 export interface ListSource<Row> {
@@ -42,6 +43,7 @@ export async function runList<Row extends { id: string }, View>(
 ): Promise<{ data: View[]; paging: Paging }> {
   const made = compiledList(spec, request.path, request.query, request.scope, request.linkQuery);
   const { plan: queryPlan, link } = made;
+  requireNarrowing(spec, queryPlan.filters);
   let { compiled } = made;
   const { horizon } = request;
   const polled =

@@ -82,6 +82,8 @@ export interface ResourceSpec {
   readonly narrowedBy?: readonly string[];
   /** See ListSpecDefinition.picksRows. */
   readonly picksRows?: readonly string[];
+  /** See ListSpecDefinition.requiresOneOf. */
+  readonly requiresOneOf?: readonly string[];
   /**
    * The creation time (the `createdAt` field): with the id, the creation order that the
    * default order, `sort=id` and comparisons of ids follow. Without it, the id alone.

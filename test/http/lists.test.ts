@@ -327,7 +327,9 @@ describe('paging and sorting', () => {
       expect.arrayContaining(['/api/orders', '/api/sellers', '/api/experiences']),
     );
     for (const path of lists) {
-      const res = await list(admin, `${path}?limit=20&offset=0`);
+      // Guest types are listed for one seller or experience at a time (docs/query-language.md).
+      const narrowed = path === '/api/demographics' ? `seller=${admin.id}&` : '';
+      const res = await list(admin, `${path}?${narrowed}limit=20&offset=0`);
       expect(res.statusCode, path).toBe(200);
     }
     const bySkip = await idsOf(admin, '/api/orders?sort=customerName&limit=2&skip=2');
