@@ -20,7 +20,7 @@ const EXPECTED: Record<FieldType, string> = {
   id: 'an id of 24 lowercase hex characters',
   string: 'a string',
   date: 'a date YYYY-MM-DD',
-  datetime: 'a date YYYY-MM-DD or an ISO 8601 date-time with Z or an offset',
+  datetime: 'a date YYYY-MM-DD or an ISO 8601 date-time with Z or an offset, to the millisecond',
   number: 'a decimal number such as 12 or 12.50',
   integer: 'a whole number',
   boolean: 'true or false',
@@ -86,6 +86,10 @@ function parseDatetime(raw: string): number | undefined {
     if (oh > 23 || om > 59) return undefined;
     offsetMinutes = (zone[0] === '-' ? -1 : 1) * (oh * 60 + om);
   }
+  // Timestamps are stored to the millisecond: finer digits would have to be dropped, which
+  // moves a bound (`lt=…00.0009Z` would exclude an object at `.000`). Zeros there are exact
+  // (clients that write microseconds), anything else is refused.
+  if (/[1-9]/.test(frac.slice(3))) return undefined;
   const ms = Number(frac.padEnd(3, '0').slice(0, 3));
   const local =
     daysFromCivil(year, month, day) * DAY_MS + ((hours * 60 + minutes) * 60 + seconds) * 1000 + ms;
