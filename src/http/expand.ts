@@ -147,7 +147,7 @@ export function expandHook(db: Db, expanders: Expanders) {
           reference.replace(view);
           if (!nextAfter) continue;
           let size = sizes.get(reference.id);
-          if (size === undefined) sizes.set(reference.id, (size = JSON.stringify(view).length));
+          if (size === undefined) sizes.set(reference.id, (size = jsonBytes(view)));
           added[i]! += size;
         }
       });
@@ -179,7 +179,7 @@ function withinBudget(
   let bytes = 0;
   let kept = 0;
   for (const [i, object] of listed.entries()) {
-    const size = JSON.stringify(object).length + added[i]!;
+    const size = jsonBytes(object) + added[i]!;
     if (kept > 0 && bytes + size > PAGE_BYTES) break;
     bytes += size;
     kept += 1;
@@ -188,6 +188,12 @@ function withinBudget(
   body.data = (body.data as unknown[]).slice(0, kept);
   body.paging = { ...(body.paging as Json), next: nextAfter(kept) };
 }
+
+/**
+ * The bytes `value` takes as JSON in UTF-8, as the page query measures (`octet_length`):
+ * counting UTF-16 units let a page of CJK text reach three times the budget.
+ */
+const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value));
 
 /** The `expand` query parameter of a route whose objects are of `type` (for OpenAPI). */
 export const expandParameter = (type: ExpandableObject) =>
