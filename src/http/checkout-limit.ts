@@ -8,9 +8,13 @@
  * - Each client address has its own allowance per key (`perAddress`), refused attempts
  *   included: one visitor, or one abuser.
  * - The key as a whole (`perKey`, every page embedding it) is a ceiling on guest bookings
- *   made, counted when one is booked (201): reaching it takes real bookings, which hold
- *   seats the seller sees and can cancel, with the key revoked; requests that book nothing
- *   never count towards it.
+ *   made: reaching it takes real bookings, which hold seats the seller sees and can cancel,
+ *   with the key revoked; requests that book nothing never count towards it. A booking
+ *   takes its place under the ceiling before it runs (counting after the 201 let every
+ *   booking already in flight through) and gives it back once its answer shows it booked
+ *   nothing: any status but 201, or a replay. The answer decides even when the client has
+ *   gone (`prefinish`: Fastify skips onResponse for a request whose client hung up, and a
+ *   place kept by those would let anyone switch the checkout off by hanging up).
  *
  * Fixed windows, in Redis when configured (shared by every instance; counters.ts says what
  * happens while it is away). The general limit (http/rate-limit.ts) applies per client
@@ -19,7 +23,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rateLimited } from '../domain/errors.js';
-import { expiringCounters } from './counters.js';
+import { expiringCounters, type Reservation } from './counters.js';
 import type { SharedRedis } from './redis.js';
 import { routeOf } from './route-of.js';
 import { addressKey } from './client-address.js';
@@ -52,7 +56,7 @@ export function checkoutLimitHooks(limits: CheckoutLimits, redis?: SharedRedis) 
       ttlMs,
     );
 
-  async function admit(id: string, request: FastifyRequest): Promise<void> {
+  async function admit(id: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (limits.perAddress > 0) {
       const { count, ttlMs } = await counters.hit(
         `a:${id}:${addressKey(request.ip)}`,
@@ -61,26 +65,29 @@ export function checkoutLimitHooks(limits: CheckoutLimits, redis?: SharedRedis) 
       if (count > limits.perAddress) throw refuse(limits.perAddress, 'requests', ttlMs);
     }
     if (limits.perKey > 0 && books(request)) {
-      const booked = await counters.get(`k:${id}`);
-      if (booked && booked.count >= limits.perKey) {
-        throw refuse(limits.perKey, 'bookings', booked.ttlMs);
+      const place = await counters.reserve(`k:${id}`, limits.windowMs);
+      if (place.count > limits.perKey) {
+        await place.release();
+        throw refuse(limits.perKey, 'bookings', place.ttlMs);
       }
+      reply.raw.once('prefinish', () => void keepIfBooked(place, request, reply));
     }
   }
 
   return {
-    onRequest: (request: FastifyRequest): Promise<void> | undefined => {
+    onRequest: (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
       const id = keyOf(request);
-      return id === undefined ? undefined : admit(id, request);
-    },
-    /** A guest booking made counts towards its key's ceiling. */
-    onResponse: (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
-      if (limits.perKey === 0 || reply.statusCode !== 201 || !request.checkout) return undefined;
-      // A replayed answer (the same Idempotency-Key) booked nothing.
-      if (reply.getHeader('idempotent-replayed') !== undefined) return undefined;
-      const id = keyOf(request);
-      if (id === undefined || !books(request)) return undefined;
-      return counters.hit(`k:${id}`, limits.windowMs).then(() => undefined);
+      return id === undefined ? undefined : admit(id, request, reply);
     },
   };
+}
+
+/** A booking's place under the ceiling, given back unless its answer shows a booking made. */
+async function keepIfBooked(place: Reservation, request: FastifyRequest, reply: FastifyReply) {
+  // A replayed answer (the same Idempotency-Key) booked nothing.
+  const booked =
+    reply.statusCode === 201 &&
+    request.checkout !== undefined &&
+    reply.getHeader('idempotent-replayed') === undefined;
+  if (!booked) await place.release();
 }

@@ -6,7 +6,8 @@
  * is answered at once from this process's counts, so the limits hold per instance until
  * Redis returns (docs/operations.md). While local counts from an outage are alive they are
  * combined with Redis's, the stricter winning, so an address limited during the outage stays
- * limited when Redis comes back.
+ * limited when Redis comes back. A reservation (`reserve`) is given back to the store that
+ * counted it, and only while the window it was counted in lasts: never to a later window.
  */
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
@@ -17,9 +18,16 @@ export interface Count {
   ttlMs: number;
 }
 
+/** One counted by `reserve`, which `release` takes back (the thing it stood for did not happen). */
+export interface Reservation extends Count {
+  release(): Promise<void>;
+}
+
 export interface Counters {
   /** Adds one; the count expires `ttlMs` after the first hit. Returns count and ms left. */
   hit(key: string, ttlMs: number): Promise<Count>;
+  /** `hit`, and a way to take that one back: a limit that counts before the work is done. */
+  reserve(key: string, ttlMs: number): Promise<Reservation>;
   get(key: string): Promise<Count | undefined>;
   set(key: string, value: number, ttlMs: number): Promise<void>;
   remove(key: string): Promise<void>;
@@ -39,13 +47,25 @@ export function localCounters(): Counters {
     if (entries.size >= MAX_LOCAL_KEYS) entries.delete(entries.keys().next().value as string);
     entries.set(key, { count, expires: Date.now() + ttlMs });
   };
+  const hit = async (key: string, ttlMs: number): Promise<Count> => {
+    const entry = live(key);
+    if (!entry) store(key, 1, ttlMs);
+    else entry.count += 1;
+    const now = live(key)!;
+    return { count: now.count, ttlMs: now.expires - Date.now() };
+  };
   return {
-    async hit(key, ttlMs) {
-      const entry = live(key);
-      if (!entry) store(key, 1, ttlMs);
-      else entry.count += 1;
-      const now = live(key)!;
-      return { count: now.count, ttlMs: now.expires - Date.now() };
+    hit,
+    async reserve(key, ttlMs) {
+      const count = await hit(key, ttlMs);
+      const counted = live(key);
+      return {
+        ...count,
+        async release() {
+          // The same window's entry only: a new window never pays for an old one.
+          if (counted && live(key) === counted && counted.count > 0) counted.count -= 1;
+        },
+      };
     },
     async get(key) {
       const entry = live(key);
@@ -70,7 +90,17 @@ async function replies(transaction: Promise<[Error | null, unknown][] | null>): 
   });
 }
 
-function redisCounters(redis: Redis, prefix: string): Counters {
+/** Takes one back if the count still exists (DECR alone would revive an expired one, forever). */
+const RELEASE = `local n = tonumber(redis.call('get', KEYS[1]))
+if n and n > 0 then return redis.call('decr', KEYS[1]) end
+return 0`;
+
+function redisCounters(
+  redis: Redis,
+  prefix: string,
+): Omit<Counters, 'reserve'> & {
+  release(key: string): Promise<void>;
+} {
   return {
     async hit(key, ttlMs) {
       const [count, , ttl] = await replies(
@@ -82,6 +112,9 @@ function redisCounters(redis: Redis, prefix: string): Counters {
           .exec(),
       );
       return { count: Number(count), ttlMs: Math.max(0, Number(ttl)) };
+    },
+    async release(key) {
+      await redis.eval(RELEASE, 1, prefix + key);
     },
     async get(key) {
       const [value, ttl] = await replies(
@@ -122,11 +155,31 @@ export function expiringCounters(redis: SharedRedis | undefined, prefix: string)
       return fallback();
     }
   };
+  const withLocal = async (key: string, counted: Count) => stricter(counted, await local.get(key))!;
+  /** Counted in Redis, so given back there, while the window it was counted in lasts. */
+  const sharedReservation = async (key: string, ttlMs: number): Promise<Reservation> => {
+    const counted = await shared.hit(key, ttlMs);
+    const ends = Date.now() + counted.ttlMs;
+    const release = async () => {
+      if (Date.now() >= ends) return;
+      // A release that cannot reach Redis leaves the count for its window: never too few.
+      await either(
+        () => shared.release(key),
+        async () => undefined,
+      );
+    };
+    return { ...(await withLocal(key, counted)), release };
+  };
   return {
     hit: (key, ttlMs) =>
       either(
-        async () => stricter(await shared.hit(key, ttlMs), await local.get(key))!,
+        async () => withLocal(key, await shared.hit(key, ttlMs)),
         () => local.hit(key, ttlMs),
+      ),
+    reserve: (key, ttlMs) =>
+      either(
+        () => sharedReservation(key, ttlMs),
+        () => local.reserve(key, ttlMs),
       ),
     get: (key) =>
       either(

@@ -59,7 +59,6 @@ export async function registerRequestPipeline(app: FastifyInstance, p: Pipeline)
   );
   app.addHook('onRequest', atOnceOrAfter(checkoutLimit.onRequest));
   app.addHook('onRequest', atOnceOrAfter(signupLimitHook(config.signupsPerAddress, p.redis)));
-  app.addHook('onResponse', atOnceOrAfter(checkoutLimit.onResponse));
   app.addHook('onRequest', atOnce(versioning.fromHeader));
   app.addHook(
     'onRequest',

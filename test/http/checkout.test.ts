@@ -5,6 +5,8 @@
  * and nothing else: never list orders or read customers, never another seller's data.
  * Rate-limited per key and per key and client address; a revoked key is refused at once.
  */
+import { createHash } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderConfirmation } from '../../src/mail/confirmation.template.js';
 import { loadConfirmation } from '../../src/mail/index.js';
@@ -18,6 +20,7 @@ import {
 } from '../helpers/app.js';
 import { book, item, openShop, type Shop } from '../helpers/booking.js';
 import { delegate } from '../helpers/guides.js';
+import { eventually } from '../helpers/eventually.js';
 
 let t: TestApp;
 let shop: Shop;
@@ -45,7 +48,7 @@ function createKey(account: Account, sellerId: string, payload: Record<string, u
 
 /** A request with a publishable key (and no other credential), from `address`. */
 function withKey(
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE',
   url: string,
   payload?: Record<string, unknown>,
   headers: Record<string, string> = {},
@@ -154,6 +157,28 @@ describe('what a publishable key may read', () => {
       404,
       'not_found',
     );
+  });
+
+  it('reads nothing of others with HEAD either (the GET route answers it)', async () => {
+    expect((await withKey('HEAD', `/api/experiences/${shop.experienceId}`)).statusCode).toBe(200);
+    const refused = [
+      await withKey('HEAD', `/api/experiences/${other.experienceId}`),
+      await withKey(
+        'HEAD',
+        `/api/experiences/${other.experienceId}/availability?start=2031-10-01&end=2031-10-01`,
+      ),
+    ];
+    expect(refused.map((r) => r.statusCode)).toEqual([404, 404]);
+    expect((await withKey('HEAD', `/api/experiences?seller=${other.seller.id}`)).statusCode).toBe(
+      403,
+    );
+    // A list without `seller` is the key's seller's: the same length as GET's.
+    const [head, get] = [
+      await withKey('HEAD', '/api/experiences'),
+      await withKey('GET', '/api/experiences'),
+    ];
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe(get.headers['content-length']);
   });
 
   it('is refused everywhere else: orders, customers, users, guides, writes', async () => {
@@ -483,4 +508,91 @@ describe('rate limits of publishable keys', () => {
       await limited.close();
     }
   });
+  describe.each([
+    ['in this process', false],
+    ['in Redis', true],
+  ])('a ceiling counted %s', (_, inRedis) => {
+    it('holds against guest bookings sent at once, and gives back what booked nothing', async (context) => {
+      const redis = inRedis ? await reachableRedis() : undefined;
+      if (inRedis && !redis) {
+        if (process.env.CI) throw new Error('CI needs Redis at 127.0.0.1:6379');
+        return context.skip('no Redis at 127.0.0.1:6379');
+      }
+      const limited = await createTestApp({
+        CHECKOUT_RATE_PER_KEY: '2',
+        CHECKOUT_RATE_PER_ADDRESS: '1000',
+        // A loaded machine can be slow to answer: the breaker would count in this process.
+        ...(inRedis ? { REDIS_URL: 'redis://127.0.0.1:6379', REDIS_TIMEOUT_MS: '5000' } : {}),
+      });
+      try {
+        const own = await openShop(limited.app, { group: { outingMax: 1000 } });
+        const made = await as(limited.app, own.seller, {
+          method: 'POST',
+          url: `/api/sellers/${own.seller.id}/publishable-keys`,
+          payload: {},
+        });
+        const publishable: string = made.json().key;
+        const digest = createHash('sha256').update(publishable).digest('base64url').slice(0, 22);
+        const counted = `checkout-limit:k:${digest}`;
+        const send = (address: string, payload: Record<string, unknown>) =>
+          limited.app.inject({
+            method: 'POST',
+            url: '/api/orders',
+            remoteAddress: address,
+            headers: { 'x-publishable-key': publishable },
+            payload,
+          });
+        if (redis) {
+          // The app connects in the background; until it has, it counts in this process.
+          await eventually(async () => {
+            await send('198.51.100.250', { source: 'checkout' });
+            expect(await redis.exists(`checkout-limit:a:${digest}:198.51.100.250`)).toBe(1);
+          });
+        }
+        const booking = (i: number) => ({
+          ...guest,
+          customerEmail: `guest${i}@example.com`,
+          source: 'checkout',
+          items: [item(own.experienceId, '2030-08-01', 900, 10)],
+        });
+        // Refused bookings sent at once hold a place while in flight (a 429 for the others),
+        // and give it back: the ceiling is whole afterwards.
+        const refused = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => send(`198.51.100.${i + 1}`, { source: 'checkout' })),
+        );
+        expect(refused.every((r) => [400, 429].includes(r.statusCode))).toBe(true);
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => send(`198.51.100.${i + 1}`, booking(i))),
+        );
+        const statuses = answers.map((r) => r.statusCode).sort();
+        expect(statuses).toEqual([...Array(2).fill(201), ...Array(18).fill(429)]);
+        for (const answer of answers.filter((r) => r.statusCode === 429)) {
+          expectProblem(answer, 429, 'rate_limited');
+        }
+        if (redis) {
+          expect(limited.logs.filter((line) => line.includes('Redis unreachable'))).toEqual([]);
+          expect(await redis.get(counted)).toBe('2');
+        }
+        // The seats booked are the two bookings' only.
+        const seats = await limited.app.inject({
+          method: 'GET',
+          url: `/api/experiences/${own.experienceId}/availability?start=2030-08-01&end=2030-08-01`,
+        });
+        expect(seats.json()['2030-08-01']['900']).toBe(1000 - 20);
+      } finally {
+        await limited.close();
+        await redis?.quit();
+      }
+    });
+  });
 });
+
+/** A client of the Redis at 127.0.0.1:6379, or undefined when none answers. */
+async function reachableRedis(): Promise<Redis | undefined> {
+  const redis = new Redis('redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 });
+  redis.on('error', () => undefined);
+  return redis.connect().then(
+    () => redis,
+    () => undefined,
+  );
+}

@@ -4,8 +4,9 @@
  * for its seller (`request.checkout`; there is no caller). Only routes that opt in with
  * `config: { checkout: true }` take such requests (reading the seller's visible
  * experiences and their availability, quoting, booking as a guest); any other answers 403,
- * so a key copied from a web page can never list orders or read customers. Reads are held
- * to the key's seller: its experiences only (another seller's is a 404), its lists only.
+ * so a key copied from a web page can never list orders or read customers. Reads (GET and
+ * HEAD) are held to the key's seller: its experiences only (another seller's is a 404), its
+ * lists only.
  */
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.js';
@@ -26,6 +27,7 @@ declare module 'fastify' {
 }
 
 const HEADER = 'x-publishable-key';
+const READS = new Set(['GET', 'HEAD']);
 
 export function checkoutHooks({ db }: { db: Db }) {
   return {
@@ -56,7 +58,8 @@ export function checkoutHooks({ db }: { db: Db }) {
      */
     holdToSeller: async (request: FastifyRequest): Promise<void> => {
       const checkout = request.checkout;
-      if (!checkout || request.method !== 'GET') return;
+      // HEAD too: Fastify answers it with the GET route (same config), headers included.
+      if (!checkout || !READS.has(request.method)) return;
       const params = request.params as { id?: string };
       if (params.id !== undefined) {
         const experience = await experiences.find(db, params.id);
