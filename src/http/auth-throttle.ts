@@ -1,7 +1,10 @@
 /**
  * Failed authentications, throttled so that credentials cannot be guessed at speed, and so
- * that a stranger cannot lock an owner out (docs/security.md). Checked before the expensive
- * part (the key lookup, the password hash), counted after a failure:
+ * that a stranger cannot lock an owner out (docs/security.md). A failed API key is counted
+ * after its (cheap) lookup; a password attempt before its (expensive) hash, and forgiven when
+ * the password is right, so that attempts sent at once are held to the limits below as
+ * attempts sent one after another are (counted after the hash, all of a burst passed the
+ * check before any was counted):
  *
  * - per client address: after `perAddress` failures within the window, that address's
  *   failed API keys answer 429 and its Basic sign-ins are refused before the password is
@@ -19,7 +22,7 @@
  */
 import { createHash } from 'node:crypto';
 import { rateLimited } from '../domain/errors.js';
-import { expiringCounters } from './counters.js';
+import { expiringCounters, type Reservation } from './counters.js';
 import type { SharedRedis } from './redis.js';
 import { addressKey } from './client-address.js';
 
@@ -35,6 +38,9 @@ const HOUR = 3_600_000;
 const KNOWN_ADDRESS_MS = 30 * 24 * HOUR;
 const BACKOFF_FROM = 5;
 const BACKOFF_CAP_S = 900;
+/** How long a turn lasts if its holder never gives it up (a crash): far above any hash. */
+const TURN_MS = 60_000;
+const TURN_RETRY_MS = 1000;
 
 const hash = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
 
@@ -42,10 +48,14 @@ const tooMany = (retryAfterMs: number) =>
   rateLimited('Too many failed sign-ins; wait before trying again.', retryAfterMs);
 
 export interface AuthThrottle {
-  /** Throws 429 if this attempt must wait; `email` for Basic, undefined for API keys. */
-  check(address: string, email?: string): Promise<void>;
-  failed(address: string, email?: string): Promise<void>;
-  succeeded(address: string, email: string): Promise<void>;
+  /** API keys (they name no account): throws 429 once the address failed too often. */
+  check(address: string): Promise<void>;
+  failed(address: string): Promise<void>;
+  /**
+   * One password attempt for `email` from `address`, counted before `verify` (the hash) runs
+   * and forgiven when it says the password is right; throws 429 when the attempt must wait.
+   */
+  tryPassword(address: string, email: string, verify: () => Promise<boolean>): Promise<boolean>;
 }
 
 export function createAuthThrottle(options: ThrottleOptions, redis?: SharedRedis): AuthThrottle {
@@ -53,53 +63,100 @@ export function createAuthThrottle(options: ThrottleOptions, redis?: SharedRedis
     return {
       check: async () => undefined,
       failed: async () => undefined,
-      succeeded: async () => undefined,
+      tryPassword: (_address, _email, verify) => verify(),
     };
   }
   const counters = expiringCounters(redis, 'auth-throttle:');
-  const keys = (ip: string, email?: string) => {
+  const keys = (ip: string, email: string) => {
     // An IPv6 client is its /64 (client-address.ts).
     const address = addressKey(ip);
-    const account = email === undefined ? undefined : hash(email.trim().toLowerCase());
+    const account = hash(email.trim().toLowerCase());
     return {
       address: `ip:${address}`,
-      account: account && `acct:${account}`,
-      pair: account && `pair:${account}:${address}`,
-      wait: account && `wait:${account}:${address}`,
-      known: account && `known:${account}:${address}`,
+      account: `acct:${account}`,
+      pair: `pair:${account}:${address}`,
+      wait: `wait:${account}:${address}`,
+      turn: `turn:${account}:${address}`,
+      known: `known:${account}:${address}`,
     };
   };
 
+  /**
+   * Counts the attempt everywhere it is limited, refusing (everything given back) past a
+   * limit. From the BACKOFF_FROM-th attempt of a pair on, one at a time (`turn`, taken before
+   * `wait` is read, and a failure sets `wait` before giving `turn` up), so guesses sent at
+   * once wait their turn as guesses sent one after another do.
+   */
+  async function begin(k: ReturnType<typeof keys>) {
+    const taken: Reservation[] = [];
+    const refuse = async (retryAfterMs: number): Promise<never> => {
+      await Promise.all(taken.map((one) => one.release()));
+      throw tooMany(retryAfterMs);
+    };
+    const byAddress = await counters.reserve(k.address, options.windowMs);
+    taken.push(byAddress);
+    if (byAddress.count > options.perAddress) await refuse(byAddress.ttlMs);
+    const byAccount = await counters.reserve(k.account, HOUR);
+    taken.push(byAccount);
+    if (byAccount.count > options.perAccount && !(await counters.get(k.known))) {
+      await refuse(byAccount.ttlMs);
+    }
+    const pair = await counters.reserve(k.pair, options.windowMs);
+    taken.push(pair);
+    // Only its holder gives a turn up (by removing it): a refused one never touches it.
+    const turn = pair.count >= BACKOFF_FROM ? await counters.hit(k.turn, TURN_MS) : undefined;
+    if (turn && turn.count > 1) await refuse(TURN_RETRY_MS);
+    const wait = await counters.get(k.wait);
+    if (wait) {
+      if (turn) await counters.remove(k.turn);
+      await refuse(wait.ttlMs);
+    }
+    const endTurn = async () => {
+      if (turn) await counters.remove(k.turn);
+    };
+    return {
+      async failed() {
+        if (pair.count >= BACKOFF_FROM) {
+          const seconds = Math.min(2 ** (pair.count - BACKOFF_FROM), BACKOFF_CAP_S);
+          await counters.set(k.wait, 1, seconds * 1000);
+        }
+        await endTurn();
+      },
+      async succeeded() {
+        await counters.set(k.known, 1, KNOWN_ADDRESS_MS);
+        await counters.remove(k.pair);
+        await endTurn();
+        await Promise.all([byAddress.release(), byAccount.release()]);
+      },
+      /** Nothing was learnt (an error, not an answer): as if it had not been tried. */
+      async abandoned() {
+        await endTurn();
+        await Promise.all(taken.map((one) => one.release()));
+      },
+    };
+  }
+
   return {
-    async check(address, email) {
-      const k = keys(address, email);
-      const byAddress = await counters.get(k.address);
+    async check(address) {
+      const byAddress = await counters.get(`ip:${addressKey(address)}`);
       if (byAddress && byAddress.count >= options.perAddress) throw tooMany(byAddress.ttlMs);
-      if (!k.account) return;
-      const wait = await counters.get(k.wait!);
-      if (wait) throw tooMany(wait.ttlMs);
-      const byAccount = await counters.get(k.account);
-      if (byAccount && byAccount.count >= options.perAccount && !(await counters.get(k.known!))) {
-        throw tooMany(byAccount.ttlMs);
-      }
     },
 
-    async failed(address, email) {
-      const k = keys(address, email);
-      await counters.hit(k.address, options.windowMs);
-      if (!k.account) return;
-      await counters.hit(k.account, HOUR);
-      const { count } = await counters.hit(k.pair!, options.windowMs);
-      if (count >= BACKOFF_FROM) {
-        const seconds = Math.min(2 ** (count - BACKOFF_FROM), BACKOFF_CAP_S);
-        await counters.set(k.wait!, 1, seconds * 1000);
-      }
+    async failed(address) {
+      await counters.hit(`ip:${addressKey(address)}`, options.windowMs);
     },
 
-    async succeeded(address, email) {
-      const k = keys(address, email);
-      await counters.set(k.known!, 1, KNOWN_ADDRESS_MS);
-      await counters.remove(k.pair!);
+    async tryPassword(address, email, verify) {
+      const attempt = await begin(keys(address, email));
+      let right: boolean;
+      try {
+        right = await verify();
+      } catch (error) {
+        await attempt.abandoned();
+        throw error;
+      }
+      await (right ? attempt.succeeded() : attempt.failed());
+      return right;
     },
   };
 }

@@ -2,8 +2,8 @@
  * Authentication on every request: `X-API-KEY` header or `apiKey` query parameter, or,
  * in the sandbox only, HTTP Basic with email:password. Credentials that are present but
  * wrong are a 401 even on public endpoints; never silently ignored. Failures are counted and
- * throttled (auth-throttle.ts) before any key lookup or password hash; `countingFailures`
- * counts another credential's (a publishable key's) with them.
+ * throttled (auth-throttle.ts): a password attempt before it is hashed, a key after its
+ * lookup; `countingFailures` counts another credential's (a publishable key's) with them.
  */
 import type { FastifyRequest } from 'fastify';
 import type { BookingEnv } from '../config.js';
@@ -128,15 +128,19 @@ export function authenticationHook(
       return;
     }
     const { email, password } = credentials;
-    // Before the expensive part: a password hash.
-    await throttle.check(request.ip, email);
-    try {
-      request.caller = await auth.byPassword(email, password);
-    } catch (error) {
-      if (failedCredentials(error)) await throttle.failed(request.ip, email);
-      throw error;
-    }
-    await throttle.succeeded(request.ip, email);
+    // Counted before the expensive part, a password hash; forgiven when it is right.
+    let refusal: unknown;
+    const right = await throttle.tryPassword(request.ip, email, async () => {
+      try {
+        request.caller = await auth.byPassword(email, password);
+        return true;
+      } catch (error) {
+        if (!failedCredentials(error)) throw error;
+        refusal = error;
+        return false;
+      }
+    });
+    if (!right) throw refusal;
   }
 }
 

@@ -138,7 +138,8 @@ function newEmail(row: UserRow, input: AccountChange): string | undefined {
 
 /**
  * The email and the password change only with the current password (a leaked API key
- * alone must not take the account over); an admin needs none.
+ * alone must not take the account over); an admin needs none. Returns the hash the current
+ * password was checked against, which the change then requires still to be the stored one.
  */
 async function checkGuarded(
   ctx: UsersContext,
@@ -146,22 +147,25 @@ async function checkGuarded(
   row: UserRow,
   input: AccountChange,
   address: string,
-): Promise<void> {
+): Promise<string | undefined> {
   const guarded = input.password !== undefined || newEmail(row, input) !== undefined;
-  if (!guarded || isAdmin(caller)) return;
-  if (input.currentPassword === undefined) {
+  if (!guarded || isAdmin(caller)) return undefined;
+  const current = input.currentPassword;
+  if (current === undefined) {
     throw invalid('body', 'currentPassword', 'is required to change the email or password');
   }
   // Counted as sign-ins are: a wrong guess waits its turn, whatever key sends it.
-  await ctx.passwordAttempts.check(address, row.email);
-  if (!(await verifyPassword(input.currentPassword, row.password_hash))) {
-    await ctx.passwordAttempts.failed(address, row.email);
-    throw new DomainError('forbidden', 'The current password is not right.', {
-      errors: [{ in: 'body', name: 'currentPassword', detail: 'is not right' }],
-    });
-  }
-  await ctx.passwordAttempts.succeeded(address, row.email);
+  const right = await ctx.passwordAttempts.tryPassword(address, row.email, () =>
+    verifyPassword(current, row.password_hash),
+  );
+  if (!right) throw wrongPassword();
+  return row.password_hash;
 }
+
+const wrongPassword = () =>
+  new DomainError('forbidden', 'The current password is not right.', {
+    errors: [{ in: 'body', name: 'currentPassword', detail: 'is not right' }],
+  });
 
 /**
  * Changes the user's name, email or password (the user itself, or an admin). A new
@@ -176,7 +180,7 @@ export async function update(
   address: string,
 ): Promise<UserView> {
   const row = await ownedUser(ctx, caller, id, 'change this user');
-  await checkGuarded(ctx, caller, row, input, address);
+  const checkedHash = await checkGuarded(ctx, caller, row, input, address);
   const email = newEmail(row, input);
   const key = input.password === undefined ? undefined : keyMaterial(ctx, id);
   const changes = {
@@ -188,12 +192,16 @@ export async function update(
   const before = toUserView(row, {});
   const view = await inTransaction(ctx.db, async (tx) => {
     const users = usersRepository(tx);
+    let changed: boolean;
     try {
-      await users.updateProfile(id, changes);
+      changed = await users.updateProfile(id, changes, checkedHash);
     } catch (error) {
       if (isUniqueViolation(error, 'users_email_key')) throw emailTaken('is taken');
       throw error;
     }
+    // The password changed since it was checked (a change that committed first): this one
+    // is answered as if it had arrived after it, never written over it.
+    if (!changed) throw checkedHash === undefined ? notFound(`User ${id}`) : wrongPassword();
     await announceCallerChange(tx, id);
     const after = toUserView((await users.findById(id))!, {});
     await emitChange(ctx.domainEvents, tx, {

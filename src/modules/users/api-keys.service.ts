@@ -4,7 +4,7 @@
  */
 import { inTransaction } from '../../db/unit-of-work.js';
 import type { Caller } from '../../domain/caller.js';
-import { notFound } from '../../domain/errors.js';
+import { forbidden, notFound } from '../../domain/errors.js';
 import { announceCallerChange } from './caller-cache.js';
 import { keyMaterial, ownedUser, type UsersContext } from './users.context.js';
 import { usersRepository } from './users.repository.js';
@@ -18,17 +18,25 @@ export async function getApiKey(
   return { apiKey: ctx.cipher.decrypt(row.api_key_ciphertext, row.id) };
 }
 
-/** Issues a new key; the old one is refused from the next request on. */
+/**
+ * Issues a new key; the old one is refused from the next request on. Only in place of the
+ * key read at the start: a rotation (or password change) that committed meanwhile wins, and
+ * this one is refused (403) instead of answering a key the other had already replaced.
+ */
 export async function rotateApiKey(
   ctx: UsersContext,
   caller: Caller,
   id: string,
 ): Promise<{ apiKey: string }> {
-  await ownedUser(ctx, caller, id, 'rotate its API key');
+  const row = await ownedUser(ctx, caller, id, 'rotate its API key');
   const { apiKey, digest, ciphertext } = keyMaterial(ctx, id);
   await inTransaction(ctx.db, async (tx) => {
-    if (!(await usersRepository(tx).replaceApiKey(id, digest, ciphertext))) {
-      throw notFound(`User ${id}`);
+    const users = usersRepository(tx);
+    if (!(await users.replaceApiKey(id, digest, ciphertext, row.api_key_digest))) {
+      if (!(await users.findById(id))) throw notFound(`User ${id}`);
+      throw forbidden(
+        'The API key was replaced while this rotation ran (another rotation or a password change); nothing was changed.',
+      );
     }
     await announceCallerChange(tx, id);
   });

@@ -24,8 +24,8 @@ export interface UsersServiceDeps {
   /** Verified API keys of this instance (caller-cache.ts): dropped when a key rotates. */
   callers?: CallerCache;
   /**
-   * Wrong current passwords counted as failed sign-ins (http/auth-throttle.ts: per address,
-   * per account and address, per account), and checked before the password is: the one
+   * Current passwords counted as sign-in attempts (http/auth-throttle.ts: per address, per
+   * account and address, per account), before the password is hashed: the one
    * place a caller holding only an API key can test a password, which otherwise answered
    * a thousand guesses a minute.
    */
@@ -33,17 +33,15 @@ export interface UsersServiceDeps {
 }
 
 export interface PasswordAttempts {
-  /** Throws 429 when this address must wait before trying this account's password. */
-  check(address: string, email: string): Promise<void>;
-  failed(address: string, email: string): Promise<void>;
-  /** The right password: the address's failures forgiven, and it is the account's own. */
-  succeeded(address: string, email: string): Promise<void>;
+  /**
+   * Runs `verify` (the hash) as one attempt of `address` at this account's password: counted
+   * before it runs, forgiven when it answers true; throws 429 when the address must wait.
+   */
+  tryPassword(address: string, email: string, verify: () => Promise<boolean>): Promise<boolean>;
 }
 
 const UNCOUNTED: PasswordAttempts = {
-  check: async () => undefined,
-  failed: async () => undefined,
-  succeeded: async () => undefined,
+  tryPassword: (_address, _email, verify) => verify(),
 };
 
 /** The dependencies with their defaults; without a cache there is none to drop keys from. */

@@ -123,7 +123,13 @@ export function usersRepository(db: Kysely<DB>) {
       await sql`select pg_notify(${channel}, ${payload})`.execute(db);
     },
 
-    async replaceApiKey(id: string, digest: Buffer, ciphertext: Buffer): Promise<boolean> {
+    /** Only while `seenDigest` is still the key's (not replaced meanwhile); false otherwise. */
+    async replaceApiKey(
+      id: string,
+      digest: Buffer,
+      ciphertext: Buffer,
+      seenDigest: Buffer,
+    ): Promise<boolean> {
       const result = await db
         .updateTable('users')
         .set({
@@ -132,11 +138,15 @@ export function usersRepository(db: Kysely<DB>) {
           updated_at: touchedAt('users'),
         })
         .where('id', '=', id)
+        .where('api_key_digest', '=', seenDigest)
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
 
-    /** Changes name, email, password and key together (a profile change). */
+    /**
+     * Changes name, email, password and key together (a profile change); with `checkedHash`
+     * only while it is still the stored hash. False when nothing was changed.
+     */
     async updateProfile(
       id: string,
       changes: {
@@ -146,12 +156,15 @@ export function usersRepository(db: Kysely<DB>) {
         api_key_digest?: Buffer;
         api_key_ciphertext?: Buffer;
       },
-    ): Promise<void> {
-      await db
+      checkedHash?: string,
+    ): Promise<boolean> {
+      let update = db
         .updateTable('users')
         .set({ ...changes, updated_at: touchedAt('users') })
-        .where('id', '=', id)
-        .execute();
+        .where('id', '=', id);
+      if (checkedHash !== undefined) update = update.where('password_hash', '=', checkedHash);
+      const result = await update.executeTakeFirst();
+      return result.numUpdatedRows > 0n;
     },
 
     async setPassword(id: string, passwordHash: string): Promise<void> {

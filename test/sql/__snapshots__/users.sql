@@ -17,7 +17,7 @@ select "u"."id", "u"."name", "u"."email", "u"."roles", "u"."api_version", "u"."a
 select pg_notify($1, $2);
 
 -- replaceApiKey
-update "users" set "api_key_digest" = $1, "api_key_ciphertext" = $2, "updated_at" = greatest($3::timestamptz, "users"."updated_at" + interval '1 millisecond') where "id" = $4;
+update "users" set "api_key_digest" = $1, "api_key_ciphertext" = $2, "updated_at" = greatest($3::timestamptz, "users"."updated_at" + interval '1 millisecond') where "id" = $4 and "api_key_digest" = $5;
 
 -- setPassword
 update "users" set "password_hash" = $1, "updated_at" = greatest($2::timestamptz, "users"."updated_at" + interval '1 millisecond') where "id" = $3;
