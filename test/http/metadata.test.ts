@@ -153,6 +153,16 @@ describe('DELETE /api/users/{id}/meta/{property}', () => {
     expect(await stored(ann.id)).toEqual({});
   });
 
+  it('decodes the key once: a "%" in it is the key\'s own', async () => {
+    await merge(ann, ann.id, { 'a%41': 1, aA: 2, 'discount 100%': 3, 'p%2Fq': 4 });
+    const first = await remove(ann, ann.id, encodeURIComponent('a%41'));
+    expect(first.statusCode, first.body).toBe(200);
+    expect(await stored(ann.id)).toEqual({ aA: 2, 'discount 100%': 3, 'p%2Fq': 4 });
+    expect((await remove(ann, ann.id, 'discount%20100%25')).statusCode).toBe(200);
+    expect((await remove(ann, ann.id, encodeURIComponent('p%2Fq'))).statusCode).toBe(200);
+    expect(await stored(ann.id)).toEqual({ aA: 2 });
+  });
+
   it('answers 404 for a missing key and changes nothing', async () => {
     await merge(ann, ann.id, { 'acme/a': 1 });
     expectProblem(await remove(ann, ann.id, 'acme/b'), 404, 'metadata_key_not_found');

@@ -206,19 +206,18 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      const key = decodeKey(request.params['*']);
+      const key = metadataKey(request.params['*']);
       return users.deleteMetadataKey(requireCaller(request), request.params.id, key);
     },
   );
 };
 
-/** The wildcard arrives raw: `acme/rocket/crm_id` or `acme%2Frocket%2Fcrm_id` are one key. */
-function decodeKey(raw: string): string {
-  try {
-    const key = decodeURIComponent(raw);
-    if (key !== '') return key;
-  } catch {
-    // fall through: malformed percent-encoding
-  }
-  throw invalid('path', 'property', 'must be a non-empty, correctly URL-encoded key');
+/**
+ * The wildcard as the router gives it, already percent-decoded once (`acme/rocket/crm_id` and
+ * `acme%2Frocket%2Fcrm_id` are one key): decoding it again would read `a%2541` as `aA`, and
+ * refuse any key with a `%` in it.
+ */
+function metadataKey(key: string): string {
+  if (key !== '') return key;
+  throw invalid('path', 'property', 'must be a non-empty key');
 }
