@@ -3,7 +3,7 @@
  * `node dist/cli.js <command>` (or `npm run cli -- <command>`). With the embedded database,
  * a command run while the server holds the data directory runs in the server, through its
  * admin socket (admin/); otherwise here (cli/commands.ts). Either way the same code, the
- * same output, the same exit code.
+ * same output, the same exit code (`seed` refuses to run in the server: cli/seed.ts).
  */
 import './node20-navigator.js';
 import { AdminSocketUnavailableError, runThroughServer } from './admin/admin-client.js';
@@ -45,7 +45,8 @@ main(process.argv.slice(2)).then(
     if (code !== 0) process.exitCode = code;
   },
   (error: unknown) => {
-    console.error(error instanceof AdminSocketUnavailableError ? error.message : error);
+    const clear = error instanceof AdminSocketUnavailableError || error instanceof ConfigError;
+    console.error(clear ? error.message : error);
     process.exitCode = 1;
   },
 );

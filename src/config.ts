@@ -19,12 +19,22 @@ import { Value } from 'typebox/value';
  */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/**
+ * The most requests a per-window limit may allow: past it the limit limits nothing anyone
+ * could send (0 turns a limit off), and a typo of a few digits too many is refused.
+ */
+const MAX_REQUESTS_PER_WINDOW = 1_000_000;
+
 /** The secret `deploy/booking.env.example` once shipped, and anything like it: public. */
 const PLACEHOLDER_SECRET = /^change-me/i;
 
 const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000, description: 'HTTP port' }),
-  HOST: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Interface to listen on' }),
+  HOST: Type.String({
+    minLength: 1,
+    default: '127.0.0.1',
+    description: 'Interface to listen on: an IP address or a host name, without port or scheme',
+  }),
   TRUST_PROXY: Type.Optional(
     Type.String({
       maxLength: 2000,
@@ -70,7 +80,13 @@ const EnvSchema = Type.Object({
       description: 'During a secret rotation: the secret being replaced (docs/operations.md)',
     }),
   ),
-  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  SMTP_URL: Type.Optional(
+    Type.String({
+      pattern: '^smtps?://',
+      description:
+        'The mail relay, smtp://[user:password@]host[:port] or smtps://; unset keeps mail queued',
+    }),
+  ),
   METRICS_TOKEN: Type.Optional(
     Type.String({
       minLength: 16,
@@ -185,18 +201,21 @@ const EnvSchema = Type.Object({
   }),
   RATE_LIMIT_MAX: Type.Integer({
     minimum: 0,
+    maximum: MAX_REQUESTS_PER_WINDOW,
     default: 1000,
     description: 'Requests per window per credential; 0 disables rate limiting',
   }),
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, maximum: 86_400_000, default: 60_000 }),
   CHECKOUT_RATE_PER_KEY: Type.Integer({
     minimum: 0,
+    maximum: MAX_REQUESTS_PER_WINDOW,
     default: 300,
     description:
       'Guest bookings made per window with one publishable key (every page embedding it); 0 turns it off',
   }),
   CHECKOUT_RATE_PER_ADDRESS: Type.Integer({
     minimum: 0,
+    maximum: MAX_REQUESTS_PER_WINDOW,
     default: 120,
     description:
       'Requests per window with one publishable key from one client address; 0 turns it off',
@@ -262,7 +281,14 @@ const EnvSchema = Type.Object({
     default: 2,
     description: 'Password hashes computed at once (scrypt is CPU and memory)',
   }),
-  BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1_048_576 }),
+  BODY_LIMIT: Type.Integer({
+    minimum: 1024,
+    // 16 MiB: a JSON body is parsed whole in memory, and grows several-fold doing so, in a
+    // heap the production start caps at 128 MB (package.json `start`).
+    maximum: 16 * 1_048_576,
+    default: 1_048_576,
+    description: "The largest request body in bytes: the cap of every route's own limit",
+  }),
   REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 30_000 }),
   SHUTDOWN_DRAIN_MS: Type.Integer({
     minimum: 0,
@@ -438,7 +464,7 @@ function badIntegers(raw: Record<string, string>): string[] {
  * With a PostgreSQL server, a process without BOOKING_SECRET would generate its own in its
  * DATA_DIR, and keys one instance (or a `cli` command) sealed would not open on another.
  */
-function crossChecks(env: Env): [string, string][] {
+function crossChecks(env: Env, set: ReadonlySet<string>): [string, string][] {
   const problems: [string, string][] = [];
   if (env.DATABASE_URL !== undefined && env.BOOKING_SECRET === undefined)
     problems.push([
@@ -457,8 +483,89 @@ function crossChecks(env: Env): [string, string][] {
       'WEBHOOK_RETRY_SCHEDULE_MS',
       `WEBHOOK_RETRY_SCHEDULE_MS must be <= ${MAX_TIMER_MS} in every delay`,
     ]);
+  // Written, a headers timeout past the request's would be cut to it without a word (0: no
+  // request timeout); unset, its default follows a shorter request timeout (headersTimeout).
+  if (set.has('HEADERS_TIMEOUT_MS') && env.HEADERS_TIMEOUT_MS > requestTimeout(env))
+    problems.push([
+      'HEADERS_TIMEOUT_MS',
+      `HEADERS_TIMEOUT_MS (${env.HEADERS_TIMEOUT_MS}) must be at most REQUEST_TIMEOUT_MS (${env.REQUEST_TIMEOUT_MS}): the headers are part of the request`,
+    ]);
+  // Only the embedded server has an admin socket (and the data directory matters only there).
+  const socketProblem = env.DATABASE_URL ? undefined : adminSocketProblem(env.DATA_DIR);
+  if (socketProblem) problems.push(['DATA_DIR', socketProblem]);
+  return [...problems, ...addressProblems(env)];
+}
+
+/** A host name (`localhost`, `db.internal`, a compose service's `booking_app`), not a URL. */
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?$/;
+
+/**
+ * HOST and SMTP_URL as what they are used for: an interface to listen on (checked here, not
+ * when the database has been made and `listen` fails on a `localhost:3000`), and a relay's
+ * URL (found wrong at the first email otherwise).
+ */
+function addressProblems(env: Env): [string, string][] {
+  const problems: [string, string][] = [];
+  if (isIP(env.HOST) === 0 && !HOST_NAME.test(env.HOST))
+    problems.push([
+      'HOST',
+      `HOST must be an IP address or a host name, without a port or scheme (got "${env.HOST}"); the port is PORT`,
+    ]);
+  if (env.SMTP_URL !== undefined && !isRelayUrl(env.SMTP_URL))
+    problems.push([
+      'SMTP_URL',
+      'SMTP_URL must be smtp://[user:password@]host[:port] or smtps://…, with a port from 1 to 65535',
+    ]);
   return problems;
 }
+
+/** Whether `value` parses as a URL with a host, and a port that can be dialled if it names one. */
+function isRelayUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    // An unparsable URL, a port that is not a number or is above 65535 among them.
+    return false;
+  }
+  return url.hostname !== '' && url.port !== '0';
+}
+
+/** The admin socket's file in the data directory (admin/admin-socket.ts). */
+const ADMIN_SOCKET = 'admin.sock';
+/**
+ * The longest path a Unix socket may have: sun_path less its closing NUL (108 bytes on
+ * Linux, 104 elsewhere). libuv truncates a longer one without a word, so the socket would be
+ * made outside the data directory, where another server's could be the same file.
+ */
+const MAX_SOCKET_PATH_BYTES = process.platform === 'linux' ? 107 : 103;
+
+function adminSocketProblem(dataDir: string): string | undefined {
+  const socket = path.join(path.resolve(dataDir), ADMIN_SOCKET);
+  const bytes = Buffer.byteLength(socket);
+  if (bytes <= MAX_SOCKET_PATH_BYTES) return undefined;
+  return (
+    `DATA_DIR is too long for its admin socket: ${socket} is ${bytes} bytes, and a Unix socket's path ` +
+    `may have at most ${MAX_SOCKET_PATH_BYTES}; use a shorter path (a symbolic link to the directory will do)`
+  );
+}
+
+/**
+ * Where the embedded server listens for the command line's commands, for the data
+ * directory `dataDir`: the one rule for the server and the client alike. Throws a
+ * ConfigError rather than name a path the system would truncate.
+ */
+export function adminSocketPath(dataDir: string): string {
+  const problem = adminSocketProblem(dataDir);
+  if (problem) throw new ConfigError(`Invalid configuration: ${problem}`);
+  return path.join(path.resolve(dataDir), ADMIN_SOCKET);
+}
+
+/** The request timeout as a bound on the headers': none when it is 0 (no timeout). */
+const requestTimeout = (env: Env) => env.REQUEST_TIMEOUT_MS || Infinity;
+
+/** The headers timeout: as written, or its default if that is longer than the request's. */
+const headersTimeout = (env: Env) => Math.min(env.HEADERS_TIMEOUT_MS, requestTimeout(env));
 
 /** A listening address only this machine reaches. */
 const isLoopbackHost = (host: string) =>
@@ -485,6 +592,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (env[name] !== undefined && env[name].trim() !== '') messages.set(name, `${name} ${why}`);
   for (const name of badIntegers(raw))
     messages.set(name, describe(name, 'must be integer', raw[name]));
+  // Before conversion, which writes defaults (and converted values) into what it is given.
+  const written = new Set(Object.keys(raw));
   const converted = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw)) as Env;
   for (const error of Value.Errors(EnvSchema, converted)) {
     const name = error.instancePath.replace(/^\//, '');
@@ -492,7 +601,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   // Only on an otherwise valid configuration: these read values the schema has checked.
   if (messages.size === 0)
-    for (const [name, message] of crossChecks(converted))
+    for (const [name, message] of crossChecks(converted, written))
       if (!messages.has(name)) messages.set(name, message);
   if (messages.size > 0)
     throw new ConfigError(`Invalid configuration: ${[...messages.values()].join('; ')}`);
@@ -570,7 +679,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: converted.REQUEST_TIMEOUT_MS,
     shutdownDrainMs: converted.SHUTDOWN_DRAIN_MS,
     sockets: Object.freeze({
-      headersTimeoutMs: converted.HEADERS_TIMEOUT_MS,
+      headersTimeoutMs: headersTimeout(converted),
       keepAliveTimeoutMs: converted.KEEP_ALIVE_TIMEOUT_MS,
       idleTimeoutMs: converted.SOCKET_TIMEOUT_MS,
       sendTimeoutMs: converted.SEND_TIMEOUT_MS,

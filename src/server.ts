@@ -11,7 +11,7 @@ import closeWithGrace from 'close-with-grace';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
 import { serverCommands } from './cli/commands.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
 import { shutdownBudgetMs } from './shutdown-budget.js';
 
@@ -55,12 +55,43 @@ async function main(): Promise<void> {
     }
     await app.close();
   });
-  await app.listen({ port: config.port, host: config.host });
+  await listen(app, config);
+}
+
+/** The server could not listen where HOST and PORT say: one line naming both. */
+class ListenError extends Error {
+  override name = 'ListenError';
+}
+
+/** What the common reasons mean, for the operator reading the one line. */
+const LISTEN_FAILURES: Record<string, string> = {
+  EADDRINUSE: 'another process listens on that port already',
+  EACCES: 'not permitted (a port below 1024 needs the privilege to bind it)',
+  EADDRNOTAVAIL: 'no interface of this machine has that address',
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name could not be resolved now',
+};
+
+async function listen(app: Awaited<ReturnType<typeof buildApp>>, config: Config): Promise<void> {
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    const why = LISTEN_FAILURES[code];
+    throw new ListenError(
+      `Cannot listen on HOST=${config.host} PORT=${config.port}: ${why ? `${why} (${code})` : (error as Error).message}`,
+      { cause: error },
+    );
+  }
 }
 
 main().catch((error: unknown) => {
-  // Configuration mistakes and a data directory in use get one clear line, not a stack trace.
-  const clear = error instanceof ConfigError || error instanceof DataDirLockedError;
+  // Configuration mistakes, a data directory in use and an address that cannot be listened
+  // on get one clear line, not a stack trace.
+  const clear =
+    error instanceof ConfigError ||
+    error instanceof DataDirLockedError ||
+    error instanceof ListenError;
   console.error(clear ? error.message : error);
   process.exit(1);
 });

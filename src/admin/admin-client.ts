@@ -5,19 +5,19 @@
  */
 import http from 'node:http';
 import path from 'node:path';
-import {
-  ADMIN_SOCKET,
-  type CommandLine,
-  type CommandOutput,
-  type CommandRequest,
-} from './admin-socket.js';
+import { adminSocketPath } from '../config.js';
+import { type CommandLine, type CommandOutput, type CommandRequest } from './admin-socket.js';
 
 /** The server holds the data directory but does not answer on its socket (yet). */
 export class AdminSocketUnavailableError extends Error {
   override name = 'AdminSocketUnavailableError';
 }
 
-/** Runs `request` in the server that holds `dataDir`; resolves with the command's exit code. */
+/**
+ * Runs `request` in the server that holds `dataDir`; resolves with the command's exit code.
+ * A data directory too long for its socket is refused (a ConfigError) before anything is
+ * sent: the system would truncate the path, and another server's socket could answer.
+ */
 export function runThroughServer(
   dataDir: string,
   request: CommandRequest,
@@ -25,9 +25,11 @@ export function runThroughServer(
 ): Promise<number> {
   const body = JSON.stringify(request);
   return new Promise((resolve, reject) => {
+    // Thrown here, a rejection like every other failure to reach the server.
+    const socketPath = adminSocketPath(dataDir);
     const call = http.request(
       {
-        socketPath: path.join(dataDir, ADMIN_SOCKET),
+        socketPath,
         method: 'POST',
         path: '/commands',
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
@@ -62,7 +64,7 @@ export function runThroughServer(
       reject(
         error.code === 'ENOENT' || error.code === 'ECONNREFUSED'
           ? new AdminSocketUnavailableError(
-              `the server holding ${dataDir} does not answer on ${ADMIN_SOCKET} (still starting?); try again in a moment`,
+              `the server holding ${dataDir} does not answer on ${path.basename(socketPath)} (still starting?); try again in a moment`,
             )
           : error,
       ),

@@ -9,14 +9,16 @@
  * `POST /commands` with `{command, args}` runs one on the server's database and streams its
  * output back as it comes, one JSON object a line: `{"out": text}`, `{"err": text}`, then
  * `{"exit": code}` (an error the command throws is an `err` line and exit code 1).
+ *
+ * The socket's path is checked against the length a Unix socket allows (config.ts, at load):
+ * a longer one would be truncated by the system, out of the data directory. A socket that
+ * cannot listen does not stop the server (HTTP is served as before); its error says what is
+ * lost, and `cli` commands beside it then refuse instead of running (admin-client.ts).
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
-import type { Config } from '../config.js';
+import { adminSocketPath, type Config } from '../config.js';
 import type { Database } from '../db/database.js';
-
-export const ADMIN_SOCKET = 'admin.sock';
 
 /** A command as the command line names it: `users` with `['create', '--email', …]`. */
 export interface CommandRequest {
@@ -70,7 +72,7 @@ export async function openAdminSocket(
   dataDir: string,
   run: (request: CommandRequest, output: CommandOutput) => Promise<number>,
 ): Promise<AdminSocket> {
-  const socketPath = path.join(dataDir, ADMIN_SOCKET);
+  const socketPath = adminSocketPath(dataDir);
   // Ours to replace: we hold the data directory's lock, so no live process owns it.
   fs.rmSync(socketPath, { force: true });
   const server = http.createServer((request, response) => {
@@ -107,6 +109,12 @@ export async function openAdminSocket(
       server.once('error', reject);
       server.listen(socketPath, () => resolve());
     });
+  } catch (error) {
+    throw new Error(
+      `The admin socket ${socketPath} cannot listen (${(error as Error).message}): ` +
+        '`cli` commands cannot run while this server holds the data directory; stop it to run them',
+      { cause: error },
+    );
   } finally {
     process.umask(previous);
   }

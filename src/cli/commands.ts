@@ -45,7 +45,8 @@ export const USAGE = `Usage: cli <command>
   users create --email E --name N [--password P] [--admin] [--seller]
                                 create an account; prints its id, API key and password
   ${SEED_USAGE}
-Beside a running embedded server, every command runs in it (DATA_DIR/admin.sock).`;
+Beside a running embedded server, every command runs in it (DATA_DIR/admin.sock) but seed,
+which refuses: stop the server first.`;
 
 async function migrate(ctx: CommandContext): Promise<void> {
   const database = await ctx.open('cli migrate', { create: true });
@@ -102,6 +103,17 @@ async function createUser(ctx: CommandContext, args: string[]): Promise<void> {
   }
 }
 
+/**
+ * A command that takes no arguments refuses any: none of them has a dry run or a help flag,
+ * so `migrate --dry-run` would otherwise migrate, and `rotate-secret --dry-run` re-encrypt.
+ */
+function noArguments(command: string, args: string[]): void {
+  if (args.length > 0)
+    throw new UsageError(
+      `${command} takes no arguments (got ${args.join(' ')}); it has no dry run`,
+    );
+}
+
 /** One line for an error: the usage after a command line that cannot be run. */
 function describe(error: unknown): string {
   if (error instanceof UsageError) return `${error.message}\n\n${USAGE}`;
@@ -127,6 +139,7 @@ export async function runCommand(
   try {
     switch (command) {
       case 'migrate':
+        noArguments(command, args);
         await migrate(ctx);
         return 0;
       case 'outbox':
@@ -135,10 +148,11 @@ export async function runCommand(
         else throw new UsageError(`unknown outbox command ${args[0]}`);
         return 0;
       case 'prune':
-        if (args.length > 0) throw new UsageError('prune takes no arguments');
+        noArguments(command, args);
         await pruneCommand(ctx);
         return 0;
       case 'rotate-secret':
+        noArguments(command, args);
         await rotateSecret(ctx);
         return 0;
       case 'seed':

@@ -2,7 +2,8 @@
  * What a command of the command line runs with, wherever it runs: in the `cli` process,
  * which opens the database itself, or in the embedded server that holds the data directory
  * (admin/), which lends it its open database and its configuration and streams the output
- * back. So every command works beside a running server, and the same code runs either way.
+ * back. So every command works beside a running server (but `seed`, which refuses there:
+ * cli/seed.ts), and the same code runs either way.
  */
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';

@@ -8,10 +8,14 @@
  *            [--customers N] [--seed 1] [--from YYYY-MM-DD] [--batch 50000]
  *            [--reset [--yes-destroy-production-data]]
  *
- * --reset empties every table, accounts included. With BOOKING_ENV=production (of the process
- * that runs the command: the server's, through its admin socket) it also needs the
- * confirmation flag, so a shell that happens to hold the production environment cannot
+ * --reset empties every table, accounts included. With BOOKING_ENV=production it also needs
+ * the confirmation flag, so a shell that happens to hold the production environment cannot
  * wipe it with a command meant for a test database.
+ *
+ * Beside a running embedded server it refuses (the one command that does): run there, its
+ * statements would hold the server's event loop for minutes, with health checks unanswered,
+ * SIGTERM waiting, and the data directory's lock no longer beating (db/data-dir-lock.ts),
+ * which lets a process in another container take the directory over.
  */
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../security/passwords.js';
@@ -77,6 +81,12 @@ export async function seedCommand(ctx: CommandContext, args: string[]): Promise<
   let options: SeedOptions;
   let result: Awaited<ReturnType<typeof seed>>;
   try {
+    if (ctx.via)
+      throw new SeedRefusedError(
+        `${ctx.via}: seed does not run inside a running embedded server: its statements would ` +
+          "hold the server's event loop for minutes (health checks unanswered, SIGTERM waiting, " +
+          "the data directory's lock heartbeat stopped). Stop the server first, then run cli seed.",
+      );
     options = checkedOptions(ctx, args);
     result = await seed(ctx, options);
   } catch (error) {

@@ -18,6 +18,11 @@
  * HEARTBEAT_MS, and its lock counts as stale only once that is older than
  * HEARTBEAT_STALE_MS (clocks must agree within a few seconds, which NTP gives). A lock
  * without a `host` (written before it was recorded) is judged by its pid, as before.
+ *
+ * The heartbeat runs on the event loop, so a statement that holds it past HEARTBEAT_STALE_MS
+ * lets a process elsewhere take the lock over. Each beat therefore also checks that the lock
+ * file is still ours (the same inode): a holder whose lock was taken over or deleted exits at
+ * once, as after a crash, rather than go on writing beside another process.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -221,9 +226,56 @@ function releaseAll(): void {
   }
 }
 
+/** Why the lock file at `file` is no longer the one open as `fd`, if it is not. */
+function lostBecause(file: string, fd: number): string | undefined {
+  let current: fs.Stats | undefined;
+  let ours: fs.Stats;
+  try {
+    current = fs.statSync(file, { throwIfNoEntry: false });
+    ours = fs.fstatSync(fd);
+  } catch {
+    // The file system went away (ESTALE on NFS): not a verdict, the next beat looks again.
+    return undefined;
+  }
+  if (!current) return 'its lock file was deleted';
+  if (current.ino !== ours.ino || current.dev !== ours.dev)
+    return 'its lock file was replaced by another process';
+  return undefined;
+}
+
+/**
+ * What a holder does when its lock is lost: another process may have the database open by
+ * now, and this one's writes would overwrite its files. Exit at once (the files recover as
+ * after kill -9); one line on stderr, written synchronously, says why.
+ */
+function exitOnLostLock(message: string): void {
+  fs.writeSync(2, `${message}\n`);
+  process.exit(1);
+}
+
+export interface LockOptions {
+  /** Called, once, when a heartbeat finds the lock file is no longer this lock's. */
+  onLost?: (message: string) => void;
+}
+
 /** The lock, held: its heartbeat beats on `fd` (our inode, never a lock that replaced it). */
-function heldLock(file: string, owner: LockOwner, content: string, fd: number): DataDirLock {
+function heldLock(
+  file: string,
+  owner: LockOwner,
+  content: string,
+  fd: number,
+  onLost: (message: string) => void,
+): DataDirLock {
   const beat = setInterval(() => {
+    const lost = lostBecause(file, fd);
+    if (lost) {
+      clearInterval(beat);
+      onLost(
+        `The data directory ${path.dirname(file)} is no longer held by this process (${owner.role}, pid ${owner.pid}): ` +
+          `${lost}. Another process may have opened its database; stopping now so the two do not overwrite each other's files.`,
+      );
+      return;
+    }
     try {
       const now = new Date();
       fs.futimesSync(fd, now, now);
@@ -252,7 +304,11 @@ function heldLock(file: string, owner: LockOwner, content: string, fd: number): 
 }
 
 /** Takes the data directory's lock for this process, or throws DataDirLockedError. */
-export function lockDataDir(dataDir: string, role: string): DataDirLock {
+export function lockDataDir(
+  dataDir: string,
+  role: string,
+  { onLost = exitOnLostLock }: LockOptions = {},
+): DataDirLock {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, LOCK);
   const owner: LockOwner = {
@@ -273,7 +329,7 @@ export function lockDataDir(dataDir: string, role: string): DataDirLock {
       try {
         fs.linkSync(temporary, file);
         kept = true;
-        return heldLock(file, owner, content, fd);
+        return heldLock(file, owner, content, fd, onLost);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }

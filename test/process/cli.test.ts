@@ -1,11 +1,15 @@
 /**
  * The command line as an operator runs it (through tsx, to skip the build): a command
  * pointed at a directory without a database says so and makes nothing there (only `migrate`
- * makes one, from the template); creating an admin, migrating, usage errors, and the
- * one-line refusal of a bad configuration (a PostgreSQL server without BOOKING_SECRET too).
+ * makes one, from the template); creating an admin, migrating, usage errors (arguments to a
+ * command that takes none: `migrate --dry-run` does not migrate), and the one-line refusal of
+ * a bad configuration (a PostgreSQL server without BOOKING_SECRET too, a HOST with a port)
+ * or of an address the server cannot listen on.
  */
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -90,6 +94,72 @@ describe('the command line', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('refuses arguments to a command that takes none, doing nothing (no dry run)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-cli-'));
+    try {
+      const env = {
+        DATABASE_URL: '',
+        DATA_DIR: dir,
+        BOOKING_SECRET: 'a'.repeat(40),
+        BOOKING_SECRET_PREVIOUS: 'b'.repeat(40),
+      };
+      const commands = [
+        ['migrate', '--dry-run'],
+        ['migrate', '--help'],
+        ['rotate-secret', '--dry-run'],
+        ['prune', 'now'],
+      ];
+      const answers = await Promise.all(commands.map((command) => runCli(command, env)));
+      for (const [i, refused] of answers.entries()) {
+        const command = commands[i]!;
+        expect(refused.code, command.join(' ')).toBe(1);
+        expect(refused.out).toContain(
+          `${command[0]} takes no arguments (got ${command[1]}); it has no dry run`,
+        );
+        expect(refused.out).toContain('Usage: cli <command>');
+      }
+      // `migrate` would have made a database here: nothing was made.
+      expect(fs.readdirSync(dir)).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('names HOST and PORT in one line when the server cannot listen, a port in HOST before anything is made', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-cli-'));
+    const taken = net.createServer().listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    const port = (taken.address() as net.AddressInfo).port;
+    const start = async (env: Record<string, string>) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+        env: { ...process.env, DATABASE_URL: '', DATA_DIR: dir, ...env },
+      });
+      let err = '';
+      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      const [code] = (await once(child, 'exit')) as [number | null];
+      return { code, err };
+    };
+    try {
+      const hostWithPort = await start({ HOST: 'localhost:3000' });
+      expect(hostWithPort.code).toBe(1);
+      expect(hostWithPort.err.trim().split('\n'), hostWithPort.err).toHaveLength(1);
+      expect(hostWithPort.err).toContain('HOST must be an IP address or a host name');
+      // Refused before the embedded database was made.
+      expect(fs.readdirSync(dir)).toEqual([]);
+
+      const inUse = await start({ HOST: '127.0.0.1', PORT: String(port) });
+      expect(inUse.code).toBe(1);
+      const last = inUse.err.trim().split('\n').at(-1);
+      expect(last).toBe(
+        `Cannot listen on HOST=127.0.0.1 PORT=${port}: another process listens on that port already (EADDRINUSE)`,
+      );
+      expect(inUse.err).not.toContain('    at ');
+    } finally {
+      taken.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('stops with one clear line naming a bad variable', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {

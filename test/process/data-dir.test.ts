@@ -6,8 +6,10 @@
  *   the build) instead of making a database from nothing, and says so, one line a stage;
  * - a second server on the same DATA_DIR refuses at once with one line naming the first;
  * - every command of the command line works while the server runs, through the server
- *   (its admin socket): seed, users create (the key works at once and after a restart),
- *   migrate, outbox, and rotate-secret's refusal of a server without a previous secret;
+ *   (its admin socket): users create (the key works at once and after a restart), migrate,
+ *   outbox, and rotate-secret's refusal of a server without a previous secret; but seed,
+ *   which refuses there (its statements would hold the server's event loop for minutes);
+ * - a server whose lock file is deleted under it stops at its next heartbeat;
  * - kill -9, then start again: no stale-lock refusal, data intact;
  * - a command run in another PID namespace (a container beside the server's, sharing the
  *   volume; `unshare` here) sees the server through the lock's heartbeat, where the server's
@@ -67,10 +69,17 @@ describe('one process per embedded data directory', () => {
       expect(refusal[0]).toContain(`in use by process ${first.child.pid} (server`);
       expect((await fetch(`${first.base}/healthz`)).status).toBe(200);
 
-      // Seeding an empty database, through the running server (its progress comes back too).
+      // Seeding is refused by the running server, in one line: stop it first.
       const seeded = await run(['seed', '--orders', '20', '--sellers', '2']);
-      expect(seeded.code, seeded.out).toBe(0);
-      expect(seeded.out).toContain('Seeded in');
+      expect(seeded.code, seeded.out).toBe(1);
+      expect(seeded.out.trim().split('\n'), seeded.out).toHaveLength(1);
+      expect(seeded.out).toMatch(
+        new RegExp(
+          `^server ${first.child.pid}: seed does not run inside a running embedded server`,
+        ),
+      );
+      expect(seeded.out).toContain('Stop the server first, then run cli seed.');
+      expect((await fetch(`${first.base}/healthz`)).status).toBe(200);
 
       // The admin, through the running server.
       const created = await run([
@@ -121,6 +130,22 @@ describe('one process per embedded data directory', () => {
       expect(fs.existsSync(path.join(dataDir, '.lock'))).toBe(false);
     } finally {
       first.child.kill('SIGKILL');
+    }
+  }, 120_000);
+});
+
+describe('a server whose lock is lost', () => {
+  it('stops at its next heartbeat, saying why, rather than go on beside another process', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-datadir-lost-'));
+    try {
+      const server = await startServer(bundle.bundle, { DATABASE_URL: '', DATA_DIR: dir });
+      fs.rmSync(path.join(dir, '.lock'));
+      expect(await server.exited).toBe(1);
+      expect(server.output()).toContain(
+        `The data directory ${dir} is no longer held by this process (server, pid ${server.child.pid}): its lock file was deleted.`,
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
 });

@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   DataDirLockedError,
   HEARTBEAT_MS,
@@ -18,16 +18,9 @@ import {
   processStartTime,
   type LockOwner,
 } from '../../src/db/data-dir-lock.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
 
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-lock-'));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs('booking-lock-');
 
 const writeLock = (dir: string, owner: Partial<LockOwner>) =>
   fs.writeFileSync(
