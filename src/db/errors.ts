@@ -85,3 +85,16 @@ export function isDataException(error: unknown): boolean {
 export function isStatementTimeout(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === '57014';
 }
+
+/**
+ * SQLSTATE insufficient_resources (53000), disk_full (53100), out_of_memory (53200): the
+ * database host (or, embedded, DATA_DIR's disk and this process) is short of room. Not the
+ * request's fault, and it passes once space is freed: a 503 to retry, not a 500 that says
+ * "bug". Too many connections (53300) is a connection error above.
+ */
+const RESOURCE_CODES = new Set(['53000', '53100', '53200']);
+
+export function isResourceExhausted(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && RESOURCE_CODES.has(code);
+}

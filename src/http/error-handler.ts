@@ -1,14 +1,20 @@
 /**
  * Renders every failure as application/problem+json: our own `DomainError`s, query-language
  * errors, schema validation errors, Fastify's body-parsing errors and unknown routes.
- * A lost or unreachable database is a 503 with Retry-After (the client should retry);
+ * A lost or unreachable database, or one out of disk or memory, is a 503 with Retry-After
+ * (the client should retry; logged as `request deferred`, with the cause);
  * anything else unexpected becomes a 500 that says only `internal_error` and the request
  * id. The cause goes to the log, never to the client.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isConnectionError, isDataException, isStatementTimeout } from '../db/errors.js';
+import {
+  isConnectionError,
+  isDataException,
+  isResourceExhausted,
+  isStatementTimeout,
+} from '../db/errors.js';
 import { QueryError } from '../query/errors.js';
 import { clip } from '../query/values.js';
 import { PasswordHashBusyError } from '../security/passwords.js';
@@ -83,6 +89,11 @@ export function toProblem(error: unknown, request: FastifyRequest): ProblemBody 
   }
   if (isStatementTimeout(error)) {
     return problem('service_unavailable', 'The database took too long to answer; retry shortly.', {
+      requestId,
+    });
+  }
+  if (isResourceExhausted(error)) {
+    return problem('service_unavailable', 'The database is short of disk or memory; retry later.', {
       requestId,
     });
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isConnectionError, isDataException } from '../../src/db/errors.js';
+import { isConnectionError, isDataException, isResourceExhausted } from '../../src/db/errors.js';
 
 describe('isConnectionError', () => {
   it.each([
@@ -41,5 +41,15 @@ describe('isDataException', () => {
       expect(isDataException({ code }), code).toBe(true);
     for (const code of ['23505', '08006', '2200', 'ECONNRESET', undefined])
       expect(isDataException({ code }), String(code)).toBe(false);
+  });
+});
+
+describe('isResourceExhausted', () => {
+  it('recognises a database out of disk or memory, and nothing else', () => {
+    for (const code of ['53000', '53100', '53200'])
+      expect(isResourceExhausted({ code }), code).toBe(true);
+    // Too many connections is a connection error; the rest of class 53 is configuration.
+    for (const code of ['53300', '53400', '23505', '57014', 'ENOSPC', undefined])
+      expect(isResourceExhausted({ code }), String(code)).toBe(false);
   });
 });

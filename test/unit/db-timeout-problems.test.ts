@@ -31,6 +31,14 @@ describe('database timeouts', () => {
     });
   });
 
+  it.each(['53100', '53200'])('answers a database out of disk or memory (%s) 503', (code) => {
+    const error = pgError(code, 'could not extend file: No space left on device');
+    expect(toProblem(error, request)).toMatchObject({
+      status: 503,
+      code: 'service_unavailable',
+    });
+  });
+
   it('leaves other errors alone', () => {
     expect(isStatementTimeout(pgError('55P03', 'canceling statement due to lock timeout'))).toBe(
       false,
