@@ -7,6 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import {
+  createExperience,
+  daily,
   expectOctoError,
   expectSpec,
   octo,
@@ -142,5 +144,26 @@ describe('OCTo reads', () => {
     });
     expect(expectOctoError(unknownField, 'BAD_REQUEST').errorMessage).toContain('colour');
     expectOctoError(await octo(t.app, 'not-a-key', 'GET', '/products'), 'FORBIDDEN');
+  });
+
+  it('names a departure of a fall-back night once: by its second 02:30, whole minutes only', async () => {
+    // Europe/Paris falls back on 2030-10-27: 02:30 is lived at +02:00, then at +01:00.
+    const night = await createExperience(t.app, shop.seller, {
+      name: 'Night crossing',
+      schedules: daily([230]),
+    });
+    const ask = (id: string) =>
+      post('/availability', { productId: night.id, optionId: 'DEFAULT', availabilityIds: [id] });
+    const listed = await post('/availability', {
+      productId: night.id,
+      optionId: 'DEFAULT',
+      localDate: '2030-10-27',
+    });
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json().map((a: { id: string }) => a.id)).toEqual(['2030-10-27T02:30:00+01:00']);
+    expect((await ask('2030-10-27T02:30:00+01:00')).statusCode).toBe(200);
+    // Availability and bookings name 02:30 as the second: the first is no departure of it.
+    expectOctoError(await ask('2030-10-27T02:30:00+02:00'), 'INVALID_AVAILABILITY_ID');
+    expectOctoError(await ask('2030-10-28T02:30:30+01:00'), 'INVALID_AVAILABILITY_ID');
   });
 });

@@ -8,7 +8,12 @@
  */
 import { DateTime } from 'luxon';
 import type { ExperienceView } from '../experiences/index.js';
-import { instantToLocal, isScheduled, type ScheduleInput } from '../schedules/index.js';
+import {
+  instantToLocal,
+  isDepartureStart,
+  isScheduled,
+  type ScheduleInput,
+} from '../schedules/index.js';
 import { localDateTime } from './time.js';
 
 export interface Departure {
@@ -46,8 +51,10 @@ const ID_FORM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:Z|[+-]\d{2}:\d{2})$/;
 
 /**
  * The start an availability id names, or undefined when it is not an id we would issue for
- * this product (malformed, another zone's form, a local time that does not exist). Whether a
- * departure is there at that start is the caller's question (schedules, events opened by hand).
+ * this product (malformed, another zone's form, a local time that does not exist, seconds, or
+ * the first of a local time lived twice on a fall-back night: departures are named by local
+ * date and HHMM, which means the second). Whether a departure is there at that start is the
+ * caller's question (schedules, events opened by hand).
  */
 export function startOfAvailabilityId(
   product: Pick<Product, 'timezone'>,
@@ -57,7 +64,9 @@ export function startOfAvailabilityId(
   const parsed = DateTime.fromISO(id, { setZone: true });
   if (!parsed.isValid) return undefined;
   const start = parsed.toJSDate();
-  return availabilityIdOf(product, start) === id ? start : undefined;
+  return availabilityIdOf(product, start) === id && isDepartureStart(start, product.timezone)
+    ? start
+    : undefined;
 }
 
 /** Whether the product's schedules offer a departure at `start` (events opened by hand aside). */
