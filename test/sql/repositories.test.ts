@@ -442,7 +442,8 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
       await resourceSeatsRepository(db).releaseUnused(B, [A]);
       await resourceSeatsRepository(db).releaseUnused(B, []);
     },
-    'loads for takers': (db) => resourceSeatsRepository(db).loads([A], AT, LATER, [A, B]),
+    'loads for takers': (db) =>
+      resourceSeatsRepository(db).loads([A], AT, LATER, [A, B], [{ start: AT, end: LATER }]),
     windowsOf: (db) => resourceSeatsRepository(db).windowsOf(A),
     lockDepartures: (db) => resourceSeatsRepository(db).lockDepartures(A),
     departuresAhead: (db) => resourceSeatsRepository(db).departuresAhead(A, AT),

@@ -17,19 +17,31 @@ export function resourceSeatsRepository(db: Kysely<DB>) {
   return {
     /**
      * These resources, each with what the departures whose windows overlap `[from, to)` hold
-     * of it: one query (resource_seats_window). With `eventIds` (a taker, under the
-     * resources' locks), each row also carries the resources those departures' experiences
-     * list now, by event id (the same on every row: one uncorrelated subquery): a booking
-     * read its experience before its transaction, and the experience may have dropped or
-     * re-weighted a resource since; read here, it costs no statement of its own.
+     * of it: one query (resource_seats_window). Given `windows` (a taker's departures), only
+     * the held windows that overlap one of them (ends included) are read, not all of a span
+     * that may run from one item to another a year later (the windows are merged once, and
+     * each held window is matched against them by a binary search: `range_agg`). With
+     * `eventIds` (a taker, under the resources' locks), each row also carries the resources
+     * those departures' experiences list now, by event id (the same on every row: one
+     * uncorrelated subquery): a booking read its experience before its transaction, and the
+     * experience may have dropped or re-weighted a resource since; read here, it costs no
+     * statement of its own. Departures and windows go as array parameters, one each however
+     * many: a relist names every booked departure ahead, and one parameter each went past
+     * PostgreSQL's 65,535.
      */
     async loads(
       ids: readonly string[],
       from: Date,
       to: Date,
       eventIds?: readonly string[],
+      windows?: readonly { start: Date; end: Date }[],
     ): Promise<ResourceLoad[]> {
       if (ids.length === 0) return [];
+      const overlapping = windows
+        ? sql`and tstzrange(s.starts_at, s.ends_at) && (select range_agg(tstzrange(w.f, w.t, '[]'))
+            from unnest(${windows.map((w) => w.start.toISOString())}::timestamptz[],
+                        ${windows.map((w) => w.end.toISOString())}::timestamptz[]) as w(f, t))`
+        : sql``;
       return db
         .selectFrom('resources as r')
         .select(['r.id', 'r.name', 'r.capacity'])
@@ -37,15 +49,14 @@ export function resourceSeatsRepository(db: Kysely<DB>) {
           sql<ResourceLoad['held']>`coalesce((select json_agg(json_build_object(
               'event_id', s.event_id, 'starts_at', s.starts_at, 'ends_at', s.ends_at, 'seats', s.seats))
             from resource_seats s
-           where s.resource_id = r.id and s.starts_at < ${to} and s.ends_at > ${from}), '[]'::json)`.as(
-            'held',
-          ),
+           where s.resource_id = r.id and s.starts_at < ${to} and s.ends_at > ${from}
+             ${overlapping}), '[]'::json)`.as('held'),
         )
         .$if(eventIds !== undefined && eventIds.length > 0, (q) =>
           q.select(
             sql<ResourceLoad['uses']>`(select json_object_agg(e.id, x.resources)
               from events e join experiences x on x.id = e.experience_id
-             where e.id in (${sql.join(eventIds ?? [])}))`.as('uses'),
+             where e.id = any(${[...(eventIds ?? [])]}::text[]))`.as('uses'),
           ),
         )
         .where('r.id', 'in', ids)
@@ -108,7 +119,10 @@ export function resourceSeatsRepository(db: Kysely<DB>) {
 
     /**
      * What departures hold now, written whole (a departure's seats times seats per guest),
-     * with a booking's other writes when it defers them (db/write-batch.ts).
+     * with a booking's other writes when it defers them (db/write-batch.ts). Each column is
+     * one array parameter (`unnest`): a relist writes every booked departure ahead, and six
+     * parameters a row went past PostgreSQL's 65,535 at 10,923 rows. A row per resource and
+     * departure (the last given wins: an upsert cannot touch one row twice).
      */
     async hold(
       rows: readonly {
@@ -120,12 +134,22 @@ export function resourceSeatsRepository(db: Kysely<DB>) {
         seats: number;
       }[],
     ): Promise<void> {
-      if (rows.length === 0) return;
+      const last = [...new Map(rows.map((r) => [`${r.resource_id} ${r.event_id}`, r])).values()];
+      if (last.length === 0) return;
+      const column = <T>(of: (row: (typeof last)[number]) => T) => last.map(of);
       await write(
         db,
         db
           .insertInto('resource_seats')
-          .values([...rows])
+          .columns(['resource_id', 'event_id', 'starts_at', 'ends_at', 'seats_per_guest', 'seats'])
+          .expression(
+            sql`select * from unnest(${column((r) => r.resource_id)}::text[],
+              ${column((r) => r.event_id)}::text[],
+              ${column((r) => r.starts_at.toISOString())}::timestamptz[],
+              ${column((r) => r.ends_at.toISOString())}::timestamptz[],
+              ${column((r) => r.seats_per_guest)}::integer[],
+              ${column((r) => r.seats)}::integer[])`,
+          )
           .onConflict((oc) =>
             oc.columns(['resource_id', 'event_id']).doUpdateSet((eb) => ({
               starts_at: eb.ref('excluded.starts_at'),

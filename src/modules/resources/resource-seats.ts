@@ -6,6 +6,7 @@
  * window, the load stays within the capacity.
  */
 import { DomainError } from '../../domain/errors.js';
+import { LoadTimeline } from './resource-load.js';
 
 /** What one departure holds of a resource. */
 export interface Held {
@@ -41,51 +42,19 @@ export function peakIn(held: readonly Held[], start: Date, end: Date): number {
 }
 
 /**
- * What departures hold of one resource, sorted by start, to find the windows around a
- * moment without reading them all: availability over a year asks for every departure of
- * the year, and filtering every held window for each of them grew as their product.
+ * Guests a departure over `[start, end)` may still add, held as they are: the windows
+ * themselves (read once), or their timeline (asked many times: resource-load.ts).
  */
-export interface HeldIndex {
-  byStart: readonly Held[];
-  /** The longest window: one covering `from` starts no earlier than `from` less this. */
-  longestMs: number;
-}
-
-export function indexHeld(held: readonly Held[]): HeldIndex {
-  const byStart = [...held].sort((a, b) => a.start.getTime() - b.start.getTime());
-  const longestMs = byStart.reduce(
-    (most, h) => Math.max(most, h.end.getTime() - h.start.getTime()),
-    0,
-  );
-  return { byStart, longestMs };
-}
-
-/** The first position in `byStart` whose window starts at or after `t`. */
-function firstStartingAt(byStart: readonly Held[], t: number): number {
-  let [low, high] = [0, byStart.length];
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (byStart[middle]!.start.getTime() < t) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
-/** The held windows that may overlap `[start, end)` (a superset; peakIn filters exactly). */
-export function heldAround(index: HeldIndex, start: Date, end: Date): readonly Held[] {
-  const from = firstStartingAt(index.byStart, start.getTime() - index.longestMs);
-  const to = firstStartingAt(index.byStart, end.getTime());
-  return index.byStart.slice(from, to);
-}
-
-/** Guests a departure over `[start, end)` may still add, held as they are. */
-export const guestsLeft = (
+export function guestsLeft(
   capacity: number,
   seatsPerGuest: number,
-  held: readonly Held[],
+  held: readonly Held[] | LoadTimeline,
   start: Date,
   end: Date,
-): number => Math.max(0, Math.floor((capacity - peakIn(held, start, end)) / seatsPerGuest));
+): number {
+  const peak = held instanceof LoadTimeline ? held.peak(start, end) : peakIn(held, start, end);
+  return Math.max(0, Math.floor((capacity - peak) / seatsPerGuest));
+}
 
 /** 409 resource_full: the resource, the item asking, and the guests it could still take. */
 export function resourceFull(

@@ -5,6 +5,7 @@
  * (resource-relist.ts).
  */
 import type { Tx } from '../../db/unit-of-work.js';
+import { LoadTimeline, type Window } from './resource-load.js';
 import { guestsLeft, resourceFull, type Held } from './resource-seats.js';
 import { resourceSeatsRepository, type ResourceLoad } from './resource-seats.repository.js';
 import { resourcesRepository } from './resources.repository.js';
@@ -41,10 +42,46 @@ export const heldOf = (load: ResourceLoad): Held[] =>
     seats: h.seats,
   }));
 
-export const span = (windows: readonly { start: Date; end: Date }[]) => ({
-  from: new Date(Math.min(...windows.map((w) => w.start.getTime()))),
-  to: new Date(Math.max(...windows.map((w) => w.end.getTime()))),
-});
+/** From the earliest start to the latest end (a loop: spreading 100,000 into Math.min overflows). */
+export function span(windows: readonly { start: Date; end: Date }[]) {
+  let [from, to] = [Infinity, -Infinity];
+  for (const w of windows) {
+    from = Math.min(from, w.start.getTime());
+    to = Math.max(to, w.end.getTime());
+  }
+  return { from: new Date(from), to: new Date(to) };
+}
+
+/**
+ * One resource's load while departures are checked one after another: each is taken out
+ * of the timeline before it is checked against the others, and put back with what it holds
+ * now. Every check and change is O(log W) (resource-load.ts): a relist checks every booked
+ * departure ahead, and filtering and copying all windows for each grew as their square.
+ */
+class Holding {
+  private readonly timeline: LoadTimeline;
+  private readonly byEvent: Map<string, Held>;
+
+  constructor(load: ResourceLoad, later: readonly Window[]) {
+    const held = heldOf(load);
+    this.timeline = new LoadTimeline(held, later);
+    this.byEvent = new Map(held.map((h) => [h.eventId, h]));
+  }
+
+  /** The load of the other departures: what `eventId` holds is taken out. */
+  without(eventId: string): LoadTimeline {
+    const own = this.byEvent.get(eventId);
+    if (own) this.timeline.add(own, -own.seats);
+    this.byEvent.delete(eventId);
+    return this.timeline;
+  }
+
+  /** A window given to the constructor (as `later`), held from now on. */
+  put(held: Held): void {
+    this.timeline.add(held, held.seats);
+    this.byEvent.set(held.eventId, held);
+  }
+}
 
 /**
  * Departures took seats: each resource they use must fit them at every moment of their
@@ -52,8 +89,9 @@ export const span = (windows: readonly { start: Date; end: Date }[]) => ({
  * kept. The resources are locked in id order (after the events, whose seats are taken
  * first), then read with their loads: a statement of its own, whose snapshot is taken once
  * the locks are held (a lock and a read in one statement would read what the statement saw
- * before it waited: PostgreSQL re-reads only the locked row). What the departures hold is
- * written in one more statement (deferred with a booking's writes).
+ * before it waited: PostgreSQL re-reads only the locked row). Only the windows overlapping
+ * the departures' own are read. What the departures hold is written in one more statement
+ * (deferred with a booking's writes).
  *
  * `uses` say which resources to lock, as the caller read its experience, often before its
  * transaction. Under the locks, the resources each departure's experience lists now are
@@ -71,16 +109,17 @@ export async function take(tx: Tx, holds: readonly ResourceHold[]): Promise<void
   const { from, to } = span(holds);
   const seats = resourceSeatsRepository(tx);
   await resourcesRepository(tx).lock(ids);
-  const read = await seats.loads(ids, from, to, [...new Set(holds.map((h) => h.eventId))]);
+  const eventIds = [...new Set(holds.map((h) => h.eventId))];
+  const read = await seats.loads(ids, from, to, eventIds, holds);
   const usesNow = read[0]?.uses ?? {};
-  const loads = new Map(read.map((l) => [l.id, { ...l, held: heldOf(l) }]));
+  const loads = new Map(read.map((l) => [l.id, { ...l, holding: new Holding(l, holds) }]));
   const rows = [];
   for (const hold of holds) {
     for (const use of usesNow[hold.eventId] ?? []) {
       if (!ids.includes(use.id)) continue; // listed since the caller's read: see above
       const load = loads.get(use.id);
       if (!load) continue; // deleted since the experience was read: nothing to share
-      const others = load.held.filter((h) => h.eventId !== hold.eventId);
+      const others = load.holding.without(hold.eventId);
       const fits = guestsLeft(load.capacity, use.seatsPerGuest, others, hold.start, hold.end);
       if (hold.reserved > fits) {
         const before = hold.reserved - hold.taken;
@@ -88,8 +127,9 @@ export async function take(tx: Tx, holds: readonly ResourceHold[]): Promise<void
           id: hold.eventId,
         });
       }
-      const held = { ...hold, seats: hold.reserved * use.seatsPerGuest };
-      load.held = [...others, held];
+      const { eventId, start, end } = hold;
+      const held = { eventId, start, end, seats: hold.reserved * use.seatsPerGuest };
+      load.holding.put(held);
       rows.push({
         resource_id: use.id,
         event_id: hold.eventId,

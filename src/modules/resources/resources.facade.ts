@@ -5,7 +5,8 @@
  * still add for availability. Views, never rows.
  */
 import type { Executor, Tx } from '../../db/unit-of-work.js';
-import { guestsLeft, heldAround, indexHeld } from './resource-seats.js';
+import { LoadTimeline } from './resource-load.js';
+import { guestsLeft } from './resource-seats.js';
 
 export { resourceFull } from './resource-seats.js';
 import { resourceSeatsRepository } from './resource-seats.repository.js';
@@ -45,7 +46,8 @@ export const resourcesFacade = {
   /**
    * The guests each departure may still add as far as its resources go (what it holds
    * already counted): by `key`, the smallest over its resources and the resource that sets
-   * it; one query for all.
+   * it; one query for all. Each resource's timeline is built once (resource-load.ts): the
+   * cost grows with departures plus windows, not with their product.
    */
   async guestsLeft(
     db: Executor,
@@ -58,13 +60,13 @@ export const resourcesFacade = {
     const loads = new Map(
       (await resourceSeatsRepository(db).loads(ids, from, to)).map((l) => [l.id, l]),
     );
-    const held = new Map([...loads].map(([id, l]) => [id, indexHeld(heldOf(l))]));
+    const timelines = new Map([...loads].map(([id, l]) => [id, new LoadTimeline(heldOf(l))]));
     for (const d of departures) {
       for (const use of d.uses) {
         const load = loads.get(use.id);
         if (!load) continue;
-        const around = heldAround(held.get(use.id)!, d.start, d.end);
-        const fits = guestsLeft(load.capacity, use.seatsPerGuest, around, d.start, d.end);
+        const timeline = timelines.get(use.id)!;
+        const fits = guestsLeft(load.capacity, use.seatsPerGuest, timeline, d.start, d.end);
         if (fits < (left.get(d.key)?.left ?? Infinity))
           left.set(d.key, { left: fits, resource: { id: load.id, name: load.name } });
       }

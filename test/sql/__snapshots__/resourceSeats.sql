@@ -2,10 +2,16 @@
 select "r"."id", "r"."name", "r"."capacity", coalesce((select json_agg(json_build_object(
               'event_id', s.event_id, 'starts_at', s.starts_at, 'ends_at', s.ends_at, 'seats', s.seats))
             from resource_seats s
-           where s.resource_id = r.id and s.starts_at < $1 and s.ends_at > $2), '[]'::json) as "held" from "resources" as "r" where "r"."id" in ($3, $4);
+           where s.resource_id = r.id and s.starts_at < $1 and s.ends_at > $2
+             ), '[]'::json) as "held" from "resources" as "r" where "r"."id" in ($3, $4);
 
 -- hold
-insert into "resource_seats" ("resource_id", "event_id", "starts_at", "ends_at", "seats_per_guest", "seats") values ($1, $2, $3, $4, $5, $6) on conflict ("resource_id", "event_id") do update set "starts_at" = "excluded"."starts_at", "ends_at" = "excluded"."ends_at", "seats_per_guest" = "excluded"."seats_per_guest", "seats" = "excluded"."seats";
+insert into "resource_seats" ("resource_id", "event_id", "starts_at", "ends_at", "seats_per_guest", "seats") select * from unnest($1::text[],
+              $2::text[],
+              $3::timestamptz[],
+              $4::timestamptz[],
+              $5::integer[],
+              $6::integer[]) on conflict ("resource_id", "event_id") do update set "starts_at" = "excluded"."starts_at", "ends_at" = "excluded"."ends_at", "seats_per_guest" = "excluded"."seats_per_guest", "seats" = "excluded"."seats";
 
 -- settle
 
@@ -24,9 +30,12 @@ delete from "resource_seats" where "event_id" in (select "id" from "events" wher
 select "r"."id", "r"."name", "r"."capacity", coalesce((select json_agg(json_build_object(
               'event_id', s.event_id, 'starts_at', s.starts_at, 'ends_at', s.ends_at, 'seats', s.seats))
             from resource_seats s
-           where s.resource_id = r.id and s.starts_at < $1 and s.ends_at > $2), '[]'::json) as "held", (select json_object_agg(e.id, x.resources)
+           where s.resource_id = r.id and s.starts_at < $1 and s.ends_at > $2
+             and tstzrange(s.starts_at, s.ends_at) && (select range_agg(tstzrange(w.f, w.t, '[]'))
+            from unnest($3::timestamptz[],
+                        $4::timestamptz[]) as w(f, t))), '[]'::json) as "held", (select json_object_agg(e.id, x.resources)
               from events e join experiences x on x.id = e.experience_id
-             where e.id in ($3, $4)) as "uses" from "resources" as "r" where "r"."id" in ($5);
+             where e.id = any($5::text[])) as "uses" from "resources" as "r" where "r"."id" in ($6);
 
 -- windowsOf
 select "resource_id", "starts_at", "ends_at" from "resource_seats" where "event_id" = $1;
