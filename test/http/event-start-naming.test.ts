@@ -85,4 +85,31 @@ describe('POST /api/events: a start bookings can name', () => {
     expect(booked.statusCode, booked.body).toBe(201);
     expect(await eventsOf()).toEqual(['2030-10-27T01:30:00.000Z']);
   });
+
+  it('does not open an event made at such a start before the rule (400 naming manual)', async () => {
+    const made = await upsert('2030-07-02T09:00:00+02:00');
+    expect(made.statusCode, made.body).toBe(201);
+    const id: string = made.json().id;
+    // As a row from before the rule: 30 seconds past the minute.
+    await t.database.db
+      .updateTable('events')
+      .set({
+        starts_at: new Date('2030-07-02T07:00:30Z'),
+        ends_at: new Date('2030-07-02T07:30:30Z'),
+      })
+      .where('id', '=', id)
+      .execute();
+    const open = (manual: boolean) =>
+      as(t.app, seller, { method: 'PATCH', url: `/api/events/${id}`, payload: { manual } });
+    const body = expectProblem(await open(true), 400, 'validation_failed');
+    expect(body.errors).toEqual([expect.objectContaining({ in: 'body', name: 'manual' })]);
+    const row = await t.database.db
+      .selectFrom('events')
+      .select('manual')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.manual).toBeNull();
+    // Closing it stays allowed.
+    expect((await open(false)).statusCode).toBe(200);
+  });
 });

@@ -9,8 +9,9 @@ import type { Db } from '../../db/database.js';
 import { inTransaction, type Tx } from '../../db/unit-of-work.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
-import { DomainError, notFound } from '../../domain/errors.js';
+import { DomainError, invalid, notFound } from '../../domain/errors.js';
 import { noEvents, type EventSink } from '../../outbox/index.js';
+import { isDepartureStart } from '../schedules/index.js';
 import { announceEventUpdate, capacityBelowReserved } from './event-changes.js';
 import type { EventView } from './events.schemas.js';
 import { eventsRepository } from './events.repository.js';
@@ -58,6 +59,16 @@ export function eventsService({ db, domainEvents = noEvents }: EventsServiceDeps
         const { locked, row: before } = await lockForStaff(tx, caller, id);
         if (input.max !== undefined && input.max !== null && input.max < locked.reserved) {
           throw capacityBelowReserved(locked.reserved);
+        }
+        // An event made before starts had to be nameable (event-upsert.service.ts) stays
+        // closed: opened, it would be listed with the wrong seats and never booked.
+        const zone = locked.local_zone;
+        if (input.manual === true && zone && !isDepartureStart(locked.starts_at, zone)) {
+          throw invalid(
+            'body',
+            'manual',
+            `this event starts at ${locked.starts_at.toISOString()}, which availability and bookings cannot name in ${zone} (seconds, or the first of a time lived twice): it cannot be opened`,
+          );
         }
         await events.change(id, input);
         return announceEventUpdate(domainEvents, tx, {
