@@ -13,6 +13,18 @@ export const additions: readonly Addition[] = [
   {
     date: '2026-12-07',
     description: [
+      'Fifth security and robustness round (docs/security.md, docs/operations.md): `GET /api/demographics` needs `seller=` or `experience=` (`400 invalid_parameter` otherwise); a date-time filter value finer than a millisecond is `400 invalid_value` unless the extra digits are zeros; sellers, affiliates and hooks sort by name or URL in byte order on every server;',
+      'availability’s bound of 100,000 departures a request counts the events opened by hand, for one experience, for several and in OCTo’s availability and calendar (`400` naming `end`; OCTo `BAD_REQUEST`);',
+      '`POST /api/events` refuses a start that availability and bookings cannot name (seconds, or the first occurrence of a time lived twice on a fall-back night: `400` naming `start`), `PATCH` cannot open an event stored at one (`400` naming `manual`), and OCTo refuses such an availability id (`INVALID_AVAILABILITY_ID`);',
+      'a publishable key’s ceiling counts guest bookings made or in flight, and `HEAD` is held to the key’s seller like `GET`;',
+      'a password or email change that lost a race with another change, or a key rotation with another rotation, is `403` instead of being silently undone; concurrent wrong passwords meet the throttle;',
+      '`DELETE /api/users/{id}/meta/{key}` decodes the key once;',
+      'a database that is out of disk or memory is `503 service_unavailable`, and so is a statement left unanswered 40 s (a stalled connection).',
+    ].join(' '),
+  },
+  {
+    date: '2026-12-07',
+    description: [
       'Fourth security and robustness round (docs/security.md): `GET /api/events/{id}/manifest` clips each order’s notes to 1,000 characters, holds about 2 MiB of guests a page and names the rest in `paging.next` (`?startingAfter=<guest id>`, and a `Link` header in every format), and lists only the guides working the departure (not those who declined or were deleted);',
       'the dock checks in only guests of confirmed items (`409 item_not_confirmed`), a customer cannot cancel or change an item once its guests have checked in (`409 guest_checked_in`; the seller still can), a hold whose guests checked in becomes pending (100) at its deadline instead of canceled, and a canceled guest’s check-in is undone with it (undoing it after is `409 guest_canceled`);',
       'a removed delegate’s answer to an assignment is `404`, a guide deleted twice is `404` the second time, and before 2018-02-26 a guide named by its guide id is checked against its schedules and the `guides` filter resolves users only to guides the caller may know of;',

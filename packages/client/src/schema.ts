@@ -12,7 +12,7 @@ export interface paths {
     };
     /**
      * Open seats per departure of several experiences at once (at most 50, at most 62 days)
-     * @description Keyed by experience id; experiences the caller may not see are left out. Two queries whatever the number of experiences.
+     * @description Keyed by experience id; experiences the caller may not see are left out. Three queries whatever the number of experiences; more than 100,000 departures (scheduled or opened by hand) is 400.
      */
     get: operations['getManyAvailability'];
     put?: never;
