@@ -491,8 +491,6 @@ function crossChecks(env: Env, set: ReadonlySet<string>): [string, string][] {
       `HEADERS_TIMEOUT_MS (${env.HEADERS_TIMEOUT_MS}) must be at most REQUEST_TIMEOUT_MS (${env.REQUEST_TIMEOUT_MS}): the headers are part of the request`,
     ]);
   // Only the embedded server has an admin socket (and the data directory matters only there).
-  const socketProblem = env.DATABASE_URL ? undefined : adminSocketProblem(env.DATA_DIR);
-  if (socketProblem) problems.push(['DATA_DIR', socketProblem]);
   return [...problems, ...addressProblems(env)];
 }
 
