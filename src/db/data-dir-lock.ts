@@ -21,7 +21,8 @@
  *
  * The heartbeat runs on the event loop, so a statement that holds it past HEARTBEAT_STALE_MS
  * lets a process elsewhere take the lock over. Each beat therefore also checks that the lock
- * file is still ours (the same inode): a holder whose lock was taken over or deleted exits at
+ * file is still ours (the same inode): a holder whose lock was taken over or deleted (two
+ * beats in a row: a network file system may answer "no such file" for a moment) exits at
  * once, as after a crash, rather than go on writing beside another process.
  */
 import fs from 'node:fs';
@@ -266,9 +267,12 @@ function heldLock(
   fd: number,
   onLost: (message: string) => void,
 ): DataDirLock {
+  /** Beats in a row that found the lock file not ours: one may be a file system's blink. */
+  let strange = 0;
   const beat = setInterval(() => {
     const lost = lostBecause(file, fd);
-    if (lost) {
+    strange = lost ? strange + 1 : 0;
+    if (lost && strange >= 2) {
       clearInterval(beat);
       onLost(
         `The data directory ${path.dirname(file)} is no longer held by this process (${owner.role}, pid ${owner.pid}): ` +
