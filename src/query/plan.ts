@@ -66,14 +66,15 @@ function integerParameter(name: string, raw: string, min: number, max: number): 
 }
 
 /**
- * Refuses a plan of a list that needs an equality filter on one of some fields
+ * Refuses a plan of a list that needs an equality (or `in`) filter on one of some fields
  * (ListSpecDefinition.requiresOneOf) without one. Checked when a list is run (run.ts), not
  * in `plan`: the SQL of such a list can still be built and explained without one.
  */
 export function requireNarrowing(spec: ResourceSpec, filters: readonly PlannedFilter[]): void {
   const required = spec.requiresOneOf;
   if (!required?.length) return;
-  if (filters.some((f) => f.operator === 'equals' && required.includes(f.field.name))) return;
+  const narrows = (f: PlannedFilter) => f.operator === 'equals' || f.operator === 'in';
+  if (filters.some((f) => narrows(f) && required.includes(f.field.name))) return;
   throw new QueryError(
     'invalid_parameter',
     required[0]!,

@@ -40,7 +40,7 @@ describe('GET /api/demographics needs seller= or experience=', () => {
     '/api/demographics?label[contains]=dul',
     '/api/demographics?price[gt]=1',
     `/api/demographics?id=${'f'.repeat(24)}`,
-    `/api/demographics?seller[in]=${'f'.repeat(24)}`,
+    `/api/demographics?seller[nin]=${'f'.repeat(24)}`,
     `/api/demographics?experience[notEqual]=${'f'.repeat(24)}`,
   ])('refuses %s with a 400 naming the filter to add', async (url) => {
     for (const account of [null, shop.seller]) {
@@ -51,7 +51,11 @@ describe('GET /api/demographics needs seller= or experience=', () => {
   });
 
   it('lists a seller’s or an experience’s guest types, paging included', async () => {
-    for (const filter of [`seller=${shop.seller.id}`, `experience=${shop.experienceId}`]) {
+    for (const filter of [
+      `seller=${shop.seller.id}`,
+      `experience=${shop.experienceId}`,
+      `experience[in]=${shop.experienceId},${'f'.repeat(24)}`,
+    ]) {
       const seen: string[] = [];
       for (let next: string | null = `/api/demographics?${filter}&limit=2`; next !== null;) {
         const response = await get(next);
