@@ -80,16 +80,16 @@ export const eventsFacade = {
   },
 
   /**
-   * The departures of an experience whose local date is in `start`..`end` (both included),
-   * with their seats: one range-scan query for their events (OCTo's calendar of a year).
-   */
-  /**
    * How far past the bound of one request the experience's departures between the local
    * dates go, in words, or undefined within it (departure-bound.ts; one count at most).
    */
   departuresPastBound: (db: Executor, experience: DeparturesOf, start: string, end: string) =>
     departuresPastBound(db, [experience], start, end),
 
+  /**
+   * The departures of an experience whose local date is in `start`..`end` (both included),
+   * with their seats: one range-scan query for their events (OCTo's calendar of a year).
+   */
   departuresBetween: async (
     db: Executor,
     experience: DeparturesOf,
