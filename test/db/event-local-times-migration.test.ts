@@ -3,7 +3,7 @@
  * times get them when the migrations run (`migrateAll`, which every migrating path takes),
  * from Node's zone rules, and their lists and single reads show them. The database is
  * put back at 0022 (the columns dropped, the migration unrecorded, and the later ones
- * undone: 0024 to 0028), events are inserted as that release did (the factories write no local times),
+ * undone: 0024 to 0029), events are inserted as that release did (the factories write no local times),
  * then the service's migrate runs.
  */
 import { sql } from 'kysely';
@@ -39,9 +39,11 @@ beforeAll(async () => {
   await sql`drop index outbox_settled`.execute(db);
   await sql`drop index webhook_deliveries_event`.execute(db);
   // 0028 changes only collations: applied again over itself, it needs nothing undone.
+  // 0029: availability's index of the events opened by hand.
+  await sql`drop index events_opened_by_hand`.execute(db);
   await sql`delete from kysely_migration where name in ('0023_event_local_times',
     '0024_hook_private_events', '0025_made_by', '0026_invitation_counts', '0027_retention',
-    '0028_sortable_text_collation')`.execute(db);
+    '0028_sortable_text_collation', '0029_events_opened_by_hand')`.execute(db);
   experienceId = await insertExperience(db, { sellerId: seller.id, timezone: 'America/St_Johns' });
   for (const start of ['2030-03-01T12:00:00Z', '2030-07-01T12:00:00Z'])
     events.push(
@@ -59,6 +61,7 @@ describe('migration 0023: local times of the events written before', () => {
       '0026_invitation_counts',
       '0027_retention',
       '0028_sortable_text_collation',
+      '0029_events_opened_by_hand',
     ]);
     const applied = await migrateAll(t.database.db);
     expect(applied.map((m) => [m.migrationName, m.status])).toEqual([
@@ -68,6 +71,7 @@ describe('migration 0023: local times of the events written before', () => {
       ['0026_invitation_counts', 'Success'],
       ['0027_retention', 'Success'],
       ['0028_sortable_text_collation', 'Success'],
+      ['0029_events_opened_by_hand', 'Success'],
     ]);
     const { rows } = await sql<{ local_zone: string; local_start: string; local_end: string }>`
       select local_zone, local_start, local_end from events where id in (${sql.join(events)})

@@ -45,7 +45,9 @@ export function departuresRepository(db: Kysely<DB>) {
             .selectFrom('events')
             .select(sql<number>`1`.as('one'))
             .where('experience_id', 'in', experienceIds)
-            .where('manual', '=', true)
+            // Written out, not bound: a generic plan can use the partial index
+            // events_opened_by_hand (migration 0029) only for a predicate it can see.
+            .where(sql<boolean>`manual`)
             .where('starts_at', '>=', from)
             .where('starts_at', '<', to)
             .limit(cap + 1)
