@@ -22,7 +22,7 @@
  */
 import { createHash } from 'node:crypto';
 import { rateLimited } from '../domain/errors.js';
-import { expiringCounters, type Reservation } from './counters.js';
+import { expiringCounters, type Counters, type Reservation } from './counters.js';
 import type { SharedRedis } from './redis.js';
 import { addressKey } from './client-address.js';
 
@@ -58,6 +58,80 @@ export interface AuthThrottle {
   tryPassword(address: string, email: string, verify: () => Promise<boolean>): Promise<boolean>;
 }
 
+/** The counters' keys of an attempt on the account `email` from the address `ip`. */
+const keys = (ip: string, email: string) => {
+  // An IPv6 client is its /64 (client-address.ts).
+  const address = addressKey(ip);
+  const account = hash(email.trim().toLowerCase());
+  return {
+    address: `ip:${address}`,
+    account: `acct:${account}`,
+    pair: `pair:${account}:${address}`,
+    wait: `wait:${account}:${address}`,
+    turn: `turn:${account}:${address}`,
+    known: `known:${account}:${address}`,
+  };
+};
+
+/**
+ * Counts the attempt everywhere it is limited, refusing (everything given back) past a
+ * limit. From the BACKOFF_FROM-th attempt of a pair on, one at a time (`turn`, taken before
+ * `wait` is read, and a failure sets `wait` before giving `turn` up), so guesses sent at
+ * once wait their turn as guesses sent one after another do.
+ */
+async function beginAttempt(
+  counters: Counters,
+  options: ThrottleOptions,
+  k: ReturnType<typeof keys>,
+) {
+  const taken: Reservation[] = [];
+  const refuse = async (retryAfterMs: number): Promise<never> => {
+    await Promise.all(taken.map((one) => one.release()));
+    throw tooMany(retryAfterMs);
+  };
+  const byAddress = await counters.reserve(k.address, options.windowMs);
+  taken.push(byAddress);
+  if (byAddress.count > options.perAddress) await refuse(byAddress.ttlMs);
+  const byAccount = await counters.reserve(k.account, HOUR);
+  taken.push(byAccount);
+  if (byAccount.count > options.perAccount && !(await counters.get(k.known))) {
+    await refuse(byAccount.ttlMs);
+  }
+  const pair = await counters.reserve(k.pair, options.windowMs);
+  taken.push(pair);
+  // Only its holder gives a turn up (by removing it): a refused one never touches it.
+  const turn = pair.count >= BACKOFF_FROM ? await counters.hit(k.turn, TURN_MS) : undefined;
+  if (turn && turn.count > 1) await refuse(TURN_RETRY_MS);
+  const wait = await counters.get(k.wait);
+  if (wait) {
+    if (turn) await counters.remove(k.turn);
+    await refuse(wait.ttlMs);
+  }
+  const endTurn = async () => {
+    if (turn) await counters.remove(k.turn);
+  };
+  return {
+    async failed() {
+      if (pair.count >= BACKOFF_FROM) {
+        const seconds = Math.min(2 ** (pair.count - BACKOFF_FROM), BACKOFF_CAP_S);
+        await counters.set(k.wait, 1, seconds * 1000);
+      }
+      await endTurn();
+    },
+    async succeeded() {
+      await counters.set(k.known, 1, KNOWN_ADDRESS_MS);
+      await counters.remove(k.pair);
+      await endTurn();
+      await Promise.all([byAddress.release(), byAccount.release()]);
+    },
+    /** Nothing was learnt (an error, not an answer): as if it had not been tried. */
+    async abandoned() {
+      await endTurn();
+      await Promise.all(taken.map((one) => one.release()));
+    },
+  };
+}
+
 export function createAuthThrottle(options: ThrottleOptions, redis?: SharedRedis): AuthThrottle {
   if (options.perAddress === 0) {
     return {
@@ -67,74 +141,6 @@ export function createAuthThrottle(options: ThrottleOptions, redis?: SharedRedis
     };
   }
   const counters = expiringCounters(redis, 'auth-throttle:');
-  const keys = (ip: string, email: string) => {
-    // An IPv6 client is its /64 (client-address.ts).
-    const address = addressKey(ip);
-    const account = hash(email.trim().toLowerCase());
-    return {
-      address: `ip:${address}`,
-      account: `acct:${account}`,
-      pair: `pair:${account}:${address}`,
-      wait: `wait:${account}:${address}`,
-      turn: `turn:${account}:${address}`,
-      known: `known:${account}:${address}`,
-    };
-  };
-
-  /**
-   * Counts the attempt everywhere it is limited, refusing (everything given back) past a
-   * limit. From the BACKOFF_FROM-th attempt of a pair on, one at a time (`turn`, taken before
-   * `wait` is read, and a failure sets `wait` before giving `turn` up), so guesses sent at
-   * once wait their turn as guesses sent one after another do.
-   */
-  async function begin(k: ReturnType<typeof keys>) {
-    const taken: Reservation[] = [];
-    const refuse = async (retryAfterMs: number): Promise<never> => {
-      await Promise.all(taken.map((one) => one.release()));
-      throw tooMany(retryAfterMs);
-    };
-    const byAddress = await counters.reserve(k.address, options.windowMs);
-    taken.push(byAddress);
-    if (byAddress.count > options.perAddress) await refuse(byAddress.ttlMs);
-    const byAccount = await counters.reserve(k.account, HOUR);
-    taken.push(byAccount);
-    if (byAccount.count > options.perAccount && !(await counters.get(k.known))) {
-      await refuse(byAccount.ttlMs);
-    }
-    const pair = await counters.reserve(k.pair, options.windowMs);
-    taken.push(pair);
-    // Only its holder gives a turn up (by removing it): a refused one never touches it.
-    const turn = pair.count >= BACKOFF_FROM ? await counters.hit(k.turn, TURN_MS) : undefined;
-    if (turn && turn.count > 1) await refuse(TURN_RETRY_MS);
-    const wait = await counters.get(k.wait);
-    if (wait) {
-      if (turn) await counters.remove(k.turn);
-      await refuse(wait.ttlMs);
-    }
-    const endTurn = async () => {
-      if (turn) await counters.remove(k.turn);
-    };
-    return {
-      async failed() {
-        if (pair.count >= BACKOFF_FROM) {
-          const seconds = Math.min(2 ** (pair.count - BACKOFF_FROM), BACKOFF_CAP_S);
-          await counters.set(k.wait, 1, seconds * 1000);
-        }
-        await endTurn();
-      },
-      async succeeded() {
-        await counters.set(k.known, 1, KNOWN_ADDRESS_MS);
-        await counters.remove(k.pair);
-        await endTurn();
-        await Promise.all([byAddress.release(), byAccount.release()]);
-      },
-      /** Nothing was learnt (an error, not an answer): as if it had not been tried. */
-      async abandoned() {
-        await endTurn();
-        await Promise.all(taken.map((one) => one.release()));
-      },
-    };
-  }
 
   return {
     async check(address) {
@@ -147,7 +153,7 @@ export function createAuthThrottle(options: ThrottleOptions, redis?: SharedRedis
     },
 
     async tryPassword(address, email, verify) {
-      const attempt = await begin(keys(address, email));
+      const attempt = await beginAttempt(counters, options, keys(address, email));
       let right: boolean;
       try {
         right = await verify();
