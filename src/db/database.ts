@@ -350,65 +350,75 @@ const poolStats = (pool: pg.Pool) => ({
 });
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.kind === 'postgres') {
-    const pool = new pg.Pool({
-      connectionString: options.url,
-      max: options.poolSize,
-      types,
-      // A dropped idle connection must not crash the process; the pool replaces it.
-      idleTimeoutMillis: 30_000,
-      // A starved pool fails loudly (a logged 500) instead of hanging requests forever.
-      connectionTimeoutMillis: 10_000,
-      // An idle connection to a database cut off without a word (a dropped route, a
-      // firewall, a host gone) is probed after 10 s idle and dropped once the probes go
-      // unanswered (the kernel's interval and count: 9 x 75 s by default on Linux), instead
-      // of being handed to a statement that waits out ~15 min of retransmissions. Node 20
-      // sets only the idle delay; readiness is bounded by ping's timeout regardless.
-      keepAlive: true,
-      keepAliveInitialDelayMillis: 10_000,
-      // Sent with each connection's startup message, so they cost no statement or round
-      // trip. Statements of their own (a migration's: db/migrate.ts) may lift them.
-      ...(options.limits && {
-        statement_timeout: options.limits.statementTimeoutMs,
-        idle_in_transaction_session_timeout: options.limits.idleInTransactionMs,
-      }),
-    });
-    keepErrorsFromCrashing(pool);
-    const bound: AnswerBound = { ms: 0 };
-    wrapPoolClients(pool, bound);
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    registerDirectReads(db, pool);
-    const listeners = new Set<() => Promise<void>>();
-    return {
-      db,
-      kind: 'postgres',
-      poolStats: () => poolStats(pool),
-      boundAnswers: (ms) => {
-        bound.ms = ms;
-      },
-      listen: async (channel, handlers) => {
-        const listening = listenOnPostgres(
-          options.url,
-          channel,
-          handlers,
-          options.listenerTimeoutMs ?? LISTENER_TIMEOUT_MS,
-        );
-        listeners.add(listening.stop);
-        return {
-          echo: listening.echo,
-          stop: async () => {
-            listeners.delete(listening.stop);
-            await listening.stop();
-          },
-        };
-      },
-      close: async () => {
-        for (const stop of listeners) await stop();
-        await db.destroy();
-      },
-    };
-  }
+  return options.kind === 'postgres' ? openPostgres(options) : openEmbedded(options);
+}
 
+/** A pool on a PostgreSQL server, its statements bounded as `options.limits` says. */
+async function openPostgres(
+  options: Extract<DatabaseOptions, { kind: 'postgres' }>,
+): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize,
+    types,
+    // A dropped idle connection must not crash the process; the pool replaces it.
+    idleTimeoutMillis: 30_000,
+    // A starved pool fails loudly (a logged 500) instead of hanging requests forever.
+    connectionTimeoutMillis: 10_000,
+    // An idle connection to a database cut off without a word (a dropped route, a
+    // firewall, a host gone) is probed after 10 s idle and dropped once the probes go
+    // unanswered (the kernel's interval and count: 9 x 75 s by default on Linux), instead
+    // of being handed to a statement that waits out ~15 min of retransmissions. Node 20
+    // sets only the idle delay; readiness is bounded by ping's timeout regardless.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    // Sent with each connection's startup message, so they cost no statement or round
+    // trip. Statements of their own (a migration's: db/migrate.ts) may lift them.
+    ...(options.limits && {
+      statement_timeout: options.limits.statementTimeoutMs,
+      idle_in_transaction_session_timeout: options.limits.idleInTransactionMs,
+    }),
+  });
+  keepErrorsFromCrashing(pool);
+  const bound: AnswerBound = { ms: 0 };
+  wrapPoolClients(pool, bound);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  registerDirectReads(db, pool);
+  const listeners = new Set<() => Promise<void>>();
+  return {
+    db,
+    kind: 'postgres',
+    poolStats: () => poolStats(pool),
+    boundAnswers: (ms) => {
+      bound.ms = ms;
+    },
+    listen: async (channel, handlers) => {
+      const listening = listenOnPostgres(
+        options.url,
+        channel,
+        handlers,
+        options.listenerTimeoutMs ?? LISTENER_TIMEOUT_MS,
+      );
+      listeners.add(listening.stop);
+      return {
+        echo: listening.echo,
+        stop: async () => {
+          listeners.delete(listening.stop);
+          await listening.stop();
+        },
+      };
+    },
+    close: async () => {
+      for (const stop of listeners) await stop();
+      await db.destroy();
+    },
+  };
+}
+
+/** PGlite in the data directory (locked for this process) or in memory. */
+async function openEmbedded(
+  options: Extract<DatabaseOptions, { kind: 'pglite' }>,
+): Promise<Database> {
   // Loaded only in embedded mode: the WASM build costs start-up time a server never needs.
   const [{ PGlite }, { pg_trgm }, { createPgConfig }] = await Promise.all([
     import('@electric-sql/pglite'),
