@@ -7,7 +7,8 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { newId } from '../../db/ids.js';
 import { inTransaction } from '../../db/unit-of-work.js';
 import { DEFAULT_ROLES, SELF_ASSIGNABLE_ROLES, isAdmin, type Caller } from '../../domain/caller.js';
-import { DomainError, invalid, notFound } from '../../domain/errors.js';
+import { DomainError, invalid, invalidFields, notFound } from '../../domain/errors.js';
+import { bodyChecker } from '../../http/validation.js';
 import { emitChange } from '../../outbox/index.js';
 import { apiKeyDigestText, digestBytes, digestsEqual } from '../../security/api-keys.js';
 import { hashPassword, verifyPassword } from '../../security/passwords.js';
@@ -15,7 +16,7 @@ import type { Recorder } from '../idempotency/index.js';
 import { announceCallerChange } from './caller-cache.js';
 import { emailTaken, keyMaterial, ownedUser, type UsersContext } from './users.context.js';
 import { usersRepository, type UserRow } from './users.repository.js';
-import { toUserView, type UserView } from './users.schemas.js';
+import { NewAccountFields, toUserView, type UserView } from './users.schemas.js';
 
 export interface NewUser {
   name: string;
@@ -35,11 +36,21 @@ export interface AccountChange {
  * Creates an account; returns it with its API key (the one time a key is volunteered).
  * `trusted` (the CLI) may grant any role; the public endpoint only self-assignable ones.
  */
+/** The API's rules for a new account's name, email and password, for callers that skip the route. */
+const accountFieldErrors = bodyChecker(NewAccountFields);
+
 export async function create(
   ctx: UsersContext,
   input: NewUser,
   { trusted = false, record }: { trusted?: boolean; record?: Recorder } = {},
 ): Promise<UserView> {
+  // The route has checked its body already; the command line has not (an address without
+  // an @, a one-letter password or a 10 MB name would otherwise be stored).
+  if (trusted) {
+    const { name, email, password } = input;
+    const errors = accountFieldErrors({ name, email, password });
+    if (errors.length > 0) throw invalidFields(errors);
+  }
   const forbiddenRole = input.roles?.find(
     (role) => !(SELF_ASSIGNABLE_ROLES as readonly string[]).includes(role),
   );

@@ -31,7 +31,8 @@ export type UserView = Static<typeof User>;
 
 export const CreateUserBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
+    // Stored trimmed: a name of spaces alone would be stored empty.
+    name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
     email: Type.String({ format: 'email', maxLength: 254 }),
     password: Type.String({ minLength: 8, maxLength: 1024 }),
     roles: Type.Optional(
@@ -43,6 +44,9 @@ export const CreateUserBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** A new account's own fields, as the command line checks them (it chooses the roles itself). */
+export const NewAccountFields = Type.Pick(CreateUserBody, ['name', 'email', 'password']);
 
 export const UpdateUserBody = Type.Object(
   {
