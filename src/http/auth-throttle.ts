@@ -69,6 +69,7 @@ const keys = (ip: string, email: string) => {
     pair: `pair:${account}:${address}`,
     wait: `wait:${account}:${address}`,
     turn: `turn:${account}:${address}`,
+    tested: `tested:${account}:${address}`,
     known: `known:${account}:${address}`,
   };
 };
@@ -112,15 +113,19 @@ async function beginAttempt(
   };
   return {
     async failed() {
-      if (pair.count >= BACKOFF_FROM) {
-        const seconds = Math.min(2 ** (pair.count - BACKOFF_FROM), BACKOFF_CAP_S);
+      // The wait doubles with the pair's passwords actually tried, not with `pair.count`:
+      // that counted attempts sent at once and refused later, and with several instances
+      // the turn can go to the last of a burst (15 at once waited 900 s, not 1 s).
+      const tested = await counters.hit(k.tested, options.windowMs);
+      if (tested.count >= BACKOFF_FROM) {
+        const seconds = Math.min(2 ** (tested.count - BACKOFF_FROM), BACKOFF_CAP_S);
         await counters.set(k.wait, 1, seconds * 1000);
       }
       await endTurn();
     },
     async succeeded() {
       await counters.set(k.known, 1, KNOWN_ADDRESS_MS);
-      await counters.remove(k.pair);
+      await Promise.all([counters.remove(k.pair), counters.remove(k.tested)]);
       await endTurn();
       await Promise.all([byAddress.release(), byAccount.release()]);
     },
@@ -140,8 +145,11 @@ export function createAuthThrottle(options: ThrottleOptions, redis?: SharedRedis
       tryPassword: (_address, _email, verify) => verify(),
     };
   }
-  const counters = expiringCounters(redis, 'auth-throttle:');
+  return throttleOn(expiringCounters(redis, 'auth-throttle:'), options);
+}
 
+/** The throttle over `counters` (exported for its unit test, which orders their calls). */
+export function throttleOn(counters: Counters, options: ThrottleOptions): AuthThrottle {
   return {
     async check(address) {
       const byAddress = await counters.get(`ip:${addressKey(address)}`);
