@@ -134,6 +134,26 @@ function h(
 }
 
 /**
+ * A random (version 4) UUID for a booking's Idempotency-Key. Not `crypto.randomUUID`: a
+ * browser offers it only to secure pages (HTTPS, localhost), and only from Chrome 92,
+ * Firefox 95 and Safari 15.4; on an operator's plain-HTTP site "Book" threw and did nothing.
+ * `getRandomValues` is in every browser the widget is built for, on any page.
+ */
+function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return [
+    hex.slice(0, 8),
+    hex.slice(8, 12),
+    hex.slice(12, 16),
+    hex.slice(16, 20),
+    hex.slice(20),
+  ].join('-');
+}
+
+/**
  * What the service that serves this script says of itself, written into the script as it
  * is served (src/checkout-page/): whether it sends email now (`sent`) or keeps it in its
  * outbox until a mail transport is configured (`queued`). Read through JSON.parse so the
@@ -533,7 +553,7 @@ function open(button: HTMLElement): void {
       return;
     }
     // One key per booking attempt, kept across retries: a retry can never book twice.
-    state.idempotencyKey ||= crypto.randomUUID();
+    state.idempotencyKey ||= newIdempotencyKey();
     const body = {
       ...cart(),
       customerName: value('name'),

@@ -16,6 +16,8 @@ import { as, createTestApp, signUp, type Account, type TestApp } from '../helper
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = path.resolve('test-results/widget');
+/** The operator's site's host name, mapped to this machine in Chromium (no DNS here). */
+const SITE_HOST = 'shop.test';
 
 let t: TestApp;
 let api: string;
@@ -77,13 +79,15 @@ beforeAll(async () => {
       payload: { label: 'browser test' },
     })
   ).json().key;
-  // The operator's site: "localhost" is another origin than the API's 127.0.0.1.
+  // The operator's site, on another origin than the API's 127.0.0.1 and on plain HTTP, as
+  // many small operators' sites are: not a secure context (localhost would be one, and hid
+  // a widget whose "Book" needed crypto.randomUUID, which only secure pages have).
   site = http.createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     response.end(hostPage(api));
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  siteUrl = `http://localhost:${(site.address() as AddressInfo).port}/`;
+  siteUrl = `http://${SITE_HOST}:${(site.address() as AddressInfo).port}/`;
   fs.mkdirSync(SHOTS, { recursive: true });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -95,6 +99,7 @@ beforeAll(async () => {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      `--host-resolver-rules=MAP ${SITE_HOST} 127.0.0.1`,
     ],
   });
 });
@@ -109,6 +114,7 @@ async function openPage(viewport = { width: 1024, height: 768 }, locale = 'en-GB
   const context = await browser.newContext({ viewport, locale });
   const page = await context.newPage();
   await page.goto(siteUrl);
+  expect(await page.evaluate(() => window.isSecureContext)).toBe(false);
   await page.waitForFunction(
     () => document.documentElement.getAttribute('data-booking-checkout') === 'ready',
   );
