@@ -14,6 +14,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalid } from '../domain/errors.js';
+import { addVary } from '../http/vary.js';
 
 /** The widget's CORS, in @fastify/cors's options: what the test compares against. */
 export const WIDGET_CORS = {
@@ -36,22 +37,9 @@ export function fromWidget(request: FastifyRequest): boolean {
   return typeof asked === 'string' && asked.toLowerCase().includes('x-publishable-key');
 }
 
-/** Adds Origin to `Vary` unless it is there (or `*` is), keeping what is. */
-function varyOnOrigin(reply: FastifyReply): void {
-  const current = reply.getHeader('vary');
-  if (current === undefined || current === '') {
-    void reply.header('vary', 'Origin');
-    return;
-  }
-  const text = Array.isArray(current) ? current.join(', ') : String(current);
-  const fields = text.split(',').map((field) => field.trim().toLowerCase());
-  if (fields.includes('*') || fields.includes('origin')) return;
-  void reply.header('vary', `${text}, Origin`);
-}
-
 /** The headers that let the page's script read the answer: on every one, refusals too. */
 function allowWidget(request: FastifyRequest, reply: FastifyReply): void {
-  varyOnOrigin(reply);
+  addVary(reply, 'Origin');
   if (!fromWidget(request)) return;
   void reply
     .header('access-control-allow-origin', WIDGET_CORS.origin)

@@ -22,6 +22,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { decorateQueryApiKey, queryHasApiKey } from './logging.js';
 import { atOnceOnSend } from './sync-hooks.js';
+import { addVary } from './vary.js';
+
+/** The request headers besides Origin that a cacheable answer depends on. */
+const CACHE_KEY_HEADERS = 'X-Publishable-Key, X-API-Version';
 
 /** The API's own policy: JSON is data; it loads nothing and may not be framed. */
 export const API_CSP = {
@@ -81,6 +85,10 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
     atOnceOnSend((request, reply, payload) => {
       if (hasCredentials(request) || request.url.startsWith('/api/users')) {
         void reply.header('cache-control', 'no-store');
+      } else {
+        // What a shared cache may keep differs by these: the same URL is 200 anonymously
+        // and 404 with another seller's publishable key, and each version has its shape.
+        addVary(reply, CACHE_KEY_HEADERS);
       }
       if (isPage(reply.getHeader('content-type'))) {
         // A route's own choice of one of these (none makes one today) is kept.

@@ -14,7 +14,8 @@ import {
   registerSecurityHeaders,
 } from '../../../src/http/security-headers.js';
 
-const GENERAL = new Set(['content-type', 'content-length', 'date', 'connection']);
+// `vary` is the cache rules' (test/http/cache-keys.test.ts), not helmet's.
+const GENERAL = new Set(['content-type', 'content-length', 'date', 'connection', 'vary']);
 const securityHeaders = (headers: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(headers).filter(([name]) => !GENERAL.has(name)));
 
