@@ -22,7 +22,9 @@ export function parseVersionDate(value: string): string | undefined {
   const match = DATE.exec(value.trim());
   if (!match) return undefined;
   const [, y, m, d] = match as unknown as [string, string, string, string];
-  const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
+  const date = new Date(Date.UTC(2000, Number(m) - 1, Number(d)));
+  // Not in Date.UTC: it reads the years 0-99 as 1900-1999 (`0099-01-01` was "not a date").
+  date.setUTCFullYear(Number(y));
   const iso = `${y}-${m}-${d}`;
   return date.toISOString().slice(0, 10) === iso ? iso : undefined;
 }

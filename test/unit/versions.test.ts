@@ -26,10 +26,14 @@ describe('parseVersionDate', () => {
     expect(parseVersionDate('2018-02-26')).toBe('2018-02-26');
     expect(parseVersionDate('v2018-02-26')).toBe('2018-02-26');
     expect(parseVersionDate('2024-02-29')).toBe('2024-02-29');
+    // Years below 100 are years, as any other (Date.UTC alone made them 19xx).
+    expect(parseVersionDate('0099-01-01')).toBe('0099-01-01');
+    expect(parseVersionDate('0004-02-29')).toBe('0004-02-29');
   });
   it.each([
     '2018-02-30',
     '2023-02-29',
+    '0003-02-29',
     '2018-13-01',
     '18-02-26',
     '2018/02/26',
