@@ -7,7 +7,9 @@
  * numbers as strings, very long strings, deep nesting, arrays and objects for scalars,
  * nulls, unknown fields, malformed percent-encoding and repeated parameters in queries.
  *
- * OCTo's routes (/octo) are fuzzed the same way, with a reseller's Bearer credential, the
+ * Some requests name an API version (each of them, or a malformed one) or carry the shop's
+ * publishable key, so every version's rewrites and transforms and the widget's guard are
+ * fuzzed too. OCTo's routes (/octo) are fuzzed the same way, with a reseller's Bearer credential, the
  * seller's own key, garbage or none, and product, availability and booking ids that exist;
  * their refusals are OCTo's bodies (`{error, errorMessage}`) instead of problem+json.
  *
@@ -24,6 +26,7 @@ import { as, createTestApp, signUp, type Account, type TestApp } from '../helper
 import { openShop, type Shop } from '../helpers/booking.js';
 import { largestBody } from '../helpers/largest-body.js';
 import { createAffiliate, octo } from '../helpers/octo.js';
+import { apiVersions } from '../../src/versions/index.js';
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
@@ -181,6 +184,8 @@ const ids: string[] = [];
 /** Availability ids and a booking uuid of the shop's experience (OCTo). */
 const octoIds: string[] = [];
 let resellerKey: string;
+/** The shop's publishable key: a widget's requests, sent beside or instead of a key. */
+let publishableKey: string;
 
 /** Whether a refusal has the body its scope answers with (OCTo's under /octo). */
 const refusalShaped = (path: string, response: LightMyRequestResponse): boolean =>
@@ -241,6 +246,13 @@ beforeAll(async () => {
     '000000000000000000000000',
   );
   resellerKey = (await createAffiliate(t.app, shop.seller)).apiKey;
+  publishableKey = (
+    await as(t.app, shop.seller, {
+      method: 'POST',
+      url: `/api/sellers/${shop.seller.id}/publishable-keys`,
+      payload: { label: 'fuzz' },
+    })
+  ).json<{ key: string }>().key;
   const departures = await octo(t.app, resellerKey, 'POST', '/availability', {
     productId: shop.experienceId,
     optionId: 'DEFAULT',
@@ -362,12 +374,26 @@ describe(`fuzzing every route from the OpenAPI document (seed ${SEED})`, () => {
         const write = method !== 'get';
         const check = write && hostile && rng.chance(0.05);
         const before = check ? await rowCounts() : undefined;
+        // Every version's rewrites and transforms, a malformed version, and the widget's key.
+        const headers: Record<string, string> = {
+          ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(rng.chance(0.3)
+            ? {
+                'x-api-version': rng.pick([
+                  ...apiVersions.map((v) => v.date),
+                  '0099-01-01',
+                  '2018-02-30',
+                  'v',
+                ]),
+              }
+            : {}),
+          ...(rng.chance(0.1) ? { 'x-publishable-key': publishableKey } : {}),
+        };
         const response: LightMyRequestResponse = await send(path, account, {
           method: method.toUpperCase(),
           url,
-          ...(payload === undefined
-            ? {}
-            : { payload, headers: { 'content-type': 'application/json' } }),
+          headers,
+          ...(payload === undefined ? {} : { payload }),
         });
         statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1;
         // A rotated key is the caller's new key: keep fuzzing as that caller.
@@ -380,7 +406,7 @@ describe(`fuzzing every route from the OpenAPI document (seed ${SEED})`, () => {
         ) {
           account.apiKey = response.json<{ apiKey: string }>().apiKey;
         }
-        const where = `${method.toUpperCase()} ${url.slice(0, 200)} ${String(payload).slice(0, 300)}`;
+        const where = `${method.toUpperCase()} ${url.slice(0, 200)} ${JSON.stringify(headers)} ${String(payload).slice(0, 300)}`;
         if (response.statusCode >= 500) {
           failures.push(`${response.statusCode} for ${where}: ${response.body.slice(0, 300)}`);
         } else if (response.statusCode >= 400 && !refusalShaped(path, response)) {
