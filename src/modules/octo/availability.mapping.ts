@@ -8,7 +8,7 @@
  * for the units asked when a request names some (enough seats, within the group size).
  */
 import { minorDigits, toMinor } from '../../domain/money.js';
-import { instantToLocal, priceDeltaOf } from '../schedules/index.js';
+import { priceDeltaOf } from '../schedules/index.js';
 import type { Departure, Product } from './departures.js';
 import { availabilityIdOf } from './departures.js';
 import type {
@@ -18,7 +18,7 @@ import type {
   OctoUnitPricingView,
 } from './octo.schemas.js';
 import { octoPricing, type CommissionBps } from './pricing.js';
-import { localDateTime, utc } from './time.js';
+import { localDateAndTime, localDateTime, utc } from './time.js';
 import { unitsOf, type Unit } from './units.js';
 
 /** Seats a request asks for, by unit (already checked to be units of the product). */
@@ -81,17 +81,34 @@ export function seatsOf(
   return { status, available: status !== 'SOLD_OUT' && fits, vacancies, capacity };
 }
 
-/**
- * One seat of each unit at a departure: its price plus the departure's priceDelta; without
- * a start, the plain prices (a calendar day without departures shows them).
- */
-export function unitPricesAt(
+/** The product's units, worked out once per product (a year's prices ask per departure). */
+const unitsOfProduct = (() => {
+  const known = new WeakMap<Product, Unit[]>();
+  return (product: Product): Unit[] => {
+    let units = known.get(product);
+    if (!units) known.set(product, (units = unitsOf(product)));
+    return units;
+  };
+})();
+
+/** The priceDelta of a departure at a local date and time (0 for one opened by hand outside the schedules). */
+export const deltaOn = (product: Product, date: string, hhmm: number): bigint =>
+  toMinor(priceDeltaOf(product.schedules, date, hhmm), minorDigits(product.currency));
+
+/** The departure's priceDelta; without a start (a calendar day without departures), 0. */
+function deltaAt(product: Product, start: Date | undefined): bigint {
+  if (start === undefined) return 0n;
+  const { date, hhmm } = localDateAndTime(start, product.timezone);
+  return deltaOn(product, date, hhmm);
+}
+
+/** One seat of each unit at a departure whose priceDelta is `delta`: its price plus that. */
+export function unitPricesWith(
   product: Product,
-  start: Date | undefined,
+  delta: bigint,
   commission: CommissionBps,
 ): { unit: Unit; pricing: OctoUnitPricingView }[] {
-  const delta = deltaAt(product, start);
-  return unitsOf(product).map((unit) => ({
+  return unitsOfProduct(product).map((unit) => ({
     unit,
     pricing: {
       ...octoPricing(unit.price + delta, product.currency, commission),
@@ -100,31 +117,40 @@ export function unitPricesAt(
   }));
 }
 
-/** The departure's priceDelta (0 for one opened by hand outside the schedules). */
-function deltaAt(product: Product, start: Date | undefined): bigint {
-  if (start === undefined) return 0n;
-  const { date, hhmm } = instantToLocal(start, product.timezone);
-  return toMinor(priceDeltaOf(product.schedules, date, hhmm), minorDigits(product.currency));
-}
-
-/** What a booking of the units asked would cost here (outing pricing: the outing, once). */
-export function bookingPriceAt(
+/**
+ * What a booking of the units asked would cost at a departure whose priceDelta is `delta`
+ * (outing pricing: the outing, once); undefined for per-person prices without units asked.
+ */
+export function bookingPriceWith(
   product: Product,
-  start: Date | undefined,
+  delta: bigint,
   commission: CommissionBps,
   units?: readonly UnitsAsked[],
 ): OctoPricingView | undefined {
-  const digits = minorDigits(product.currency);
   if (product.priceType === 'outing')
     return octoPricing(
-      toMinor(product.price, digits) + deltaAt(product, start),
+      toMinor(product.price, minorDigits(product.currency)) + delta,
       product.currency,
       commission,
     );
   if (units === undefined) return undefined;
-  const delta = deltaAt(product, start);
   const retail = units.reduce((sum, u) => sum + (u.unit.price + delta) * BigInt(u.quantity), 0n);
   return octoPricing(retail, product.currency, commission);
+}
+
+/**
+ * How many prices each availability object carries: with octo/pricing, one per unit for
+ * per-person prices, and the booking's when there is one (outing pricing, or units asked).
+ * What the check's bound weighs (check-bound.ts).
+ */
+export function pricesPerAvailability(
+  product: Product,
+  options: Pick<AvailabilityOptions, 'pricing' | 'units'>,
+): number {
+  if (!options.pricing) return 0;
+  const perUnit = product.priceType === 'person' ? unitsOfProduct(product).length : 0;
+  const booking = product.priceType === 'outing' || options.units !== undefined ? 1 : 0;
+  return perUnit + booking;
 }
 
 export function toOctoAvailability(
@@ -147,9 +173,10 @@ export function toOctoAvailability(
   };
   if (!options.pricing) return view;
   const { commission } = options.pricing;
+  const delta = deltaAt(product, start);
   if (product.priceType === 'person')
-    view.unitPricing = unitPricesAt(product, start, commission).map((u) => u.pricing);
-  const pricing = bookingPriceAt(product, start, commission, options.units);
+    view.unitPricing = unitPricesWith(product, delta, commission).map((u) => u.pricing);
+  const pricing = bookingPriceWith(product, delta, commission, options.units);
   if (pricing) view.pricing = pricing;
   return view;
 }

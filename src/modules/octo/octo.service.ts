@@ -6,13 +6,13 @@
  */
 import type { Db } from '../../db/database.js';
 import type { Reseller } from '../../domain/caller.js';
-import { eventsFacade, MAX_AVAILABILITY_DEPARTURES } from '../events/index.js';
 import { experiencesFacade } from '../experiences/index.js';
 import { usersFacade } from '../users/index.js';
-import { toOctoAvailability, type AvailabilityOptions } from './availability.mapping.js';
+import { pricesPerAvailability, toOctoAvailability } from './availability.mapping.js';
 import { toOctoCalendar } from './calendar.mapping.js';
 import type { CapabilityId } from './capabilities.js';
-import { startOfAvailabilityId, type Departure, type Product } from './departures.js';
+import { departureReads } from './departure-reads.js';
+import type { Product } from './departures.js';
 import type { OctoAvailabilityCalendarInput, OctoAvailabilityCheckInput } from './octo.bodies.js';
 import { fail } from './octo.errors.js';
 import type {
@@ -47,24 +47,7 @@ export function octoService({ db, now = () => new Date() }: OctoServiceDeps) {
     checkOption(optionId);
     return found;
   };
-
-  /**
-   * The product's departures between the local dates, refused past the bound of one
-   * request (the API's availability has the same: its events opened by hand count).
-   */
-  const departuresBetween = async (
-    experience: Parameters<typeof eventsFacade.departuresBetween>[1],
-    start: string,
-    end: string,
-  ) => {
-    const past = await eventsFacade.departuresPastBound(db, experience, start, end);
-    if (past !== undefined)
-      fail(
-        'BAD_REQUEST',
-        `this product departs ${past} times in these dates, and one request answers at most ${MAX_AVAILABILITY_DEPARTURES}: ask for fewer dates`,
-      );
-    return eventsFacade.departuresBetween(db, experience, start, end);
-  };
+  const departures = departureReads(db);
 
   return {
     async supplier(reseller: Reseller, endpoint: string): Promise<OctoSupplierView> {
@@ -98,8 +81,8 @@ export function octoService({ db, now = () => new Date() }: OctoServiceDeps) {
       const range = calendarRangeOf(body);
       checkCurrency(product, body.currency);
       const units = unitsAskedOf(product, body.units);
-      const departures = await departuresBetween(experience, range.start, range.end);
-      return toOctoCalendar(product, departures, range.start, range.end, {
+      const ofRange = await departures.between(experience, range.start, range.end);
+      return toOctoCalendar(product, ofRange, range.start, range.end, {
         now: now(),
         ...pricingFor(reseller, capabilities),
         ...(units ? { units } : {}),
@@ -115,24 +98,18 @@ export function octoService({ db, now = () => new Date() }: OctoServiceDeps) {
       const query = availabilityQueryOf(body);
       checkCurrency(product, body.currency);
       const units = unitsAskedOf(product, body.units);
-      let departures: Departure[];
-      if ('ids' in query) {
-        const starts = query.ids.map(
-          (id) => startOfAvailabilityId(product, id) ?? fail('INVALID_AVAILABILITY_ID', id),
-        );
-        departures = await eventsFacade.departuresAt(db, experience, starts);
-        const found = new Set(departures.map((d) => d.start.getTime()));
-        const missing = query.ids.find((_, i) => !found.has(starts[i]!.getTime()));
-        if (missing !== undefined) fail('INVALID_AVAILABILITY_ID', missing);
-      } else {
-        departures = await departuresBetween(experience, query.dates.start, query.dates.end);
-      }
-      const options: AvailabilityOptions = {
-        now: now(),
-        ...pricingFor(reseller, capabilities),
-        ...(units ? { units } : {}),
-      };
-      return departures.map((d) => toOctoAvailability(product, d, options));
+      const asked = { ...pricingFor(reseller, capabilities), ...(units ? { units } : {}) };
+      // At most MAX_AVAILABILITY_IDS ids: within the bound whatever the prices (check-bound.ts).
+      const found =
+        'ids' in query
+          ? await departures.atIds(experience, product, query.ids)
+          : await departures.checked(
+              experience,
+              query.dates,
+              pricesPerAvailability(product, asked),
+            );
+      const options = { now: now(), ...asked };
+      return found.map((d) => toOctoAvailability(product, d, options));
     },
   };
 }

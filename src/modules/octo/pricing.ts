@@ -54,10 +54,3 @@ export function sumPricing(prices: readonly OctoPricingView[], currency: string)
     includedTaxes: [],
   };
 }
-
-/** The lowest of several prices (a calendar day's `pricingFrom`), by retail. */
-export const lowest = <T extends OctoPricingView>(prices: readonly T[]): T | undefined =>
-  prices.reduce<T | undefined>(
-    (low, p) => (low === undefined || p.retail < low.retail ? p : low),
-    undefined,
-  );
