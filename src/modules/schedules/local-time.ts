@@ -3,6 +3,7 @@
  * arithmetic, so daylight-saving changes come out right.
  */
 import { DateTime, IANAZone } from 'luxon';
+import { wallClockText } from '../../domain/instant-text.js';
 import { hhmmToMinutes } from './schedule.rules.js';
 import { offsetAt, zoneNamed } from './zone-offsets.js';
 
@@ -49,8 +50,19 @@ export function localToInstant(date: string, hhmm: number, zone: string): Date |
   return found === undefined ? undefined : new Date(found);
 }
 
-/** The local date and HHMM time of an instant in `zone`. */
+/**
+ * The local date and HHMM time of an instant in `zone`. The offset from the per-hour cache
+ * (zone-offsets.ts), the text as localIso writes it: through Luxon it was two zone lookups
+ * a departure, most of a year's OCTo calendar (1 s). Outside years 1-9999, Luxon's.
+ */
 export function instantToLocal(instant: Date, zone: string): { date: string; hhmm: number } {
+  const ms = instant.getTime();
+  const luxonZone = zoneNamed(zone);
+  const text = luxonZone && wallClockText(ms + offsetAt(zone, luxonZone, ms) * 60_000);
+  if (text) {
+    const hhmm = Number(text.slice(11, 13)) * 100 + Number(text.slice(14, 16));
+    return { date: text.slice(0, 10), hhmm };
+  }
   const local = DateTime.fromJSDate(instant, { zone });
   return { date: local.toISODate()!, hhmm: local.hour * 100 + local.minute };
 }

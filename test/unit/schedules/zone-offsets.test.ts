@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { DateTime, Info } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { localToInstant } from '../../../src/modules/schedules/local-time.js';
+import { instantToLocal, localToInstant } from '../../../src/modules/schedules/local-time.js';
 import { offsetAt, zoneNamed } from '../../../src/modules/schedules/zone-offsets.js';
 
 const ZONES = Intl.supportedValuesOf('timeZone');
@@ -30,6 +30,46 @@ function byLuxon(date: string, hhmm: number, zone: string): Date | undefined {
   const found = [...tried].map((o) => wall - o * 60_000).filter(shows);
   return found.length === 0 ? undefined : new Date(Math.max(...found));
 }
+
+describe('instantToLocal', () => {
+  it("is Luxon's local date and HHMM of any instant, in any zone", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ZONES),
+        // Years 1 to 9999 (and past them, Luxon's own answer), the last minute before
+        // and after a change of the clocks included by the spread.
+        fc.integer({ min: Date.UTC(-1, 0, 1), max: Date.UTC(10001, 0, 1) }),
+        fc.integer({ min: FROM, max: TO }),
+        (zone, anyMs, recentMs) => {
+          for (const ms of [anyMs, recentMs]) {
+            const local = DateTime.fromMillis(ms, { zone });
+            expect(instantToLocal(new Date(ms), zone)).toEqual({
+              date: local.toISODate(),
+              hhmm: local.hour * 100 + local.minute,
+            });
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("is Luxon's at every quarter of an hour of a year, each change of the clocks included", () => {
+    const zones = ['Europe/Paris', 'America/New_York', 'Australia/Lord_Howe', 'America/Havana'];
+    for (const zone of zones)
+      for (let ms = Date.UTC(2019, 0, 1); ms < Date.UTC(2020, 0, 1); ms += HOUR / 4) {
+        const local = DateTime.fromMillis(ms, { zone });
+        const { date, hhmm } = instantToLocal(new Date(ms), zone);
+        if (date !== local.toISODate() || hhmm !== local.hour * 100 + local.minute)
+          expect({ zone, at: new Date(ms), date, hhmm }).toEqual({
+            zone,
+            at: new Date(ms),
+            date: local.toISODate(),
+            hhmm: local.hour * 100 + local.minute,
+          });
+      }
+  });
+});
 
 describe('offsetAt', () => {
   it("is Luxon's offset at any instant, hours seen before or not", () => {
