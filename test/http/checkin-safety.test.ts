@@ -102,6 +102,27 @@ describe('only confirmed bookings check in', () => {
     expect(again.items).toEqual([{ id: order.items[1].id, status: 103 }]);
   });
 
+  it("refuses a short code whose today's item is not confirmed, not sending the dock to tomorrow's guests", async () => {
+    for (const status of [103, 100]) {
+      const order = await booked([
+        { ...item(shop.experienceId, today, 900, 2), status },
+        item(shop.experienceId, tomorrow, 900, 2),
+      ]);
+      // Not 409 wrong_day ("send force: true"), which checked in tomorrow's two when followed.
+      const refused = expectProblem(
+        await scan({ code: order.shortCode }),
+        409,
+        'item_not_confirmed',
+      );
+      expect(refused.items).toEqual([{ id: order.items[0].id, status }]);
+      expect(await liveCheckins(order.id)).toEqual([]);
+      const guests = (await read(order.id)).items.flatMap(
+        (i: { guests: { guestStatus: string }[] }) => i.guests.map((g) => g.guestStatus),
+      );
+      expect(guests).toEqual(['pending', 'pending', 'pending', 'pending']);
+    }
+  });
+
   it('keeps a held item whose guests are on board when its deadline passes: pending, seats kept', async () => {
     const order = await booked([item(shop.experienceId, today, 900, 2)]);
     const [unit] = order.items;

@@ -94,7 +94,7 @@ describe('manifest bounds', () => {
       expect(response.rawPayload.length).toBeLessThan(2.2 * MB);
       expect(response.headers.link).toMatch(
         new RegExp(
-          `^</api/events/${departure.eventId}/manifest\\?startingAfter=[0-9a-f]{24}&format=${format}>; rel="next"$`,
+          `^</api/events/${departure.eventId}/manifest\\?startingAfter=[A-Za-z0-9_-]{24,}&format=${format}>; rel="next"$`,
         ),
       );
     }
@@ -168,6 +168,121 @@ describe('manifest bounds', () => {
     expect((await manifest(small.items[0].event.id, '?format=html')).body).not.toContain(
       'This page lists',
     );
+  });
+});
+
+describe('paging while bookings change', () => {
+  // Three bookings of 200 seats, each with a note of 1,000 characters: about 320 guests a page.
+  async function threeBookings(date: string): Promise<{ eventId: string; ids: string[] }> {
+    const ids: string[] = [];
+    let eventId = '';
+    for (const customerName of ['Alice', 'Bob', 'Carol']) {
+      const response = await book(t.app, shop.seller, {
+        customerName,
+        notes: [{ text: '<'.repeat(1000) }],
+        items: [item(shop.experienceId, date, 900, 200)],
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      eventId = response.json().items[0].event.id;
+      ids.push(...response.json().items[0].guests.map((g: { id: string }) => g.id));
+    }
+    return { eventId, ids };
+  }
+  const pageAt = async (url: string) => {
+    const response = await as(t.app, shop.seller, { method: 'GET', url });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  };
+
+  it('lists every guest when the order ending a page is renamed before the next', async () => {
+    const { eventId, ids } = await threeBookings('2030-06-04');
+    const first = await pageAt(`/api/events/${eventId}/manifest`);
+    expect(first.guests.length).toBeLessThan(600);
+    const last = first.guests.at(-1);
+    expect(last.name).toBe('Bob');
+    // Bob's booking renamed between the two pages (the customer or staff may): before, the
+    // next page went on after "Zoe" and Carol's 200 guests were never listed.
+    const renamed = await as(t.app, shop.seller, {
+      method: 'PATCH',
+      url: `/api/orders/${last.order.id}`,
+      payload: { customerName: 'Zoe' },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const seen = new Set<string>(first.guests.map((g: { id: string }) => g.id));
+    let next: string | null = first.paging.next;
+    while (next) {
+      const page = await pageAt(next);
+      for (const guest of page.guests) seen.add(guest.id);
+      next = page.paging.next;
+    }
+    expect([...seen].sort()).toEqual([...ids].sort());
+  });
+
+  it('goes on when the guest ending a page moved to another departure', async () => {
+    const { eventId, ids } = await threeBookings('2030-06-05');
+    const first = await pageAt(`/api/events/${eventId}/manifest`);
+    const last = first.guests.at(-1);
+    const order = (
+      await as(t.app, shop.seller, { method: 'GET', url: `/api/orders/${last.order.id}` })
+    ).json();
+    const moved = await as(t.app, shop.seller, {
+      method: 'PATCH',
+      url: `/api/orders/${order.id}`,
+      payload: { items: [{ id: order.items[0].id, arrival: '2030-06-06' }] },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const rest = await pageAt(first.paging.next);
+    const movedIds = new Set(order.items[0].guests.map((g: { id: string }) => g.id));
+    const listed = new Set([...first.guests, ...rest.guests].map((g: { id: string }) => g.id));
+    expect(ids.filter((id) => !movedIds.has(id) && !listed.has(id))).toEqual([]);
+  });
+
+  it("refuses a cursor that is not one of this manifest's, 400 invalid_parameter", async () => {
+    const { eventId } = await threeBookings('2030-06-07');
+    const token = new URL(
+      (await pageAt(`/api/events/${eventId}/manifest`)).paging.next,
+      'http://x',
+    ).searchParams.get('startingAfter')!;
+    const [event, name, orderId, itemPosition, position, id] = JSON.parse(
+      Buffer.from(token, 'base64url').toString(),
+    );
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const tampered = [
+      encode([event, name, orderId, 2 ** 31, position, id]),
+      encode([event, name, orderId, itemPosition, -1, id]),
+      encode([event, name, orderId, itemPosition, 1.5, id]),
+      encode([event, name, orderId, itemPosition, '1', id]),
+      encode([event, 'Bob\u0000', orderId, itemPosition, position, id]),
+      encode([event, '\ud800', orderId, itemPosition, position, id]),
+      encode([event, name, 'x'.repeat(24), itemPosition, position, id]),
+      encode([event, name, orderId, itemPosition, position]),
+      encode({ event, name, orderId, itemPosition, position, id }),
+      Buffer.from('["' + 'a'.repeat(30)).toString('base64url'),
+      Buffer.from([0xff, 0xfe, 0xfd, 0x22, 0x5b]).toString('base64url').repeat(8),
+      `${token}A`,
+      token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A'),
+      'A'.repeat(40),
+    ];
+    for (const cursor of tampered) {
+      const response = await manifest(eventId, `?startingAfter=${cursor}`);
+      const refused = expectProblem(response, 400, 'invalid_parameter');
+      expect(refused.errors).toEqual([
+        { in: 'query', name: 'startingAfter', detail: expect.any(String) },
+      ]);
+    }
+    // This departure's cursor, on another one.
+    const other = (
+      await book(t.app, shop.seller, {
+        customerName: 'Other',
+        items: [item(shop.experienceId, '2030-06-08', 900, 1)],
+      })
+    ).json().items[0].event.id;
+    expectProblem(await manifest(other, `?startingAfter=${token}`), 400, 'invalid_parameter');
+    // A made-up place on this departure lists this departure's guests only.
+    const forged = encode([other, '', orderId, 0, 0, id]);
+    expect((await pageAt(`/api/events/${other}/manifest?startingAfter=${forged}`)).guests).toEqual([
+      expect.objectContaining({ name: 'Other' }),
+    ]);
   });
 });
 

@@ -407,7 +407,19 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     'findCode all': (db) => guestsRepository(db).findCode('K7qm2xpa', 'all'),
     atEvent: (db) => guestsRepository(db).atEvent(A),
     atEventAfter: (db) =>
-      guestsRepository(db).atEvent(A, { now: AT, after: B, limit: 10, notesChars: 1000 }),
+      guestsRepository(db).atEvent(A, {
+        now: AT,
+        after: { guest: B },
+        limit: 10,
+        notesChars: 1000,
+      }),
+    atEventAfterKey: (db) =>
+      guestsRepository(db).atEvent(A, {
+        now: AT,
+        after: { key: { customerName: 'Bob', orderId: A, itemPosition: 0, position: 1, id: B } },
+        limit: 10,
+        notesChars: 1000,
+      }),
     cancel: (db) => guestsRepository(db).cancel([A, B], AT),
     cancelOfOrder: (db) => guestsRepository(db).cancelOfOrder(A, AT),
     moveTo: (db) => guestsRepository(db).moveTo(B, [A]),

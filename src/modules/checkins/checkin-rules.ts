@@ -4,7 +4,8 @@
  * guests not yet arrived on departures of today (the departure's local day). A canceled
  * seat is `409 guest_canceled`, a guest already in `409 already_checked_in` (the service
  * names who), a guest of an item not confirmed (a hold, a pending item) `409
- * item_not_confirmed`, a departure on another local day `409 wrong_day` unless forced. And the
+ * item_not_confirmed`, a departure on another local day `409 wrong_day` unless forced (a
+ * short code picks today's guests first, then their confirmed ones: `pickOfToday`). And the
  * check-in object as the API shows it.
  */
 import { newId } from '../../db/ids.js';
@@ -132,26 +133,50 @@ export function pickGuests(
       guest ? { guest: ref(guest.id) } : {},
     );
   }
-  let waiting = live.filter((g) => g.guestStatus !== 'arrived');
+  const waiting = live.filter((g) => g.guestStatus !== 'arrived');
   if (waiting.length === 0) return { alreadyIn: latestIn(live) };
-  // Guests of unconfirmed items wait for their booking; a short code checks in the others.
-  const confirmed = waiting.filter((g) => confirmedSeat(order, g));
-  if (confirmed.length === 0) throw notConfirmed(order, waiting);
-  waiting = confirmed;
-  if (named.kind === 'order' && !when.force) {
-    // Today's guests all in, others on other days: a second scan of the same short code
-    // (another member of the party) is told who is in, not to force the other days' in.
-    const todays = live.filter((g) => today(order, timezones, g, when.now).onDay);
-    if (todays.length > 0 && todays.every((g) => g.guestStatus === 'arrived'))
-      return { alreadyIn: latestIn(todays) };
-  }
-  if (!when.force) {
-    const onDay = waiting.filter((g) => today(order, timezones, g, when.now).onDay);
-    if (named.kind !== 'order' ? onDay.length < waiting.length : onDay.length === 0)
-      throw wrongDay(order, timezones, waiting, when.now);
-    waiting = onDay;
-  }
-  return { guests: waiting };
+  if (named.kind === 'order' && !when.force) return pickOfToday(order, timezones, live, when.now);
+  // A ticket (or a forced short code) names its guests whatever their day: the refusal that
+  // force cannot lift, not confirmed, comes before the one it can.
+  const confirmed = confirmedOf(order, waiting);
+  if (!when.force && !confirmed.every((g) => today(order, timezones, g, when.now).onDay))
+    throw wrongDay(order, timezones, confirmed, when.now);
+  return { guests: confirmed };
+}
+
+/**
+ * The guests of `guests` whose items are confirmed (guests of unconfirmed items wait for
+ * their booking), or `409 item_not_confirmed` naming the items when none is.
+ */
+function confirmedOf(order: OrderView, guests: readonly GuestRecord[]): GuestRecord[] {
+  const confirmed = guests.filter((g) => confirmedSeat(order, g));
+  if (confirmed.length === 0) throw notConfirmed(order, guests);
+  return confirmed;
+}
+
+/**
+ * An order's short code, not forced: the day first, the confirmation second. It names the
+ * guests waiting on today's departures, and of those checks in the confirmed ones
+ * (`item_not_confirmed` naming today's items when none is). Only when nobody waits today is
+ * it another day: `wrong_day` naming the departures `force` would check in (or
+ * `item_not_confirmed` when force could not either). Before, the unconfirmed were set aside
+ * first: a hold of today beside a confirmed item of tomorrow answered `wrong_day`, and
+ * following its "send force" checked in tomorrow's guests while today's stood at the dock.
+ */
+function pickOfToday(
+  order: OrderView,
+  timezones: Map<string, string>,
+  live: readonly GuestRecord[],
+  now: Date,
+): Picked {
+  const todays = live.filter((g) => today(order, timezones, g, now).onDay);
+  // Today's guests all in, others on other days: a second scan of the same short code
+  // (another member of the party) is told who is in, not to force the other days' in.
+  const waitingToday = todays.filter((g) => g.guestStatus !== 'arrived');
+  if (todays.length > 0 && waitingToday.length === 0) return { alreadyIn: latestIn(todays) };
+  if (waitingToday.length > 0) return { guests: confirmedOf(order, waitingToday) };
+  const waiting = live.filter((g) => g.guestStatus !== 'arrived');
+  throw wrongDay(order, timezones, confirmedOf(order, waiting), now);
 }
 
 /** A check-in record of a guest, made now by `by`. */

@@ -170,7 +170,8 @@ export const checkinsRoutes: FastifyPluginAsyncTypebox<{
             },
           },
           ...readErrors,
-          ...errorResponses('validation_failed'),
+          // invalid_parameter: a startingAfter that is no cursor of this manifest.
+          ...errorResponses('validation_failed', 'invalid_parameter'),
         },
       },
     },

@@ -4,11 +4,11 @@
  * /api/orders/{id}/modify`, and a departure's manifest.
  */
 import { Type, type Static } from 'typebox';
-import { ID_PATTERN } from '../../db/ids.js';
 import { Id, Nullable, Paging, Ref, Timestamp, listOf, refTo } from '../../http/schemas.js';
 import { Event } from '../events/index.js';
 import { GUEST_STATUSES } from '../orders/index.js';
 import { DateString } from '../shared/index.js';
+import { CURSOR_MAX } from './manifest-cursor.js';
 
 const GuestStatus = Type.Enum(GUEST_STATUSES);
 
@@ -147,8 +147,11 @@ export const ManifestQuery = Type.Object(
     ),
     startingAfter: Type.Optional(
       Type.String({
-        pattern: ID_PATTERN,
-        description: 'The guests after this one (as paging.next of the previous page names)',
+        minLength: 24,
+        maxLength: CURSOR_MAX,
+        pattern: '^[A-Za-z0-9_-]+$',
+        description:
+          "The guests after this cursor: send paging.next of the previous page as it is (an opaque token; a guest's id, what it named before, is still read)",
       }),
     ),
   },

@@ -8,18 +8,19 @@
  * Bounded whatever bookers write (docs/operations-day.md "How big a manifest gets"): each
  * order's notes are clipped to NOTES_CHARS on the manifest, and one response holds the
  * guests that fit in PAGE_WEIGHT bytes written out in the costliest way any format escapes
- * them (at most PAGE_GUESTS), `paging.next` going on from there. Before, 200 seats booked
- * anonymously with 40 KB of notes each made a 28 MB JSON manifest, and 800 took a process
- * with a 128 MB heap down.
+ * them (at most PAGE_GUESTS), `paging.next` going on from there (a cursor holding the last
+ * guest's place: manifest-cursor.ts). Before, 200 seats booked anonymously with 40 KB of
+ * notes each made a 28 MB JSON manifest, and 800 took a process with a 128 MB heap down.
  */
 import type { Db } from '../../db/database.js';
 import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import { eventsFacade } from '../events/index.js';
-import { ordersFacade } from '../orders/index.js';
+import { ordersFacade, type ManifestGuest } from '../orders/index.js';
 import { iso, refOrNull } from '../shared/index.js';
 import type { ManifestView } from './checkins.schemas.js';
+import { cursorOf, readCursor } from './manifest-cursor.js';
 
 /** An order's notes on the manifest, in characters over all its notes (it keeps them whole). */
 const NOTES_CHARS = 1000;
@@ -50,6 +51,16 @@ function fitting(guests: ManifestView['guests']): number {
   return guests.length;
 }
 
+/** The cursor of the page after one ending with `guest`: its place as this page read it. */
+const nextCursor = (eventId: string, guest: ManifestGuest): string =>
+  cursorOf(eventId, {
+    customerName: guest.order.customerName,
+    orderId: guest.order.id,
+    itemPosition: guest.itemPosition,
+    position: guest.position,
+    id: guest.id,
+  });
+
 export function manifestService(deps: { db: Db; now?: () => Date }) {
   const now = deps.now ?? (() => new Date());
   return {
@@ -61,7 +72,7 @@ export function manifestService(deps: { db: Db; now?: () => Date }) {
       const head = await eventsFacade.withGuides(deps.db, eventId);
       if (!head || !accessOf(caller).can('checkins', head.event.seller.id))
         throw notFound(`Event ${eventId}`);
-      const after = query.startingAfter ?? null;
+      const after = query.startingAfter ? readCursor(eventId, query.startingAfter) : null;
       const read = await ordersFacade.guests.atEvent(deps.db, eventId, {
         now: now(),
         after,
@@ -70,7 +81,11 @@ export function manifestService(deps: { db: Db; now?: () => Date }) {
         notesChars: NOTES_CHARS,
       });
       if (!read.cursorFound)
-        throw invalid('query', 'startingAfter', 'is not a guest: send the id paging.next names');
+        throw invalid(
+          'query',
+          'startingAfter',
+          'is not a guest of this departure: send paging.next as it is',
+        );
       const guests = read.guests.map((g) => ({
         id: g.id,
         name: g.order.customerName,
@@ -85,7 +100,7 @@ export function manifestService(deps: { db: Db; now?: () => Date }) {
         notes: g.order.notes,
       }));
       const kept = Math.min(fitting(guests), PAGE_GUESTS);
-      const last = kept < guests.length ? guests[kept - 1] : undefined;
+      const last = kept < guests.length ? read.guests[kept - 1] : undefined;
       return {
         object: 'manifest',
         event: head.event,
@@ -96,7 +111,9 @@ export function manifestService(deps: { db: Db; now?: () => Date }) {
         counts: read.counts,
         guests: guests.slice(0, kept),
         paging: {
-          next: last ? `/api/events/${eventId}/manifest?startingAfter=${last.id}` : null,
+          next: last
+            ? `/api/events/${eventId}/manifest?startingAfter=${nextCursor(eventId, last)}`
+            : null,
         },
       };
     },

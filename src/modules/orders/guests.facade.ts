@@ -41,6 +41,8 @@ export interface ManifestGuest extends GuestRecord {
   guestType: string | null;
   /** The item's status code (100 pending, 103 on hold, 2xx confirmed). */
   itemStatus: number;
+  /** The item's place among its order's (with `position`, the guest's place in the order). */
+  itemPosition: number;
 }
 
 /** What a scanned code names: a guest, an item (its guests) or an order (by short code). */
@@ -152,7 +154,8 @@ export const guestsFacade = {
    * A page of a departure's live guests with their bookings' facts, and the counts of all of
    * them (one query; guests.repository.ts `atEvent`). Each order's notes are clipped to
    * `page.notesChars` characters in all, the last one kept ending with `…` when any was cut
-   * (the order keeps them whole). `cursorFound` is false when `page.after` is no guest.
+   * (the order keeps them whole). `cursorFound` is false when `page.after` names a guest
+   * that is none of the departure's.
    */
   async atEvent(db: Executor, eventId: string, page: ManifestPage): Promise<ManifestPageRead> {
     const read = await guestsRepository(db).atEvent(eventId, page);
@@ -173,6 +176,7 @@ export const guestsFacade = {
         },
         guestType: line?.label ?? null,
         itemStatus: row.item_status,
+        itemPosition: row.item_position,
       };
     });
     const { booked, arrived, no_show: noShow, pending } = read.counts;

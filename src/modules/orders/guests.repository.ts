@@ -27,12 +27,28 @@ export type ManifestRow = GuestRow & {
   item_position: number;
 };
 
+/** A guest's place in a manifest's order: by name, then booking, then seat. */
+export interface ManifestKey {
+  customerName: string;
+  orderId: string;
+  itemPosition: number;
+  position: number;
+  id: string;
+}
+
+/**
+ * Where a page of a manifest goes on: after a place in its order as the previous page read
+ * it (`key`), or after a guest's place now (`guest`: the cursors written before, which a
+ * rename of the guest's order between two pages moves).
+ */
+export type ManifestAfter = { key: ManifestKey } | { guest: string };
+
 /** Which page of a departure's manifest to read. */
 export interface ManifestPage {
   /** Holds whose deadline is at or before it are over. */
   now: Date;
-  /** The guest the page goes on after (null: from the first). */
-  after: string | null;
+  /** Where the page goes on (null: from the first). */
+  after: ManifestAfter | null;
   limit: number;
   notesChars: number;
 }
@@ -171,9 +187,9 @@ export function guestsRepository(db: Kysely<DB>) {
 
 /**
  * A page of a departure's manifest in one statement (order_guests_event): the counts of
- * all its live guests, then up to `page.limit` of them after the guest `page.after`, by
- * name then booking, with their orders' codes and names and their items' guest types.
- * Live: not canceled, nor on a hold past its deadline (the sweeper may not have run;
+ * all its live guests, then up to `page.limit` of them after `page.after`, by name then
+ * booking, with their orders' codes and names and their items' guest types. Live: not
+ * canceled, nor on a hold past its deadline (the sweeper may not have run;
  * checkin-rules.ts `heldPastDeadline`) unless checked in, since a guest on board stays
  * listed. Each order's notes are read once, on its first guest of the page, cut in SQL
  * after `page.notesChars` + 1 characters in all (guests.facade.ts marks the cut): an
@@ -187,23 +203,13 @@ async function manifestPage(
   const live = sql`g.event_id = ${eventId} and g.canceled_at is null
       and (i.status <> ${sql.lit(ITEM_STATUS.hold)} or g.status = 'arrived'
            or o.hold_expires_at is null or o.hold_expires_at > ${page.now})`;
-  const after =
-    page.after === null
-      ? sql`true`
-      : sql`(o.customer_name, g.order_id, i.position, g.position, g.id) > (
-            select ao.customer_name, a.order_id, ai.position, a.position, a.id
-              from order_guests a
-              join orders ao on ao.id = a.order_id
-              join order_items ai on ai.id = a.item_id
-             where a.id = ${page.after} and a.event_id = ${eventId})`;
-  // A guest of this departure only: another's id (another seller's) is as unknown as none.
-  const cursorFound =
-    page.after === null
-      ? sql`true`
-      : sql`exists (select 1 from order_guests where id = ${page.after} and event_id = ${eventId})`;
+  const { after, cursorFound } = pageStart(eventId, page.after);
   // Each order's notes are read and cut on its first guest of the page (a case runs its
   // branch only when taken), not joined: without statistics (a fresh embedded database) the
-  // planner looped the page over itself, 2,000 guests in 1.4 s where 0.1 s does.
+  // planner looped the page over itself, 2,000 guests in 1.4 s where 0.1 s does. Which guest
+  // is its order's first is found among the page's rows (`marked`), not in `page`: a window
+  // there ran before the limit, over every guest of the departure (0.45 s a page of a
+  // departure of 100,000 guests, 0.085 s without it; docs/performance.md).
   const { rows } = await sql<ManifestRow & ManifestCounts>`
       with counts as (
         select count(*)::int as booked,
@@ -217,15 +223,18 @@ async function manifestPage(
          where ${live}
       ), page as (
         select g.*, o.short_code, o.customer_name, i.status as item_status,
-               i.demographics as item_demographics, i.position as item_position,
-               row_number() over (partition by g.order_id order by i.position, g.position, g.id) = 1
-                 as first_of_order
+               i.demographics as item_demographics, i.position as item_position
           from order_guests g
           join orders o on o.id = g.order_id
           join order_items i on i.id = g.item_id
          where ${live} and ${after}
          order by o.customer_name, g.order_id, i.position, g.position, g.id
          limit ${page.limit}
+      ), marked as (
+        select p.*, row_number() over (partition by p.order_id
+                                        order by p.item_position, p.position, p.id) = 1
+                 as first_of_order
+          from page p
       )
       select c.*, p.*,
              case when p.first_of_order then (
@@ -238,7 +247,7 @@ async function manifestPage(
                 where n.before <= ${page.notesChars})
              end as notes
         from counts c
-        left join page p on true
+        left join marked p on true
        order by p.customer_name, p.order_id, p.item_position, p.position, p.id`.execute(db);
   const first = rows[0]!;
   return {
@@ -251,6 +260,42 @@ async function manifestPage(
     cursorFound: first.cursor_found,
     // No guest on the page: the one row is the counts' alone.
     rows: rows.filter((r) => r.id !== null),
+  };
+}
+
+/**
+ * Where a manifest page starts (`after`, a condition on `o`, `g`, `i`) and whether its
+ * cursor is known (`cursorFound`). A key is compared as the previous page read it, so a
+ * guest whose order was renamed since is at worst listed twice, never skipped; a key names
+ * no row, so it is always found. A guest's id is compared at its place now, and must be
+ * of this departure: another's (another seller's) is as unknown as none.
+ */
+function pageStart(
+  eventId: string,
+  start: ManifestAfter | null,
+): { after: RawBuilder<unknown>; cursorFound: RawBuilder<unknown> } {
+  if (start === null) return { after: sql`true`, cursorFound: sql`true` };
+  if ('key' in start) {
+    const k = start.key;
+    // The name alone too, which the row comparison implies: the walk of orders by name
+    // (orders_customer_name) then starts at the key's, not at the first of the departure.
+    return {
+      after: sql`o.customer_name >= cast(${k.customerName} as text) collate "C"
+        and (o.customer_name, g.order_id, i.position, g.position, g.id) > (
+            cast(${k.customerName} as text) collate "C", cast(${k.orderId} as text) collate "C",
+            cast(${k.itemPosition} as integer), cast(${k.position} as integer),
+            cast(${k.id} as text) collate "C")`,
+      cursorFound: sql`true`,
+    };
+  }
+  return {
+    after: sql`(o.customer_name, g.order_id, i.position, g.position, g.id) > (
+            select ao.customer_name, a.order_id, ai.position, a.position, a.id
+              from order_guests a
+              join orders ao on ao.id = a.order_id
+              join order_items ai on ai.id = a.item_id
+             where a.id = ${start.guest} and a.event_id = ${eventId})`,
+    cursorFound: sql`exists (select 1 from order_guests where id = ${start.guest} and event_id = ${eventId})`,
   };
 }
 

@@ -46,9 +46,7 @@ select * from "order_guests" where "ticket_code" = $1;
            or o.hold_expires_at is null or o.hold_expires_at > $2)
       ), page as (
         select g.*, o.short_code, o.customer_name, i.status as item_status,
-               i.demographics as item_demographics, i.position as item_position,
-               row_number() over (partition by g.order_id order by i.position, g.position, g.id) = 1
-                 as first_of_order
+               i.demographics as item_demographics, i.position as item_position
           from order_guests g
           join orders o on o.id = g.order_id
           join order_items i on i.id = g.item_id
@@ -57,6 +55,11 @@ select * from "order_guests" where "ticket_code" = $1;
            or o.hold_expires_at is null or o.hold_expires_at > $4) and true
          order by o.customer_name, g.order_id, i.position, g.position, g.id
          limit $5
+      ), marked as (
+        select p.*, row_number() over (partition by p.order_id
+                                        order by p.item_position, p.position, p.id) = 1
+                 as first_of_order
+          from page p
       )
       select c.*, p.*,
              case when p.first_of_order then (
@@ -69,7 +72,7 @@ select * from "order_guests" where "ticket_code" = $1;
                 where n.before <= $7)
              end as notes
         from counts c
-        left join page p on true
+        left join marked p on true
        order by p.customer_name, p.order_id, p.item_position, p.position, p.id;
 
 -- atEventAfter
@@ -88,9 +91,7 @@ select * from "order_guests" where "ticket_code" = $1;
            or o.hold_expires_at is null or o.hold_expires_at > $4)
       ), page as (
         select g.*, o.short_code, o.customer_name, i.status as item_status,
-               i.demographics as item_demographics, i.position as item_position,
-               row_number() over (partition by g.order_id order by i.position, g.position, g.id) = 1
-                 as first_of_order
+               i.demographics as item_demographics, i.position as item_position
           from order_guests g
           join orders o on o.id = g.order_id
           join order_items i on i.id = g.item_id
@@ -104,6 +105,11 @@ select * from "order_guests" where "ticket_code" = $1;
              where a.id = $7 and a.event_id = $8)
          order by o.customer_name, g.order_id, i.position, g.position, g.id
          limit $9
+      ), marked as (
+        select p.*, row_number() over (partition by p.order_id
+                                        order by p.item_position, p.position, p.id) = 1
+                 as first_of_order
+          from page p
       )
       select c.*, p.*,
              case when p.first_of_order then (
@@ -116,7 +122,56 @@ select * from "order_guests" where "ticket_code" = $1;
                 where n.before <= $11)
              end as notes
         from counts c
-        left join page p on true
+        left join marked p on true
+       order by p.customer_name, p.order_id, p.item_position, p.position, p.id;
+
+-- atEventAfterKey
+
+      with counts as (
+        select count(*)::int as booked,
+               (count(*) filter (where g.status = 'arrived'))::int as arrived,
+               (count(*) filter (where g.status = 'no_show'))::int as no_show,
+               (count(*) filter (where g.status = 'pending'))::int as pending,
+               true as cursor_found
+          from order_guests g
+          join orders o on o.id = g.order_id
+          join order_items i on i.id = g.item_id
+         where g.event_id = $1 and g.canceled_at is null
+      and (i.status <> 103 or g.status = 'arrived'
+           or o.hold_expires_at is null or o.hold_expires_at > $2)
+      ), page as (
+        select g.*, o.short_code, o.customer_name, i.status as item_status,
+               i.demographics as item_demographics, i.position as item_position
+          from order_guests g
+          join orders o on o.id = g.order_id
+          join order_items i on i.id = g.item_id
+         where g.event_id = $3 and g.canceled_at is null
+      and (i.status <> 103 or g.status = 'arrived'
+           or o.hold_expires_at is null or o.hold_expires_at > $4) and o.customer_name >= cast($5 as text) collate "C"
+        and (o.customer_name, g.order_id, i.position, g.position, g.id) > (
+            cast($6 as text) collate "C", cast($7 as text) collate "C",
+            cast($8 as integer), cast($9 as integer),
+            cast($10 as text) collate "C")
+         order by o.customer_name, g.order_id, i.position, g.position, g.id
+         limit $11
+      ), marked as (
+        select p.*, row_number() over (partition by p.order_id
+                                        order by p.item_position, p.position, p.id) = 1
+                 as first_of_order
+          from page p
+      )
+      select c.*, p.*,
+             case when p.first_of_order then (
+               select coalesce(jsonb_agg(left(n.text, $12::int - n.before) order by n.ord), '[]'::jsonb)
+                 from (select e->>'text' as text, x.ord,
+                              coalesce(sum(length(e->>'text')) over (order by x.ord
+                                rows between unbounded preceding and 1 preceding), 0)::int as before
+                         from orders o, jsonb_array_elements(o.notes) with ordinality as x(e, ord)
+                        where o.id = p.order_id) n
+                where n.before <= $13)
+             end as notes
+        from counts c
+        left join marked p on true
        order by p.customer_name, p.order_id, p.item_position, p.position, p.id;
 
 -- cancel
