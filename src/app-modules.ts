@@ -97,6 +97,8 @@ export async function createModules(ctx: ModuleContext): Promise<Modules> {
     db,
     cipher,
     idempotency,
+    // A revocation releases the credential's holds: their cancellations are announced.
+    domainEvents,
     cache: callers.section<Reseller>('reseller', resellerOwners),
     propagated: () => callers.propagated(),
   });
@@ -132,7 +134,11 @@ export async function createModules(ctx: ModuleContext): Promise<Modules> {
       // What a delegate made ends with the capability it made it with (docs/security.md).
       madeWith: {
         hooks: [hooksFacade.disableMadeBy],
-        keys: [resellersFacade.revokeMadeBy, checkoutFacade.revokeMadeBy],
+        keys: [
+          (tx, sellerId, userId) =>
+            resellersFacade.revokeMadeBy(tx, sellerId, userId, { domainEvents }),
+          checkoutFacade.revokeMadeBy,
+        ],
       },
       propagated: () => callers.propagated(),
     }),

@@ -705,6 +705,7 @@ repositories.resellerBookings = {
   find: (db) => resellerBookingsRepository(db).find(A),
   update: (db) => resellerBookingsRepository(db).update(A, { confirmed_at: AT, contact: null }),
   markExpired: (db) => resellerBookingsRepository(db).markExpired(A, AT),
+  heldBy: (db) => resellerBookingsRepository(db).heldBy(B),
   guestsOf: (db) => resellerBookingsRepository(db).guestsOf(A),
   orderIds: (db) => resellerBookingsRepository(db).orderIds(B, { resellerReference: 'R' }, 500),
   orderIdsByCode: (db) => resellerBookingsRepository(db).orderIds(B, { shortCode: 'ABC' }, 500),

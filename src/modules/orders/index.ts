@@ -17,7 +17,7 @@ export {
   type SeatAsked as ResellerSeatAsked,
 } from './reseller-bookings.js';
 export type { ResellerBookingsFilter } from './reseller-bookings.repository.js';
-export type { BookingChange } from './reseller-changes.service.js';
+export { MAX_HOLD_MINUTES, type BookingChange } from './reseller-changes.service.js';
 export type { ReserveInput } from './reseller-reserve.service.js';
 export type { CodeMatch, GuestRecord, ManifestGuest } from './guests.facade.js';
 export { GUEST_STATUSES } from './guests.js';

@@ -2,12 +2,14 @@
  * What the OCTo module may ask of orders: a reseller's bookings, made, changed and read
  * through the orders module's use cases (reseller-reserve, reseller-changes, reseller-reads:
  * the one booking path, the one seat interface). Each call takes what it runs with: the
- * database, where its domain events go, the clock.
+ * database, where its domain events go, the clock. The resellers module asks one thing: that
+ * a revoked credential's holds end with it.
  */
 import type { Db } from '../../db/database.js';
-import type { Executor } from '../../db/unit-of-work.js';
+import type { Executor, Tx } from '../../db/unit-of-work.js';
 import type { Reseller } from '../../domain/caller.js';
 import type { EventSink } from '../../outbox/index.js';
+import { releaseHeldBy } from './holds.service.js';
 import { ordersContext, type OrdersContext } from './orders.context.js';
 import type { ResellerBookingsFilter } from './reseller-bookings.repository.js';
 import {
@@ -64,6 +66,14 @@ export const resellerBookings = {
     listBookings(db, reseller, filter),
   /** An order as its reseller's booking (undefined: not a reseller's), for webhooks. */
   read: (db: Executor, orderId: string) => readBooking(db, orderId),
+  /**
+   * Ends, in `tx`, every live hold the credential `bookerId` made, its deadline passed or
+   * not (the credential is being revoked): the seats back at once, the bookings EXPIRED, as
+   * the hold sweeper ends them. How many orders.
+   */
+  releaseHeldBy: (deps: Omit<ResellerBookingDeps, 'db'>, tx: Tx, bookerId: string) =>
+    // Everything runs in `tx`: the revoking transaction's own connection.
+    releaseHeldBy(contextOf({ ...deps, db: tx }), tx, bookerId),
 };
 
 export type ResellerBookings = typeof resellerBookings;

@@ -101,6 +101,23 @@ export function resellerBookingsRepository(db: Kysely<DB>) {
         .execute();
     },
 
+    /**
+     * The orders of a booker's bookings that still hold seats unconfirmed (a hold deadline,
+     * passed or not), in id order: what ends when its credential is revoked.
+     */
+    async heldBy(bookerId: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('reseller_bookings as b')
+        .innerJoin('orders as o', 'o.id', 'b.order_id')
+        .select('b.order_id')
+        .where('b.booker_id', '=', bookerId)
+        .where('b.ended_at', 'is', null)
+        .where('o.hold_expires_at', 'is not', null)
+        .orderBy('b.order_id')
+        .execute();
+      return rows.map((r) => r.order_id);
+    },
+
     /** Every guest the order ever had, with its unit item's facts, in seat order. */
     async guestsOf(orderId: string): Promise<ResellerGuestRow[]> {
       return db

@@ -7,11 +7,14 @@
  * extended only before its deadline (the sweeper may not have run yet) and before its
  * departure starts, nothing changed or cancelled once the departure started, and no seat
  * moved, resized or given back once a guest of the booking checked in (a check-in takes the
- * same lock, so the two never race). The reseller's own facts (confirmation, contact,
+ * same lock, so the two never race), and no hold kept past its reserve plus the longest hold
+ * a reserve may ask (`MAX_HOLD_MINUTES`): extended again and again it would keep its seats
+ * from sale forever without being booked. The reseller's own facts (confirmation, contact,
  * reference, each seat's uuid, how it ended) are written in the same transaction.
  */
 import { inTransaction, type Tx } from '../../db/unit-of-work.js';
 import { accessOf } from '../../domain/access.js';
+import { invalid } from '../../domain/errors.js';
 import { bookerIdOf, type Reseller } from '../../domain/caller.js';
 import { experiencesFacade } from '../experiences/index.js';
 import { ITEM_STATUS, holdsSeats } from './item-status.js';
@@ -35,6 +38,9 @@ import {
 } from './reseller-bookings.repository.js';
 import { readBooking } from './reseller-reads.service.js';
 import { bookable, itemAt } from './reseller-reserve.service.js';
+
+/** The longest a hold lasts from its reserve (OCTo's `expirationMinutes` at most: 24 h). */
+export const MAX_HOLD_MINUTES = 24 * 60;
 
 interface Locked {
   tx: Tx;
@@ -79,6 +85,25 @@ function mustBeHeld(ctx: OrdersContext, { order, item }: Locked): void {
   // A hold may outlive its departure's start (reserved 10 minutes before, held 30).
   if (item.arrival_datetime.getTime() <= ctx.now().getTime())
     refuse('departure_started', 'the departure has started');
+}
+
+/**
+ * A held booking's new deadline, `minutes` from now: refused past its reserve plus
+ * `MAX_HOLD_MINUTES`, what a reserve may hold at most.
+ */
+function newDeadline(ctx: OrdersContext, order: OrderRow, minutes: number): Date {
+  const until = new Date(ctx.now().getTime() + minutes * 60_000);
+  const cap = new Date(order.created_at.getTime() + MAX_HOLD_MINUTES * 60_000);
+  if (until.getTime() > cap.getTime()) {
+    const left = Math.max(0, Math.floor((cap.getTime() - ctx.now().getTime()) / 60_000));
+    throw invalid(
+      'body',
+      'expirationMinutes',
+      `a hold lasts at most ${MAX_HOLD_MINUTES} minutes (24 hours) from its reserve: this one ` +
+        `can be held until ${cap.toISOString()}, ${left} minutes from now; confirm it instead`,
+    );
+  }
+  return until;
 }
 
 /** A live booking (held within its deadline, or confirmed) whose departure has not started. */
@@ -183,7 +208,7 @@ async function apply(
           : {}),
       },
       ...(held && change.holdMinutes !== undefined
-        ? { holdUntil: new Date(ctx.now().getTime() + change.holdMinutes * 60_000) }
+        ? { holdUntil: newDeadline(ctx, order, change.holdMinutes) }
         : {}),
     },
   );

@@ -4,7 +4,8 @@
  * the order, its items and guests, `order.create`), held (item status 103) for the hold
  * length the reseller asks, its source the reseller's name; what the reseller records beside
  * it written in the same statement. Its uuid is the reseller's idempotency: the same uuid
- * and the same request is the same booking, another request with it is refused.
+ * and the same request is the same booking, another request with it is refused, also when
+ * copies are sent at once (retries of a request whose answer was slow).
  */
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor, Tx } from '../../db/unit-of-work.js';
@@ -21,6 +22,7 @@ import type { OrdersContext } from './orders.context.js';
 import type { OrderView } from './orders.schemas.js';
 import {
   refuse,
+  ResellerRefusal,
   seatRows,
   type ContactGiven,
   type ResellerBookingRead,
@@ -90,6 +92,23 @@ async function again(
   return readBooking(ctx.db, row.order_id);
 }
 
+/** A reserve refused (sold out, the uuid taken, the departure started...), not failed. */
+const isRefusal = (error: unknown): boolean =>
+  error instanceof DomainError ||
+  error instanceof ResellerRefusal ||
+  isUniqueViolation(error, 'reseller_bookings_uuid');
+
+/**
+ * Reserves, or answers a repeat as the booking it repeats. Copies of one reserve sent at once
+ * all pass the first look-up; the first to commit books, and each other is refused on the
+ * way: by the uuid's unique index, or, when the departure had room for one copy only, by the
+ * seats (sold out), before its own uuid is written. Either refusal comes only once the
+ * booking that caused it has committed (its seats and its uuid are written in one statement,
+ * and another transaction's seats are waited for, never seen uncommitted), so a copy refused
+ * looks again and answers as the repeat it is (or INVALID_BOOKING_UUID for another request):
+ * never "sold out" for a booking the reseller holds. This costs the booking nothing: only a
+ * refusal looks again.
+ */
 export async function reserveForReseller(
   ctx: OrdersContext,
   reseller: Reseller,
@@ -97,6 +116,22 @@ export async function reserveForReseller(
 ): Promise<ResellerBookingRead> {
   const repeated = await again(ctx, reseller, input);
   if (repeated) return repeated;
+  try {
+    return await reserveNew(ctx, reseller, input);
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    const booked = await again(ctx, reseller, input);
+    if (booked) return booked;
+    throw error;
+  }
+}
+
+/** A reserve whose uuid was not yet used: the booking made, or the refusal. */
+async function reserveNew(
+  ctx: OrdersContext,
+  reseller: Reseller,
+  input: ReserveInput,
+): Promise<ResellerBookingRead> {
   const experience = await bookable(ctx.db, reseller, input.experienceId);
   if (input.start.getTime() <= ctx.now().getTime())
     refuse('departure_started', 'the departure has started');
@@ -149,12 +184,6 @@ export async function reserveForReseller(
   };
   const hold = { ...ctx, holdMs: input.holdMinutes * 60_000 };
   const sender = { id: bookerIdOf(reseller), email: '', capped: false, confirms: false };
-  try {
-    const order = await commitBooking(hold, plan, sender, facts);
-    return (await readBooking(ctx.db, order.id))!;
-  } catch (error) {
-    // The same uuid reserved at the same moment: whichever came second answers as a repeat.
-    if (!isUniqueViolation(error, 'reseller_bookings_uuid')) throw error;
-    return (await again(ctx, reseller, input))!;
-  }
+  const order = await commitBooking(hold, plan, sender, facts);
+  return (await readBooking(ctx.db, order.id))!;
 }

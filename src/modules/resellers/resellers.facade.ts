@@ -7,7 +7,7 @@
 import type { Executor, Tx } from '../../db/unit-of-work.js';
 import type { Reseller } from '../../domain/caller.js';
 import type { SealedStore } from '../../security/secret-rotation.js';
-import { endCredential } from './credential-end.js';
+import { endCredential, type CredentialEndDeps } from './credential-end.js';
 import { resellersRepository } from './resellers.repository.js';
 
 export const resellersFacade = {
@@ -27,12 +27,18 @@ export const resellersFacade = {
 
   /**
    * Revokes the live credentials of `sellerId` that `userId` made, in `tx`, as the seller's
-   * revocation does (their webhooks removed, every instance told at commit). Their ids; the
-   * caller answers once every instance must have heard (the caller cache's `propagated`).
+   * revocation does (their webhooks removed, their holds released with their events sent to
+   * `deps.domainEvents`, every instance told at commit). Their ids; the caller answers once
+   * every instance must have heard (the caller cache's `propagated`).
    */
-  revokeMadeBy: async (tx: Tx, sellerId: string, userId: string): Promise<string[]> => {
+  revokeMadeBy: async (
+    tx: Tx,
+    sellerId: string,
+    userId: string,
+    deps: CredentialEndDeps = {},
+  ): Promise<string[]> => {
     const ids = await resellersRepository(tx).revokeMadeBy(sellerId, userId, new Date());
-    for (const id of ids) await endCredential(tx, id);
+    for (const id of ids) await endCredential(tx, id, deps);
     return ids;
   },
 

@@ -3,7 +3,8 @@
  * Bearer credentials for OCTo, each shown once and stored like API keys (a digest to look
  * it up, a sealed copy so an Idempotency-Key replay of the create can show it again), lists
  * them, and revokes them. A revocation answers only once no instance can accept the
- * credential any more (the caller cache's invalidation, users/caller-cache.ts).
+ * credential any more (the caller cache's invalidation, users/caller-cache.ts); the
+ * credential's holds are released in its transaction (credential-end.ts).
  */
 import type { Db } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
@@ -15,7 +16,7 @@ import { runList } from '../../query/run.js';
 import { apiKeyDigest, generateApiKey, type ApiKeyCipher } from '../../security/api-keys.js';
 import { recordedCreate, type Recorder } from '../idempotency/index.js';
 import { usersFacade as users } from '../users/index.js';
-import { endCredential } from './credential-end.js';
+import { endCredential, type CredentialEndDeps } from './credential-end.js';
 import { affiliateList } from './resellers.list.js';
 import { resellersRepository } from './resellers.repository.js';
 import {
@@ -25,7 +26,7 @@ import {
   type CreatedAffiliateView,
 } from './resellers.schemas.js';
 
-export interface ResellersDeps {
+export interface ResellersDeps extends CredentialEndDeps {
   db: Db;
   cipher: ApiKeyCipher;
   /** Resolves once no instance's credential cache can still hold a change just committed. */
@@ -34,7 +35,8 @@ export interface ResellersDeps {
 
 const what = (sellerId: string) => `the affiliates of seller ${sellerId}`;
 
-export function resellersService({ db, cipher, propagated }: ResellersDeps) {
+export function resellersService(deps: ResellersDeps) {
+  const { db, cipher, propagated } = deps;
   return {
     async create(
       caller: Caller,
@@ -88,13 +90,14 @@ export function resellersService({ db, cipher, propagated }: ResellersDeps) {
 
     /**
      * Revokes a credential: refused from the answer on, on every instance (its cache entries
-     * are dropped everywhere before this resolves). Its webhooks end with it.
+     * are dropped everywhere before this resolves). Its webhooks end with it, and so do its
+     * holds: their seats are back for sale from the answer on (confirmed bookings stay).
      */
     async revoke(caller: Caller, sellerId: string, id: string): Promise<void> {
       accessOf(caller).require('keys', sellerId, what(sellerId), false);
       const revoked = await inTransaction(db, async (tx) => {
         const row = await resellersRepository(tx).revoke(sellerId, id, new Date());
-        if (row) await endCredential(tx, id);
+        if (row) await endCredential(tx, id, deps);
         return row;
       });
       if (!revoked) throw notFound(`Affiliate ${id}`);
