@@ -5,6 +5,7 @@
  * unassigning, who may do it, what guides see, guides given to POST /api/events, the
  * experience's guide preferences, and the guides in confirmation emails.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeHtml, renderConfirmation } from '../../src/mail/confirmation.template.js';
 import { loadConfirmation } from '../../src/mail/index.js';
@@ -55,6 +56,17 @@ const guidesOn = async (eventId: string) =>
       .where('id', '=', eventId)
       .executeTakeFirstOrThrow()
   ).guide_ids;
+/** The audits of the event's `event.update`s, oldest first. */
+const updatesOf = async (eventId: string) =>
+  (
+    await t.database.db
+      .selectFrom('domain_events')
+      .select('audit')
+      .where('name', '=', 'event.update')
+      .where(sql<string>`object ->> 'id'`, '=', eventId)
+      .orderBy('seq')
+      .execute()
+  ).map((e) => e.audit);
 /**
  * Events listed latest start first: these tests make events in one second, and ids of one
  * second have no order among themselves (src/db/ids.ts), so the default order (-id) would
@@ -153,6 +165,25 @@ describe('POST /api/events/{id}/guides', () => {
       expect(again.json()).toEqual(first.json());
     }
     expect(await guidesOn(target.id)).toEqual([guide.id]);
+  });
+
+  it('announces the assignment once: five identical POSTs at once are 201 with one event.update', async () => {
+    const guide = await createGuide(t.app, seller, seller.id);
+    const target = await event('2030-07-08T09:00');
+    const announced = await updatesOf(target.id);
+    const answers = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => assign(t.app, seller, target.id, { guide: { id: guide.id } })),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual([201, 201, 201, 201, 201]);
+    // Each answers with the event as it is: the guide on it, once.
+    for (const answer of answers) expect(guideIdsOf(answer.json())).toEqual([guide.id]);
+    const audits = (await updatesOf(target.id)).slice(announced.length);
+    expect(audits).toEqual([
+      { guides: { old: [], new: [{ status: 'pending', guide: { id: guide.id } }] } },
+    ]);
+    // A retry later changes nothing and announces nothing either.
+    expect((await assign(t.app, seller, target.id, { id: guide.id })).statusCode).toBe(201);
+    expect(await updatesOf(target.id)).toHaveLength(announced.length + 1);
   });
 });
 
@@ -349,6 +380,27 @@ describe('the overlap rule (409 guide_conflict unless forceConfirm)', () => {
 });
 
 describe('DELETE /api/events/{id}/guides/{guideId}', () => {
+  it('takes the guide off once: five identical DELETEs at once are one 200, four 404, one event.update', async () => {
+    const guide = await createGuide(t.app, seller, seller.id);
+    const target = await event('2030-10-02T09:00');
+    expect((await assign(t.app, seller, target.id, { guide: { id: guide.id } })).statusCode).toBe(
+      201,
+    );
+    const announced = await updatesOf(target.id);
+    const answers = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => unassign(t.app, seller, target.id, guide.id)),
+    );
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 404, 404, 404, 404]);
+    for (const answer of answers.filter((r) => r.statusCode === 404)) {
+      expectProblem(answer, 404, 'not_found');
+    }
+    const audits = (await updatesOf(target.id)).slice(announced.length);
+    expect(audits).toEqual([
+      { guides: { old: [{ status: 'pending', guide: { id: guide.id } }], new: [] } },
+    ]);
+    expect(await guidesOn(target.id)).toEqual([]);
+  });
+
   it('takes the guide off and answers 200 with the event; 404 when it is not on it', async () => {
     const guide = await createGuide(t.app, seller, seller.id);
     const other = await createGuide(t.app, seller, seller.id, { name: 'Other' });

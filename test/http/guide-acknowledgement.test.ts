@@ -4,6 +4,7 @@
  * means for the overlap rule and the lists, `guides` as objects on `POST /api/events`, and
  * the bare-id shape kept for older versions.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   as,
@@ -52,6 +53,17 @@ const answer = (account: Account | null, eventId: string, guideId: string, paylo
     url: `/api/events/${eventId}/guides/${guideId}`,
     payload: payload as object,
   });
+/** The audits of the event's `event.update`s, oldest first. */
+const updatesOf = async (eventId: string) =>
+  (
+    await t.database.db
+      .selectFrom('domain_events')
+      .select('audit')
+      .where('name', '=', 'event.update')
+      .where(sql<string>`object ->> 'id'`, '=', eventId)
+      .orderBy('seq')
+      .execute()
+  ).map((e) => e.audit);
 const statusesOf = async (eventId: string, headers: Record<string, string> = {}) =>
   (await readEvent(t.app, shop.seller, eventId, headers)).json().guides;
 
@@ -74,6 +86,28 @@ describe('the guide’s answer', () => {
     expect((await answer(gusUser, event.id, gus.id, { status: 'declined' })).statusCode).toBe(200);
     const back = await answer(gusUser, event.id, gus.id, { status: 'confirmed' });
     expect(back.json().guides).toEqual([{ status: 'confirmed', guide: { id: gus.id } }]);
+  });
+
+  it('announces an answer once: the same answer again, or five at once, is one event.update', async () => {
+    const event = await newEvent();
+    await assign(t.app, shop.seller, event.id, { guide: { id: gus.id } });
+    const announced = (await updatesOf(event.id)).length;
+    const answers = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => answer(gusUser, event.id, gus.id, { status: 'confirmed' })),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    for (const r of answers) {
+      expect(r.json().guides).toEqual([{ status: 'confirmed', guide: { id: gus.id } }]);
+    }
+    expect((await answer(gusUser, event.id, gus.id, { status: 'confirmed' })).statusCode).toBe(200);
+    expect((await updatesOf(event.id)).slice(announced)).toEqual([
+      {
+        guides: {
+          old: [{ status: 'pending', guide: { id: gus.id } }],
+          new: [{ status: 'confirmed', guide: { id: gus.id } }],
+        },
+      },
+    ]);
   });
 
   it('lets the seller’s guide managers answer for a guide', async () => {

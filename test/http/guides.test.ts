@@ -15,6 +15,7 @@ import {
   type Account,
   type TestApp,
 } from '../helpers/app.js';
+import { ANNOUNCED_TOGETHER, LEAVE_PAGE } from '../../src/modules/events/assignment-leave.js';
 import { openShop, type Shop } from '../helpers/booking.js';
 import {
   ALWAYS,
@@ -698,6 +699,96 @@ describe('deleting a guide', () => {
       'not_found',
     );
     expect((await guideRow(guide.id)).deleted_at).not.toBeNull();
+  });
+
+  it('announces each future event it leaves as event.update, the guide in old and not in new', async () => {
+    const guide = await createGuide(t.app, seller, seller.id, { name: 'Announced' });
+    const stays = await createGuide(t.app, seller, seller.id, { name: 'Stays on' });
+    const past = await createEvent(t.app, seller, shop.experienceId, '2020-02-03T09:00');
+    const first = await createEvent(t.app, seller, shop.experienceId, '2031-02-03T09:00');
+    const second = await createEvent(t.app, seller, shop.experienceId, '2031-02-04T09:00');
+    for (const event of [past, first, second]) {
+      expect((await assign(t.app, seller, event.id, { guide: { id: guide.id } })).statusCode).toBe(
+        201,
+      );
+    }
+    expect((await assign(t.app, seller, first.id, { guide: { id: stays.id } })).statusCode).toBe(
+      201,
+    );
+    const updatesOf = (ids: string[]) =>
+      t.database.db
+        .selectFrom('domain_events')
+        .select(['actor_id', 'audit', sql<string>`object ->> 'id'`.as('event')])
+        .where('name', '=', 'event.update')
+        .where(sql<string>`object ->> 'id'`, 'in', ids)
+        .orderBy('seq')
+        .execute();
+    const ids = [past.id, first.id, second.id];
+    const before = (await updatesOf(ids)).length;
+
+    expect((await req(seller, 'DELETE', `/${seller.id}/guides/${guide.id}`)).statusCode).toBe(204);
+
+    const announced = (await updatesOf(ids)).slice(before);
+    expect(announced.map((e) => e.event).sort()).toEqual([first.id, second.id].sort());
+    const on = (list: unknown) => (list as { guide: { id: string } }[]).map((g) => g.guide.id);
+    for (const { actor_id, audit, event } of announced) {
+      const guides = (audit as Record<string, { old: unknown; new: unknown }>).guides!;
+      // What changed is the guides alone, by the caller that deleted the guide.
+      expect(Object.keys(audit as object)).toEqual(['guides']);
+      expect(actor_id).toBe(seller.id);
+      expect(on(guides.old)).toContain(guide.id);
+      expect(on(guides.new)).not.toContain(guide.id);
+      expect(on(guides.new)).toEqual(event === first.id ? [stays.id] : []);
+    }
+  });
+
+  it('leaves more future events than a page, each announced once', async () => {
+    // Two whole pages, whole batches and a remainder one by one (assignment-leave.ts).
+    const count = 2 * LEAVE_PAGE + ANNOUNCED_TOGETHER + 3;
+    const guide = await createGuide(t.app, seller, seller.id, { name: 'Busy' });
+    const first = await createEvent(t.app, seller, shop.experienceId, '2032-01-01T09:00');
+    expect((await assign(t.app, seller, first.id, { guide: { id: guide.id } })).statusCode).toBe(
+      201,
+    );
+    // The others copy the first, a day apart (made by SQL: thousands of requests otherwise).
+    await sql`
+      insert into events (id, experience_id, seller_id, starts_at, ends_at, max, reserved,
+                          guide_ids, guide_statuses, created_at, updated_at)
+      select substr(md5(e.id || g), 1, 24), e.experience_id, e.seller_id,
+             e.starts_at + g * interval '1 day', e.ends_at + g * interval '1 day', e.max, 0,
+             e.guide_ids, e.guide_statuses, e.created_at, e.updated_at
+      from events e, generate_series(1, ${count - 1}::int) g
+      where e.id = ${first.id}
+    `.execute(t.database.db);
+    const onIt = sql<number>`count(*) filter (where e.guide_ids @> array[${guide.id}]::text[])`;
+    const stillOn = async () =>
+      Number(
+        (
+          await t.database.db
+            .selectFrom('events as e')
+            .select(onIt.as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    expect(await stillOn()).toBe(count);
+
+    expect((await req(seller, 'DELETE', `/${seller.id}/guides/${guide.id}`)).statusCode).toBe(204);
+
+    expect(await stillOn()).toBe(0);
+    const announced = await t.database.db
+      .selectFrom('domain_events')
+      .select([sql<string>`object ->> 'id'`.as('event'), 'audit'])
+      .where('name', '=', 'event.update')
+      .where('actor_id', '=', seller.id)
+      .where(sql<string>`audit -> 'guides' -> 'old' -> 0 -> 'guide' ->> 'id'`, '=', guide.id)
+      .execute();
+    expect(announced).toHaveLength(count);
+    expect(new Set(announced.map((e) => e.event)).size).toBe(count);
+    for (const { audit } of announced) {
+      expect(audit).toEqual({
+        guides: { old: [{ status: 'pending', guide: { id: guide.id } }], new: [] },
+      });
+    }
   });
 
   it('happens once: concurrent DELETEs answer 204 then 404, with one guide.delete', async () => {

@@ -9,11 +9,11 @@ import { accessOf } from '../../domain/access.js';
 import type { Caller } from '../../domain/caller.js';
 import { forbidden, invalid, notFound } from '../../domain/errors.js';
 import type { GuideStatus } from '../../db/types.js';
-import { emitChange, noEvents, type EventSink } from '../../outbox/index.js';
+import { noEvents, type EventSink } from '../../outbox/index.js';
 import { guidesFacade as guides } from '../guides/index.js';
-import { acknowledge, assignGuide, requireGuideOn } from './assignment.js';
+import { acknowledge, assignGuide, unassignGuide, type GuidesChange } from './assignment.js';
+import { announceEventUpdate } from './event-changes.js';
 import { type EventRow, type EventView, toEventView } from './events.schemas.js';
-import { eventGuidesRepository } from './event-guides.repository.js';
 import { eventsRepository } from './events.repository.js';
 import { eventVisibility } from './event-visibility.js';
 import { LATEST_GUIDE_WRITES, type GuideWrites } from './events.versions.js';
@@ -46,17 +46,20 @@ export function assignmentService({
 }) {
   const visibility = eventVisibility();
 
-  /** The event after a change of its guides, emitted as `event.update` with what changed. */
-  async function changed(tx: Tx, caller: Caller, before: EventRow): Promise<EventView> {
-    const after = toEventView((await eventsRepository(tx).findById(before.id))!);
-    await emitChange(domainEvents, tx, {
-      name: 'event.update',
+  /**
+   * The event after a change of its guides: announced as `event.update` with what changed
+   * when it changed (`before` as read under the locks), else as it is, announcing nothing (a
+   * retry, or the second of two identical requests).
+   */
+  async function outcome(tx: Tx, caller: Caller, change: GuidesChange): Promise<EventView> {
+    const { before } = change;
+    if (!change.changed) return toEventView(before);
+    return announceEventUpdate(domainEvents, tx, {
+      id: before.id,
       sellerId: before.seller_id,
       actorId: caller.id,
-      after,
-      before: toEventView(before),
+      before,
     });
-    return after;
   }
 
   /** The event, if the caller may manage its guides (404 when it may not even see it). */
@@ -84,8 +87,11 @@ export function assignmentService({
         // delegate's user id (read as its profile) skips the rule. A guide id is a guide
         // profile, whose schedules that version never overrode (DESIGN.md: never).
         const checkSchedule = writes.checkSchedule || guideId === named;
-        await assignGuide(tx, guides, event, guideId, { forceConfirm, checkSchedule });
-        return changed(tx, caller, event);
+        const change = await assignGuide(tx, guides, event, guideId, {
+          forceConfirm,
+          checkSchedule,
+        });
+        return outcome(tx, caller, change);
       });
     },
 
@@ -119,17 +125,16 @@ export function assignmentService({
             );
           }
         }
-        await acknowledge(tx, guides, event, guideId, status);
-        return changed(tx, caller, event);
+        return outcome(tx, caller, await acknowledge(tx, guides, event, guideId, status));
       });
     },
 
+    /** 404 when the guide is not on the event as read under the locks (unassignGuide). */
     async unassign(caller: Caller, eventId: string, guideId: string): Promise<EventView> {
       const event = await managedEvent(caller, eventId);
-      requireGuideOn(event, guideId);
       return inTransaction(db, async (tx) => {
-        await eventGuidesRepository(tx).removeGuide(eventId, guideId);
-        return changed(tx, caller, event);
+        const before = await unassignGuide(tx, guides, event, guideId);
+        return outcome(tx, caller, { before, changed: true });
       });
     },
   };

@@ -10,7 +10,6 @@ import type { GuideStatus } from '../../db/types.js';
 import { unavailability, type GuideProfile, type GuidesFacade } from '../guides/index.js';
 import { toEventView, type EventRow } from './events.schemas.js';
 import { eventGuidesRepository } from './event-guides.repository.js';
-import { eventsRepository } from './events.repository.js';
 
 export interface AssignmentOptions {
   /** Take the guide even when it is on an overlapping event. */
@@ -30,6 +29,25 @@ async function lockedGuide(trx: Tx, guides: GuidesFacade, event: EventRow, guide
   return guide;
 }
 
+/**
+ * What a change of an event's guides found: the event as it was, read under the guide's
+ * lock and its own, and whether the change changed it (what to announce, and whether to).
+ */
+export interface GuidesChange {
+  before: EventRow;
+  changed: boolean;
+}
+
+/**
+ * The event read again under the guide's lock (taken first: the one lock order of guides
+ * and events) and then its own: another change of its guides may just have committed.
+ */
+async function lockedEvent(trx: Tx, event: EventRow): Promise<EventRow> {
+  const current = await eventGuidesRepository(trx).lockedEvent(event.id);
+  if (!current) throw notFound(`Event ${event.id}`);
+  return current;
+}
+
 /** Checks and records one guide on `event` (a no-op when it is already there). */
 export async function assignGuide(
   trx: Tx,
@@ -37,14 +55,32 @@ export async function assignGuide(
   event: EventRow,
   guideId: string,
   options: AssignmentOptions,
-): Promise<void> {
+): Promise<GuidesChange> {
   const guide = await lockedGuide(trx, guides, event, guideId);
-  const events = eventsRepository(trx);
-  // Re-read under the guide's lock: another assignment may just have committed.
-  const current = (await events.findById(event.id))!;
-  if (current.guide_ids.includes(guideId)) return;
+  const current = await lockedEvent(trx, event);
+  if (current.guide_ids.includes(guideId)) return { before: current, changed: false };
   await checkAvailable(trx, guides, guide, current, options);
   await eventGuidesRepository(trx).addGuide(event.id, guideId);
+  return { before: current, changed: true };
+}
+
+/**
+ * Takes a guide off `event`, under the guide's lock and the event's (in assignment's order),
+ * from the event as read under them: 404 when the guide is not on it, so of identical
+ * removals at once one takes it off and the others find it gone. A deleted guide has no
+ * lock left to take; the event's lock alone orders its removals from past events.
+ */
+export async function unassignGuide(
+  trx: Tx,
+  guides: GuidesFacade,
+  event: EventRow,
+  guideId: string,
+): Promise<EventRow> {
+  await guides.lock(trx, guideId);
+  const current = await lockedEvent(trx, event);
+  requireGuideOn(current, guideId);
+  await eventGuidesRepository(trx).removeGuide(event.id, guideId);
+  return current;
 }
 
 /**
@@ -59,17 +95,17 @@ export async function acknowledge(
   event: EventRow,
   guideId: string,
   status: GuideStatus,
-): Promise<void> {
+): Promise<GuidesChange> {
   const guide = await lockedGuide(trx, guides, event, guideId);
-  const events = eventsRepository(trx);
-  const current = (await events.findById(event.id))!;
+  const current = await lockedEvent(trx, event);
   requireGuideOn(current, guideId);
   const was = current.guide_statuses[guideId] ?? 'confirmed';
-  if (was === status) return;
+  if (was === status) return { before: current, changed: false };
   if (was === 'declined') {
     await checkAvailable(trx, guides, guide, current, { forceConfirm: false, checkSchedule: true });
   }
   await eventGuidesRepository(trx).setGuideStatus(event.id, guideId, status);
+  return { before: current, changed: true };
 }
 
 /** The assignment rules: the guide's schedules, then its other events. */

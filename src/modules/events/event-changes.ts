@@ -1,8 +1,8 @@
 /**
- * How every write of an event ends, written once for the change (`PUT`) and the upsert
- * (`POST`): the event read back as the caller will see it and announced as `event.update`
- * with what it was before (webhooks, the audit); and the refusal of a capacity below the
- * seats already taken.
+ * How every write of an event ends, written once for the change (`PUT`), the upsert
+ * (`POST`), the assignment of guides and a deleted guide leaving its events: the event read
+ * back as the caller will see it and announced as `event.update` with what it was before
+ * (webhooks, the audit); and the refusal of a capacity below the seats already taken.
  */
 import type { Tx } from '../../db/unit-of-work.js';
 import { DomainError } from '../../domain/errors.js';
@@ -15,7 +15,20 @@ export async function announceEventUpdate(
   tx: Tx,
   change: { id: string; sellerId: string; actorId: string; before: EventRow | undefined },
 ): Promise<EventView> {
-  const view = toEventView((await eventsRepository(tx).findById(change.id))!);
+  const after = (await eventsRepository(tx).findById(change.id))!;
+  return emitEventUpdate(domainEvents, tx, { ...change, after });
+}
+
+/**
+ * `event.update` for an event whose rows before and after the change the caller holds
+ * already (a deleted guide leaving many events reads them by the page, not one by one).
+ */
+export async function emitEventUpdate(
+  domainEvents: EventSink,
+  tx: Tx,
+  change: { sellerId: string; actorId: string; before: EventRow | undefined; after: EventRow },
+): Promise<EventView> {
+  const view = toEventView(change.after);
   await emitChange(domainEvents, tx, {
     name: 'event.update',
     sellerId: change.sellerId,

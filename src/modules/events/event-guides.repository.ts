@@ -1,11 +1,12 @@
 /**
- * The SQL of the guides on events: who is on which event, the overlap rule's query, adding,
- * acknowledging and removing a guide, a deleted guide leaving the events to come, and an
- * event with the names and phones of the guides working it (a departure's manifest).
+ * The SQL of the guides on events: who is on which event, the overlap rule's query, an event
+ * locked for a change of its guides, adding, acknowledging and removing a guide, a deleted
+ * guide leaving the events to come, and an event with the names and phones of the guides
+ * working it (a departure's manifest).
  */
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { touchedAt } from '../../db/creation-clock.js';
-import type { DB, GuideStatus } from '../../db/types.js';
+import type { DB, EventsTable, GuideStatus } from '../../db/types.js';
 import { eventsWithExperience } from './events.repository.js';
 import type { EventRow } from './events.schemas.js';
 
@@ -72,17 +73,45 @@ export function eventGuidesRepository(db: Kysely<DB>) {
         .execute();
     },
 
-    /** Takes a guide off every event that has not started by `now` (the guide was deleted). */
-    async removeGuideFromFuture(guideId: string, now: Date): Promise<void> {
-      await db
+    /**
+     * An event as its view reads it, locked until the transaction ends: a change of its
+     * guides reads what it changes (and announces as `before`) under the lock.
+     */
+    async lockedEvent(id: string): Promise<EventRow | undefined> {
+      return withExperience().where('e.id', '=', id).forUpdate('e').executeTakeFirst();
+    },
+
+    /**
+     * Up to `limit` of the events a guide is on that have not started by `now`, locked in
+     * the order bookings lock events (experience, then start), so that a deleted guide
+     * leaving them and a booking never wait on each other in a cycle.
+     */
+    async lockFutureWithGuide(guideId: string, now: Date, limit: number): Promise<EventRow[]> {
+      return withExperience()
+        .where(sql<SqlBool>`e.guide_ids @> array[${guideId}]::text[]`)
+        .where('e.starts_at', '>', now)
+        .orderBy('e.experience_id')
+        .orderBy('e.starts_at')
+        .limit(limit)
+        .forUpdate('e')
+        .execute();
+    },
+
+    /** Takes a guide off these events (a deleted guide leaving them): their rows after. */
+    async removeGuideFromEvents(
+      ids: readonly string[],
+      guideId: string,
+    ): Promise<Selectable<EventsTable>[]> {
+      if (ids.length === 0) return [];
+      return db
         .updateTable('events')
         .set({
           guide_ids: sql`array_remove(guide_ids, ${guideId})`,
           guide_statuses: sql`guide_statuses - ${guideId}::text`,
           updated_at: touchedAt('events'),
         })
-        .where(sql<SqlBool>`guide_ids @> array[${guideId}]::text[]`)
-        .where('starts_at', '>', now)
+        .where('id', 'in', ids)
+        .returningAll()
         .execute();
     },
 

@@ -5,7 +5,8 @@
  * hand (with the room left on the resources they share), the guides on events (emails),
  * and a deleted guide leaving the events to come.
  */
-import type { Executor, Tx } from '../../db/unit-of-work.js';
+import type { Executor } from '../../db/unit-of-work.js';
+import { leaveFutureEvents } from './assignment-leave.js';
 import { eventGuidesRepository } from './event-guides.repository.js';
 import { eventsRepository } from './events.repository.js';
 import { toEventView } from './events.schemas.js';
@@ -116,8 +117,11 @@ export const eventsFacade = {
   seatsAhead: (db: Executor, experienceId: string): Promise<boolean> =>
     eventsRepository(db).seatsAhead(experienceId),
 
-  leaveFutureEvents: (tx: Tx, guideId: string, now: Date): Promise<void> =>
-    eventGuidesRepository(tx).removeGuideFromFuture(guideId, now),
+  /**
+   * Takes a deleted guide off the events that have not started, each announced as
+   * `event.update` by `actorId` (assignment-leave.ts).
+   */
+  leaveFutureEvents,
 
   guidesOf: (db: Executor, eventIds: readonly string[]): Promise<Map<string, string[]>> =>
     eventGuidesRepository(db).guidesOf(eventIds),

@@ -184,8 +184,9 @@ export async function update(
 }
 
 /**
- * Marks the guide deleted (its id stays on past events) and takes it off future ones. Only
- * a live guide: a repeated or concurrent DELETE is 404 and announces nothing again.
+ * Marks the guide deleted (its id stays on past events) and takes it off future ones, each
+ * announced as `event.update`. Only a live guide: a repeated or concurrent DELETE is 404 and
+ * announces nothing again.
  */
 export async function remove(
   ctx: GuidesContext,
@@ -198,7 +199,7 @@ export async function remove(
   await inTransaction(ctx.db, async (tx) => {
     const view = toGuideView(await lockedGuide(tx, sellerId, id));
     if (!(await guidesRepository(tx).markDeleted(id, now))) throw notFound(`Guide ${id}`);
-    await ctx.leaveFutureEvents(tx, id, now);
+    await ctx.leaveFutureEvents(tx, ctx.domainEvents, caller.id, id, now);
     await emit(ctx, tx, caller, 'guide.delete', view);
   });
 }

@@ -18,8 +18,17 @@ import { guidesRepository } from './guides.repository.js';
 
 export interface GuidesServiceDeps {
   db: Db;
-  /** Takes a deleted guide off the events that have not started (the events module's). */
-  leaveFutureEvents: (tx: Tx, guideId: string, now: Date) => Promise<void>;
+  /**
+   * Takes a deleted guide off the events that have not started, announcing each one it
+   * leaves as `event.update` by `actorId` on `domainEvents` (the events module's).
+   */
+  leaveFutureEvents: (
+    tx: Tx,
+    domainEvents: EventSink,
+    actorId: string,
+    guideId: string,
+    now: Date,
+  ) => Promise<void>;
   domainEvents?: EventSink;
 }
 

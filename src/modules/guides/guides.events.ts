@@ -20,5 +20,8 @@ export const guideEvents: EventDocs<Extract<EventName, `guide.${string}`>> = {
     when: 'a guide profile or its schedules change',
     auditExample: { phone: { old: null, new: '+33 6 12 34 56 78' } },
   },
-  'guide.delete': { object: Guide, when: 'a guide profile is deleted (the object as it was)' },
+  'guide.delete': {
+    object: Guide,
+    when: 'a guide profile is deleted (the object as it was); the events that have not started lose it first, each announced by its own `event.update`',
+  },
 };

@@ -41,8 +41,14 @@ update "events" set "guide_statuses" = guide_statuses || jsonb_build_object($1::
 -- removeGuide
 update "events" set "guide_ids" = array_remove(guide_ids, $1), "guide_statuses" = guide_statuses - $2::text, "updated_at" = greatest($3::timestamptz, "events"."updated_at" + interval '1 millisecond') where "id" = $4;
 
--- removeGuideFromFuture
-update "events" set "guide_ids" = array_remove(guide_ids, $1), "guide_statuses" = guide_statuses - $2::text, "updated_at" = greatest($3::timestamptz, "events"."updated_at" + interval '1 millisecond') where guide_ids @> array[$4]::text[] and "starts_at" > $5;
+-- lockedEvent
+select "e".*, "x"."name" as "title", "x"."timezone" as "timezone" from "events" as "e" inner join "experiences" as "x" on "x"."id" = "e"."experience_id" where "e"."id" = $1 for update of "e";
+
+-- lockFutureWithGuide
+select "e".*, "x"."name" as "title", "x"."timezone" as "timezone" from "events" as "e" inner join "experiences" as "x" on "x"."id" = "e"."experience_id" where e.guide_ids @> array[$1]::text[] and "e"."starts_at" > $2 order by "e"."experience_id", "e"."starts_at" limit $3 for update of "e";
+
+-- removeGuideFromEvents
+update "events" set "guide_ids" = array_remove(guide_ids, $1), "guide_statuses" = guide_statuses - $2::text, "updated_at" = greatest($3::timestamptz, "events"."updated_at" + interval '1 millisecond') where "id" in ($4) returning *;
 
 -- guidesOf
 select "id", "guide_ids", "guide_statuses" from "events" where "id" in ($1, $2);
