@@ -11,6 +11,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { ago, fromNow, idsMadeBefore } from '../db/db-clock.js';
 import { newId } from '../db/ids.js';
 import { deleteOldest } from '../db/prune-batch.js';
+import { storableText } from '../db/storable-text.js';
 import type { DB, OutboxTable } from '../db/types.js';
 import { write } from '../db/write-batch.js';
 
@@ -365,7 +366,8 @@ export function outboxRepository(db: Kysely<DB>) {
         .updateTable('outbox')
         .set({
           status: retryInMs === 'give-up' ? 'failed' : 'pending',
-          last_error: error.slice(0, MAX_ERROR_LENGTH),
+          // The SMTP server's reply: any text, NUL included.
+          last_error: storableText(error, MAX_ERROR_LENGTH),
           locked_until: null,
           ...(retryInMs === 'give-up' ? {} : { next_attempt_at: fromNow(retryInMs) }),
         })
@@ -386,7 +388,7 @@ export function outboxRepository(db: Kysely<DB>) {
         .updateTable('outbox')
         .set((eb) => ({
           attempts: eb('attempts', '-', 1),
-          last_error: reason.slice(0, MAX_ERROR_LENGTH),
+          last_error: storableText(reason, MAX_ERROR_LENGTH),
           locked_until: null,
           next_attempt_at: fromNow(inMs),
         }))

@@ -10,6 +10,7 @@ import { createQueryRecorder } from '../../src/db/query-recorder.js';
 import * as outboxModule from '../../src/mail/outbox.repository.js';
 import * as deliveriesModule from '../../src/modules/hooks/deliveries.repository.js';
 import * as deliveryClaimsModule from '../../src/modules/hooks/delivery-claims.repository.js';
+import * as fanOutModule from '../../src/modules/hooks/fan-out.repository.js';
 import * as webhookRetentionModule from '../../src/modules/hooks/webhook-retention.repository.js';
 import * as hooksModule from '../../src/modules/hooks/hooks.repository.js';
 import * as resellerHooksModule from '../../src/modules/hooks/reseller-hooks.repository.js';
@@ -71,6 +72,7 @@ const {
 } = tracked(outboxModule);
 const { deliveriesRepository } = tracked(deliveriesModule);
 const { claimDue } = tracked(deliveryClaimsModule);
+const { fanOut, insertDeliveries } = tracked(fanOutModule);
 const { webhookRetentionRepository } = tracked(webhookRetentionModule);
 const { hooksRepository } = tracked(hooksModule);
 const { resellerHooksRepository } = tracked(resellerHooksModule);
@@ -578,6 +580,12 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
         'give-up',
         async () => undefined,
       ),
+    recordDelivered: (db) =>
+      deliveriesRepository(db).record(
+        { id: A, attempts: 1, hook_id: B },
+        { statusCode: 200, error: null, durationMs: 3, response: 'ok' },
+        'delivered',
+      ),
     pruneDeliveries: (db) => webhookRetentionRepository(db).pruneDeliveries(30 * 86_400_000, 1000),
     pruneEvents: (db) => webhookRetentionRepository(db).pruneEvents(30 * 86_400_000, 1000),
     ...listCalls(
@@ -664,11 +672,25 @@ repositories.resellerHooks = {
   liveOf: (db) => resellerHooksRepository(db).liveOf([A, B]),
 };
 
-// The claim's two steps, around budgets and hosts at their caps (the dispatcher's plan).
+// The fan-out's reads, and its deliveries written as array parameters (any number of rows,
+// six parameters).
+repositories.fanOut = {
+  fanOut: (db) => fanOut(db, 200),
+  insertDeliveries: (db) =>
+    insertDeliveries(db, [
+      { id: A, at: AT, hook_id: B, event_id: A, event_name: 'order.create', event_seq: 1 },
+      { id: B, at: LATER, hook_id: A, event_id: B, event_name: 'event.update', event_seq: 2 },
+    ]),
+};
+
+// The claim's two steps, around budgets and hosts at their caps, in turns counted on from
+// the slots each budget holds (the dispatcher's plan).
 repositories.deliveryClaims = {
   claimDue: (db) =>
     claimDue(db, 10, 30_000, {
       busy: { owners: [A], resellers: [B], hosts: ['h.example:443'] },
+      held: { [`owner ${B}`]: 3 },
+      perHook: 4,
       choose: () => [
         { id: A, hook: { url: 'https://h.example/', owner_id: B, reseller_id: null } },
       ],

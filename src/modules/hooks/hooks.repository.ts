@@ -178,7 +178,15 @@ export function hooksRepository(db: Kysely<DB>) {
       return byDelivery;
     },
 
-    /** Due again now, whatever its state (a resend on request); undefined if not the hook's. */
+    /**
+     * Due again now with a fresh retry schedule, whatever its state (a resend on request);
+     * undefined if not the hook's. A delivery in flight (claimed, its lease running) keeps
+     * its lease: clearing it sent the delivery again at the next poll, in parallel with the
+     * attempt on the wire, whose outcome was then fenced out (review-hooks finding 6). The
+     * fresh schedule starting at that attempt (`round_start = attempts`) is the mark that a
+     * resend is owed: recording the attempt leaves the delivery pending and due
+     * (deliveries.repository.ts `record`), so it is sent once more, right after.
+     */
     async resend(hookId: string, id: string): Promise<DeliveryRow | undefined> {
       return db
         .updateTable('webhook_deliveries')
@@ -186,7 +194,7 @@ export function hooksRepository(db: Kysely<DB>) {
           status: 'pending',
           round_start: eb.ref('attempts'),
           next_attempt_at: sql<Date>`now()`,
-          locked_until: null,
+          locked_until: sql<Date | null>`case when locked_until > now() then locked_until end`,
           updated_at: sql<Date>`now()`,
         }))
         .where('hook_id', '=', hookId)

@@ -206,7 +206,10 @@ export function hooksService({ db, cipher, env, resolveVersion }: HooksServiceDe
       );
     },
 
-    /** Sent again as soon as a dispatcher polls, with a fresh retry schedule. */
+    /**
+     * Sent again as soon as a dispatcher polls, with a fresh retry schedule; one in flight is
+     * sent again once its attempt ends, never beside it (hooks.repository.ts `resend`).
+     */
     async resend(
       caller: Caller,
       ownerId: string,

@@ -38,7 +38,7 @@ update "hooks" set "status" = $1, "disabled_at" = now(), "updated_at" = greatest
 select * from "webhook_attempts" where "delivery_id" in ($1, $2) order by "delivery_id", "attempt";
 
 -- resend
-update "webhook_deliveries" set "status" = $1, "round_start" = "attempts", "next_attempt_at" = now(), "locked_until" = $2, "updated_at" = now() where "hook_id" = $3 and "id" = $4 returning *;
+update "webhook_deliveries" set "status" = $1, "round_start" = "attempts", "next_attempt_at" = now(), "locked_until" = case when locked_until > now() then locked_until end, "updated_at" = now() where "hook_id" = $2 and "id" = $3 returning *;
 
 -- listSource.rows
 select "h".* from "hooks" as "h" where "h"."reseller_id" is null and (("h"."owner_id" in ($1))) order by "h"."created_at" desc, "h"."id" desc limit 6;
