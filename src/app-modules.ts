@@ -20,6 +20,7 @@ import {
   sentToOthersLastHour,
   sentToRecipientLastDay,
   invitationsLastHour,
+  sellerConfirmationsLastDay,
 } from './mail/index.js';
 import { checkinsModule } from './modules/checkins/index.js';
 import { checkoutFacade, checkoutModule } from './modules/checkout/index.js';
@@ -162,6 +163,18 @@ export async function createModules(ctx: ModuleContext): Promise<Modules> {
         sentToOthersLastHour,
         toOthersPerHour: config.confirmationsToOthersPerHour,
         sentToRecipientLastDay,
+        perSeller: {
+          perDay: config.sellerConfirmationsToOthersPerDay,
+          sentToOthersLastDay: sellerConfirmationsLastDay,
+          // The seller's id, for the operator to look at; never an address.
+          withheld: (sellerId) =>
+            log
+              .child({ component: 'mail' })
+              .warn(
+                { sellerId },
+                'confirmation not sent: the seller is over its daily budget of mail to others',
+              ),
+        },
       },
       ...(config.holds.sweep
         ? { sweeper: { sweepMs: config.holds.sweepMs, logger: log.child({ component: 'holds' }) } }

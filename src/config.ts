@@ -261,6 +261,13 @@ const EnvSchema = Type.Object({
     default: 10,
     description: 'Confirmations a customer account may cause to addresses not its own per hour',
   }),
+  SELLER_CONFIRMATIONS_PER_DAY: Type.Integer({
+    minimum: 0,
+    maximum: 1_000_000,
+    default: 500,
+    description:
+      "Confirmations a seller's own bookings (its account, its staff, its publishable keys) may send per day to addresses other than its accounts'",
+  }),
   API_KEY_CACHE_TTL_MS: Type.Integer({
     minimum: 0,
     maximum: 3_600_000,
@@ -409,6 +416,8 @@ export interface Config {
   readonly apiKeyCacheStaleMs: number;
   readonly passwordHashConcurrency: number;
   readonly confirmationsToOthersPerHour: number;
+  /** A seller's daily budget of confirmations to others (docs/booking.md, "Not a relay"). */
+  readonly sellerConfirmationsToOthersPerDay: number;
   readonly bodyLimit: number;
   readonly requestTimeoutMs: number;
   readonly shutdownDrainMs: number;
@@ -673,6 +682,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeyCacheStaleMs: converted.API_KEY_CACHE_STALE_MS,
     passwordHashConcurrency: converted.PASSWORD_HASH_CONCURRENCY,
     confirmationsToOthersPerHour: converted.CONFIRMATIONS_TO_OTHERS_PER_HOUR,
+    sellerConfirmationsToOthersPerDay: converted.SELLER_CONFIRMATIONS_PER_DAY,
     bodyLimit: converted.BODY_LIMIT,
     requestTimeoutMs: converted.REQUEST_TIMEOUT_MS,
     shutdownDrainMs: converted.SHUTDOWN_DRAIN_MS,

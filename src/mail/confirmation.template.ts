@@ -1,6 +1,6 @@
 /**
- * The order emails (the confirmation, and the cancellation): subject, plain-text part and
- * HTML part, from the Order view.
+ * The order emails (the confirmation, and the cancellation): subject (the booking's code,
+ * never the seller's text), plain-text part and HTML part, from the Order view.
  *
  * The HTML is built with the `html` tag below, which escapes every interpolated value unless
  * it is itself the output of `html`: escaping is the default, so a forgotten call cannot let
@@ -132,11 +132,16 @@ const WORDING: Record<'confirmation' | 'cancellation', Wording> = {
  */
 const READ_OUT = 'give it when you arrive or call';
 
+/**
+ * The subject names the booking by its short code, which the service draws (booking-codes.ts),
+ * and nothing the seller wrote: an experience's name is the seller's free text, and anyone
+ * may sign up as a seller, so "Booking confirmed: <name>" let a name such as "Your account is
+ * locked, verify at ..." head a mail from the service's own sender. The items are named in
+ * the body, escaped. The invitation email keeps the seller's name out of its subject too.
+ */
 function subjectOf(order: OrderView, wording: Wording): string {
-  const first = order.items[0]?.name ?? 'your booking';
-  const more = order.items.length > 1 ? ` and ${order.items.length - 1} more` : '';
-  // Header values are one line: a name with a line break must not start a new header.
-  return `${wording.subject}: ${first}${more}`.replace(/[\r\n]+/g, ' ');
+  // Header values are one line (a code has no line break; kept as a guard).
+  return `${wording.subject}: ${order.shortCode}`.replace(/[\r\n]+/g, ' ');
 }
 
 /**

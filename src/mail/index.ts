@@ -6,6 +6,7 @@
 export {
   enqueue,
   invitationsLastHour,
+  sellerConfirmationsLastDay,
   sentToOthersLastHour,
   sentToRecipientLastDay,
   type InvitationWindow,

@@ -282,6 +282,69 @@ export async function sentToRecipientLastDay(
   return Number(row.n);
 }
 
+/**
+ * A seller's own accounts: the seller and its staff (delegates with an account: accepted, or
+ * added by id). Their addresses are the seller's own; their ids, with its publishable keys',
+ * are who its confirmations are caused by.
+ */
+const accountsOf = (db: Kysely<DB>, sellerId: string) =>
+  db
+    .selectNoFrom(sql<string>`${sellerId}::text`.as('id'))
+    .unionAll(
+      db
+        .selectFrom('delegates')
+        .select('user_id as id')
+        .where('seller_id', '=', sellerId)
+        .where('user_id', 'is not', null)
+        .$narrowType<{ id: string }>(),
+    );
+
+// A union, not `id = seller or id in (staff)`: PostgreSQL reads the users by primary key for
+// it, and walked the whole table for the `or`.
+const ownAddresses = (db: Kysely<DB>, sellerId: string) =>
+  db
+    .selectFrom('users')
+    .select((eb) => eb.fn<string>('lower', ['email']).as('address'))
+    .where('id', 'in', accountsOf(db, sellerId));
+
+/**
+ * The seller's daily budget (docs/booking.md, "Not a relay"): `own` when `recipient` is the
+ * address of the seller's account or of one of its staff, else how many confirmations of the
+ * seller's orders its account, its staff and its publishable keys caused in the last day (the
+ * database's clock) to addresses not its accounts'. Counted under the seller's lock, held
+ * until the transaction ends, as the relay cap's count is: bookings of the seller sent at
+ * once each count those before them. Customers' own bookings are not counted (their
+ * account's hourly cap holds their mail to others), nor an admin's (the operator's). Read
+ * through the index of each sender's emails: the seller's and its staff's and keys' rows of
+ * the day, not the seller's orders.
+ */
+export async function sellerConfirmationsLastDay(
+  db: Kysely<DB>,
+  sellerId: string,
+  recipient: string,
+): Promise<number | 'own'> {
+  const address = recipient.toLowerCase();
+  const own = await ownAddresses(db, sellerId)
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', address))
+    .executeTakeFirst();
+  if (own) return 'own';
+  await sql`select pg_advisory_xact_lock(hashtext(${`relay-seller:${sellerId}`}))`.execute(db);
+  const senders = accountsOf(db, sellerId).unionAll(
+    db.selectFrom('publishable_keys').select('id').where('seller_id', '=', sellerId),
+  );
+  const row = await db
+    .selectFrom('outbox as o')
+    .innerJoin('orders as r', 'r.id', 'o.order_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('o.kind', '=', 'order_confirmation')
+    .where('o.sender_id', 'in', senders)
+    .where('o.created_at', '>', sql<Date>`now() - interval '1 day'`)
+    .where('r.seller_id', '=', sellerId)
+    .where((eb) => eb(eb.fn('lower', ['o.recipient']), 'not in', ownAddresses(db, sellerId)))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export function outboxRepository(db: Kysely<DB>) {
   return {
     /** Emails waiting to go out, and how long the oldest has waited (metrics; `outbox_unsent`). */

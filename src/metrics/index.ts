@@ -4,6 +4,7 @@
  */
 export {
   bookingOrders,
+  confirmationsWithheld,
   holdsExpired,
   httpRequestDuration,
   mailDeliveries,

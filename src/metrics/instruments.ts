@@ -66,6 +66,21 @@ export const mailDeliveries = new Counter({
 // the first email given up after a restart.
 for (const result of ['sent', 'failed', 'gave_up', 'skipped']) mailDeliveries.inc({ result }, 0);
 
+/**
+ * Confirmations not queued because a relay cap held them (docs/booking.md, "Not a relay"):
+ * `customer_hourly`, `guest_address`, `seller_daily`. The booking stood without its email;
+ * a rise of `seller_daily` is a seller mailing strangers, or one outgrowing the default
+ * (the log names the seller).
+ */
+export const confirmationsWithheld = new Counter({
+  name: 'mail_confirmations_withheld_total',
+  help: 'Confirmation emails not sent because a relay cap held them, by cap: customer_hourly, guest_address, seller_daily',
+  labelNames: ['cap'] as const,
+  registers: [processRegistry],
+});
+for (const cap of ['customer_hourly', 'guest_address', 'seller_daily'])
+  confirmationsWithheld.inc({ cap }, 0);
+
 /** What the retention sweep deleted (src/retention.ts): settled work past RETENTION_DAYS. */
 export const retentionPruned = new Counter({
   name: 'retention_pruned_rows_total',

@@ -82,7 +82,8 @@ describe('renderConfirmation', () => {
       order: order([item(), second]),
       timezones: new Map([['item0000000000000000001', 'America/New_York']]),
     });
-    expect(email.subject).toBe('Booking confirmed: Sunset Kayak Tour and 1 more');
+    // The booking's code, never an item's name (the seller's text): docs/security.md.
+    expect(email.subject).toBe('Booking confirmed: ABCDEFGH');
     expect(email.text).toContain(
       [
         '1. Sunset Kayak Tour',
@@ -128,13 +129,13 @@ describe('renderConfirmation', () => {
     expect(email.html).not.toContain('a'.repeat(24));
   });
 
-  it('escapes every value in the HTML part, and keeps the subject on one line', () => {
+  it('escapes every value in the HTML part, and keeps the item out of the subject', () => {
     const email = render({
       order: order([item({ name: 'Tour\r\nBcc: x@evil.test <script>' })], {
         customerName: `<img src=x onerror='alert(1)'>`,
       }),
     });
-    expect(email.subject).toBe('Booking confirmed: Tour Bcc: x@evil.test <script>');
+    expect(email.subject).toBe('Booking confirmed: ABCDEFGH');
     expect(email.html).toContain('&lt;img src=x onerror=&#39;alert(1)&#39;&gt;');
     expect(email.html).toContain('Tour Bcc: x@evil.test &lt;script&gt;');
     expect(email.html).not.toMatch(/<img|<script/);

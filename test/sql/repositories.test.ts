@@ -64,6 +64,7 @@ const {
   queueInvitation,
   sealedInvitationTokens,
   sentToOthersLastHour,
+  sellerConfirmationsLastDay,
   sentToRecipientLastDay,
   invitationsLastHour,
   settleConfirmation,
@@ -514,6 +515,7 @@ const repositories: Record<string, Record<string, (db: Db) => Promise<unknown>>>
     settleConfirmation: (db) => settleConfirmation(db, A),
     readdressConfirmation: (db) => readdressConfirmation(db, A, 'b@example.com', B),
     sentToOthersLastHour: (db) => sentToOthersLastHour(db, A, 'a@example.com'),
+    sellerConfirmationsLastDay: (db) => sellerConfirmationsLastDay(db, A, 'b@example.com'),
     sentToRecipientLastDay: (db) => sentToRecipientLastDay(db, A, 'B@example.com'),
     invitationsLastHour: (db) => invitationsLastHour(db, A, B),
     queueInvitation: (db) =>

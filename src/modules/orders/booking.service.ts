@@ -10,7 +10,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { newId } from '../../db/ids.js';
 import { inBatchedTransaction, type BatchTx } from '../../db/write-batch.js';
 import { accessOf } from '../../domain/access.js';
-import type { Caller, Checkout } from '../../domain/caller.js';
+import { isAdmin, type Caller, type Checkout } from '../../domain/caller.js';
 import { DomainError } from '../../domain/errors.js';
 import { bookingOrders } from '../../metrics/index.js';
 import { eventsFacade, departureKey } from '../events/index.js';
@@ -86,6 +86,7 @@ async function write(
     before: [],
     after: items,
     recipient: plan.customerEmail,
+    sellerId: plan.sellerId,
     sender,
   });
   await ctx.domainEvents.emit(tx, {
@@ -154,6 +155,7 @@ export function book(
       id: caller.id,
       email: account.email,
       capped: !(sellerId && accessOf(caller).can('orders', sellerId)),
+      operator: isAdmin(caller),
     };
     return commitBooking(ctx, planned, sender, record);
   });

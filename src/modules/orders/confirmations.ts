@@ -5,9 +5,11 @@
  * outbox keeps one confirmation per order, so confirming again never sends a second. Who
  * causes it decides the rest: a reseller never (its guest hears from the reseller), a
  * customer account mailing others only within its hourly relay cap, a guest checkout's key
- * a few a day to one address.
+ * a few a day to one address, and the seller's own bookings (its account, its staff, its
+ * keys) within the seller's daily budget of mail to others.
  */
-import type { Tx } from '../../db/unit-of-work.js';
+import { afterCommit, type Tx } from '../../db/unit-of-work.js';
+import { confirmationsWithheld } from '../../metrics/index.js';
 import { isConfirmed } from './item-status.js';
 import type { OrdersContext } from './orders.context.js';
 
@@ -15,8 +17,13 @@ import type { OrdersContext } from './orders.context.js';
 export interface Sender {
   id: string;
   email: string;
-  /** Customers are; the seller's staff (their customers' addresses are business) are not. */
+  /**
+   * Customers are; the seller's staff are not (their customers' addresses are business), but
+   * their mail to others draws on the seller's daily budget.
+   */
   capped: boolean;
+  /** An admin: the operator's own staff, held to no seller's budget. */
+  operator?: boolean;
   /**
    * False: no confirmation email of ours, whatever address the order carries. A reseller's
    * booking: its guest hears from the reseller.
@@ -34,29 +41,62 @@ export interface Sender {
 /** Confirmations of one publishable key's bookings to one address per day. */
 export const GUEST_CONFIRMATIONS_PER_ADDRESS = 3;
 
+type Cap = 'customer_hourly' | 'guest_address' | 'seller_daily';
+
 /**
- * Whether a customer account has already caused its hour's share of confirmations to
- * addresses not its own: then the booking stands and the email is not sent (docs/booking.md).
+ * Which relay cap, if any, holds a confirmation to `recipient` caused by `sender` on one of
+ * `sellerId`'s orders: then the booking stands and the email is not sent (docs/booking.md).
+ * A guest's is counted for its address first, then, like the seller's staff's, in the
+ * seller's budget (locks always taken in that order).
+ */
+async function heldBy(
+  ctx: OrdersContext,
+  tx: Tx,
+  recipient: string,
+  sender: Sender,
+  sellerId: string,
+): Promise<Cap | undefined> {
+  const { relayCap } = ctx;
+  if (sender.guest) {
+    const sent = await relayCap.sentToRecipientLastDay(tx, sender.id, recipient);
+    if (sent >= GUEST_CONFIRMATIONS_PER_ADDRESS) return 'guest_address';
+  } else if (sender.capped) {
+    if (recipient.toLowerCase() === sender.email.toLowerCase()) return undefined;
+    const sent = await relayCap.sentToOthersLastHour(tx, sender.id, sender.email);
+    return sent >= relayCap.toOthersPerHour ? 'customer_hourly' : undefined;
+  } else if (sender.operator) {
+    return undefined;
+  }
+  const budget = relayCap.perSeller;
+  if (!budget) return undefined;
+  const sent = await budget.sentToOthersLastDay(tx, sellerId, recipient);
+  return sent !== 'own' && sent >= budget.perDay ? 'seller_daily' : undefined;
+}
+
+/**
+ * Whether a relay cap holds this confirmation; if so, counted once the booking commits (and
+ * the seller named in the log when its own budget held it: an id, no address).
  */
 async function overRelayCap(
   ctx: OrdersContext,
   tx: Tx,
   recipient: string,
   sender: Sender,
+  sellerId: string,
 ): Promise<boolean> {
-  if (sender.guest) {
-    const sent = await ctx.relayCap.sentToRecipientLastDay(tx, sender.id, recipient);
-    return sent >= GUEST_CONFIRMATIONS_PER_ADDRESS;
-  }
-  if (!sender.capped || recipient.toLowerCase() === sender.email.toLowerCase()) return false;
-  const sent = await ctx.relayCap.sentToOthersLastHour(tx, sender.id, sender.email);
-  return sent >= ctx.relayCap.toOthersPerHour;
+  const cap = await heldBy(ctx, tx, recipient, sender, sellerId);
+  if (!cap) return false;
+  afterCommit(tx, () => {
+    confirmationsWithheld.inc({ cap });
+    if (cap === 'seller_daily') ctx.relayCap.perSeller?.withheld?.(sellerId);
+  });
+  return true;
 }
 
 /**
  * Whether this write sends the order's confirmation: its items before (none for a booking)
- * and after, the address it goes to, and who causes it (none: a write that never confirms,
- * such as an expired hold or a reseller's change).
+ * and after, the address it goes to, the order's seller, and who causes it (none: a write
+ * that never confirms, such as an expired hold or a reseller's change).
  */
 export async function sendsConfirmation(
   ctx: OrdersContext,
@@ -65,6 +105,7 @@ export async function sendsConfirmation(
     before: readonly { status: number }[];
     after: readonly { status: number }[];
     recipient: string | null;
+    sellerId: string;
     sender: Sender | undefined;
   },
 ): Promise<boolean> {
@@ -73,7 +114,7 @@ export async function sendsConfirmation(
   const confirmed = (items: readonly { status: number }[]) =>
     items.some((i) => isConfirmed(i.status));
   if (confirmed(write.before) || !confirmed(write.after)) return false;
-  return !(await overRelayCap(ctx, tx, recipient, sender));
+  return !(await overRelayCap(ctx, tx, recipient, sender, write.sellerId));
 }
 
 /**
@@ -86,10 +127,15 @@ export async function sendsConfirmation(
 export async function readdressesConfirmation(
   ctx: OrdersContext,
   tx: Tx,
-  write: { before: string | null; after: string | null; sender: Sender | undefined },
+  write: {
+    before: string | null;
+    after: string | null;
+    sellerId: string;
+    sender: Sender | undefined;
+  },
 ): Promise<boolean> {
   const { sender, after } = write;
   if (!sender || sender.confirms === false || !after) return false;
   if (write.before !== null && write.before.toLowerCase() === after.toLowerCase()) return false;
-  return !(await overRelayCap(ctx, tx, after, sender));
+  return !(await overRelayCap(ctx, tx, after, sender, write.sellerId));
 }

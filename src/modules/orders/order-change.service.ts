@@ -7,7 +7,7 @@
  */
 import { inTransaction, type Tx } from '../../db/unit-of-work.js';
 import { accessOf, type Access } from '../../domain/access.js';
-import type { Caller } from '../../domain/caller.js';
+import { isAdmin, type Caller } from '../../domain/caller.js';
 import { DomainError, forbidden, invalid, notFound } from '../../domain/errors.js';
 import { eventsFacade, departureKey, type SeatDelta } from '../events/index.js';
 import { experiencesFacade, type BookableExperience } from '../experiences/index.js';
@@ -217,7 +217,12 @@ export async function change(
         ...work,
         fields,
         ...(input.amount !== undefined ? { expected: input.amount } : {}),
-        confirmAs: { id: caller.id, email: caller.email, capped: !staff },
+        confirmAs: {
+          id: caller.id,
+          email: caller.email,
+          capped: !staff,
+          operator: isAdmin(caller),
+        },
         // A customer changes no item whose guests are on board.
         byCustomer: !staff,
       },

@@ -169,6 +169,7 @@ export async function commitChange(
       before,
       after,
       recipient: next.customer_email,
+      sellerId: order.seller_id,
       sender: work.confirmAs,
     });
     const readdressConfirmation =
@@ -176,6 +177,7 @@ export async function commitChange(
       (await readdressesConfirmation(ctx, tx, {
         before: order.customer_email,
         after: next.customer_email,
+        sellerId: order.seller_id,
         sender: work.confirmAs,
       }));
     await emitChange(ctx.domainEvents, tx, {

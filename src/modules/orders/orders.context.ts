@@ -1,7 +1,8 @@
 /**
- * What every use case of orders runs with: the database, where its domain events go, the relay cap on confirmations, the hold length and the clock. The
- * use-case files (booking, changes, holds, cancellation, reads) are top-level functions
- * taking this context first; orders.service.ts binds them to one.
+ * What every use case of orders runs with: the database, where its domain events go, the relay
+ * caps on confirmations, the hold length and the clock. The use-case files (booking, changes,
+ * holds, cancellation, reads) are top-level functions taking this context first;
+ * orders.service.ts binds them to one.
  */
 import type { Db } from '../../db/database.js';
 import { afterCommit, type Tx } from '../../db/unit-of-work.js';
@@ -11,7 +12,7 @@ import { noEvents, type EventSink } from '../../outbox/index.js';
 import type { SeatChange } from '../events/index.js';
 import type { OrderRow } from './orders.schemas.js';
 
-/** The relay cap on confirmations a customer account causes to others (docs/booking.md). */
+/** The relay caps on confirmations to others (docs/booking.md, "Not a relay"). */
 export interface RelayCap {
   /** Emails the account caused to addresses other than its own in the last hour. */
   sentToOthersLastHour(tx: Tx, senderId: string, ownEmail: string): Promise<number>;
@@ -19,6 +20,28 @@ export interface RelayCap {
   readonly toOthersPerHour: number;
   /** Confirmations the account or key caused to `recipient` in the last day. */
   sentToRecipientLastDay(tx: Tx, senderId: string, recipient: string): Promise<number>;
+  /**
+   * The seller's daily budget of confirmations its own bookings send to others. Absent: none
+   * (a reseller's bookings confirm nothing).
+   */
+  readonly perSeller?: SellerBudget;
+}
+
+/**
+ * A seller's daily budget: what its account, its staff and its publishable keys' bookings
+ * may send to addresses other than its accounts' (anyone may sign up as a seller, so the
+ * seller is no more accountable than a customer: docs/booking.md, "Not a relay").
+ */
+export interface SellerBudget {
+  readonly perDay: number;
+  /**
+   * `own` when `recipient` is the address of the seller's account or of one of its staff;
+   * else the confirmations to others the seller's bookings queued in the last day, counted
+   * under the seller's lock until the transaction ends.
+   */
+  sentToOthersLastDay(tx: Tx, sellerId: string, recipient: string): Promise<number | 'own'>;
+  /** Told, once the booking commits, of a confirmation withheld for the budget (logs). */
+  withheld?(sellerId: string): void;
 }
 
 export interface OrdersServiceDeps {

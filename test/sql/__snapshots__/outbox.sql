@@ -49,6 +49,11 @@ update "outbox" set "recipient" = $1, "sender_id" = $2 where "order_id" = $3 and
 select pg_advisory_xact_lock(hashtext($1));
 select count(*) as "n" from "outbox" where "sender_id" = $1 and lower("recipient") <> $2 and "created_at" > now() - interval '1 hour';
 
+-- sellerConfirmationsLastDay
+select lower("email") as "address" from "users" where "id" in (select $1::text as "id" union all select "user_id" as "id" from "delegates" where "seller_id" = $2 and "user_id" is not null) and lower("email") = $3;
+select pg_advisory_xact_lock(hashtext($1));
+select count(*) as "n" from "outbox" as "o" inner join "orders" as "r" on "r"."id" = "o"."order_id" where "o"."kind" = $1 and "o"."sender_id" in (select $2::text as "id" union all select "user_id" as "id" from "delegates" where "seller_id" = $3 and "user_id" is not null union all select "id" from "publishable_keys" where "seller_id" = $4) and "o"."created_at" > now() - interval '1 day' and "r"."seller_id" = $5 and lower("o"."recipient") not in (select lower("email") as "address" from "users" where "id" in (select $6::text as "id" union all select "user_id" as "id" from "delegates" where "seller_id" = $7 and "user_id" is not null));
+
 -- sentToRecipientLastDay
 select pg_advisory_xact_lock(hashtext($1));
 select count(*) as "n" from "outbox" where "sender_id" = $1 and "kind" = $2 and lower("recipient") = $3 and "created_at" > now() - interval '1 day';
