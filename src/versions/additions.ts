@@ -13,6 +13,18 @@ export const additions: readonly Addition[] = [
   {
     date: '2026-12-07',
     description: [
+      'Sixth security and robustness round (docs/security.md, docs/octo.md, docs/webhooks.md, docs/operations-day.md): a user’s `name` of spaces alone is `400`, from the API and from `cli users create`, which now applies the API’s rules for name, email and password;',
+      'OCTo: one availability check answers at most 6,000 departures, each price of `octo/pricing` counting half a departure (`BAD_REQUEST`: ask for fewer dates); copies of one reserve sent at once answer as its repeat, never as sold out; revoking a credential releases its holds (`EXPIRED`); a hold lasts at most 24 hours from its reserve however often it is extended (`UNPROCESSABLE_ENTITY`);',
+      'a short code scanned at the dock checks the day first: `409 item_not_confirmed` when today’s guests are all on unconfirmed items (it said `wrong_day` when another day’s item was confirmed); the manifest’s `startingAfter` is an opaque token that carries the page’s sort key (a guest id is still read; a token that is not this departure’s is `400 invalid_parameter`);',
+      'deleting a guide sends `event.update` for each future event it leaves; identical assignments, unassignments and answers sent at once change and announce once (a repeated `DELETE` is `404`);',
+      'confirmation and cancellation emails name the booking’s short code in their subject, never the seller’s text, and a seller’s bookings confirm to at most `SELLER_CONFIRMATIONS_PER_DAY` (500) addresses not its own a day (the bookings stand, without email);',
+      'a webhook resent while an attempt is in flight is sent again after it, never beside it; a NUL in a receiver’s answer is stored as U+FFFD;',
+      'answers a shared cache may keep say `Vary: Origin, X-Publishable-Key, X-API-Version`; `X-API-Version` reads years below 100 as such.',
+    ].join(' '),
+  },
+  {
+    date: '2026-12-07',
+    description: [
       'Fifth security and robustness round (docs/security.md, docs/operations.md): `GET /api/demographics` needs `seller=` or `experience=` (`400 invalid_parameter` otherwise); a date-time filter value finer than a millisecond is `400 invalid_value` unless the extra digits are zeros; sellers, affiliates and hooks sort by name or URL in byte order on every server;',
       'availability’s bound of 100,000 departures a request counts the events opened by hand, for one experience, for several and in OCTo’s availability and calendar (`400` naming `end`; OCTo `BAD_REQUEST`);',
       '`POST /api/events` refuses a start that availability and bookings cannot name (seconds, or the first occurrence of a time lived twice on a fall-back night: `400` naming `start`), `PATCH` cannot open an event stored at one (`400` naming `manual`), and OCTo refuses such an availability id (`INVALID_AVAILABILITY_ID`);',

@@ -5700,7 +5700,7 @@ export interface operations {
       query?: {
         /** @description Or send Accept: text/csv; html is a printable page */
         format?: 'json' | 'csv' | 'html';
-        /** @description The guests after this one (as paging.next of the previous page names) */
+        /** @description The guests after this cursor: send paging.next of the previous page as it is (an opaque token; a guest's id, what it named before, is still read) */
         startingAfter?: string;
       };
       header?: never;
@@ -5726,13 +5726,15 @@ export interface operations {
           'text/html': string;
         };
       };
-      /** @description Problem: validation_failed */
+      /** @description Problem: validation_failed, invalid_parameter */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/problem+json': components['schemas']['ValidationFailedProblem'];
+          'application/problem+json':
+            | components['schemas']['ValidationFailedProblem']
+            | components['schemas']['InvalidParameterProblem'];
         };
       };
       /** @description Problem: authentication_required, invalid_credentials */
