@@ -32,7 +32,7 @@ import { hooksFacade, hooksModule, webhookSender } from './modules/hooks/index.j
 import { idempotencyService } from './modules/idempotency/index.js';
 import { resourcesModule } from './modules/resources/index.js';
 import { octoModule, ownKeyReseller } from './modules/octo/index.js';
-import { ordersFacade, ordersModule } from './modules/orders/index.js';
+import { ordersFacade, ordersModule, type RelayCap } from './modules/orders/index.js';
 import { resellerOwners, resellersFacade, resellersModule } from './modules/resellers/index.js';
 import {
   createCallerCache,
@@ -68,6 +68,27 @@ export interface Modules {
   /** Authentication and the trusted path (the admin socket) need the users module itself. */
   users: UsersModule;
   versions: VersionRegistry;
+}
+
+/** The caps on confirmations bookings send to others (docs/booking.md, "Not a relay"). */
+function relayCapOf(config: ModuleContext['config'], log: FastifyBaseLogger): RelayCap {
+  return {
+    sentToOthersLastHour,
+    toOthersPerHour: config.confirmationsToOthersPerHour,
+    sentToRecipientLastDay,
+    perSeller: {
+      perDay: config.sellerConfirmationsToOthersPerDay,
+      sentToOthersLastDay: sellerConfirmationsLastDay,
+      // The seller's id, for the operator to look at; never an address.
+      withheld: (sellerId) =>
+        log
+          .child({ component: 'mail' })
+          .warn(
+            { sellerId },
+            'confirmation not sent: the seller is over its daily budget of mail to others',
+          ),
+    },
+  };
 }
 
 export async function createModules(ctx: ModuleContext): Promise<Modules> {
@@ -159,23 +180,7 @@ export async function createModules(ctx: ModuleContext): Promise<Modules> {
       domainEvents,
       holdMs: config.holds.holdMs,
       pollMarginMs: config.pollHorizonMarginMs,
-      relayCap: {
-        sentToOthersLastHour,
-        toOthersPerHour: config.confirmationsToOthersPerHour,
-        sentToRecipientLastDay,
-        perSeller: {
-          perDay: config.sellerConfirmationsToOthersPerDay,
-          sentToOthersLastDay: sellerConfirmationsLastDay,
-          // The seller's id, for the operator to look at; never an address.
-          withheld: (sellerId) =>
-            log
-              .child({ component: 'mail' })
-              .warn(
-                { sellerId },
-                'confirmation not sent: the seller is over its daily budget of mail to others',
-              ),
-        },
-      },
+      relayCap: relayCapOf(config, log),
       ...(config.holds.sweep
         ? { sweeper: { sweepMs: config.holds.sweepMs, logger: log.child({ component: 'holds' }) } }
         : {}),
