@@ -41,9 +41,12 @@ beforeAll(async () => {
   // 0028 changes only collations: applied again over itself, it needs nothing undone.
   // 0029: availability's index of the events opened by hand.
   await sql`drop index events_opened_by_hand`.execute(db);
+  // 0030: the claim's index of each hook's pending deliveries.
+  await sql`drop index webhook_deliveries_hook_due`.execute(db);
   await sql`delete from kysely_migration where name in ('0023_event_local_times',
     '0024_hook_private_events', '0025_made_by', '0026_invitation_counts', '0027_retention',
-    '0028_sortable_text_collation', '0029_events_opened_by_hand')`.execute(db);
+    '0028_sortable_text_collation', '0029_events_opened_by_hand',
+    '0030_webhook_deliveries_hook_due')`.execute(db);
   experienceId = await insertExperience(db, { sellerId: seller.id, timezone: 'America/St_Johns' });
   for (const start of ['2030-03-01T12:00:00Z', '2030-07-01T12:00:00Z'])
     events.push(
@@ -62,6 +65,7 @@ describe('migration 0023: local times of the events written before', () => {
       '0027_retention',
       '0028_sortable_text_collation',
       '0029_events_opened_by_hand',
+      '0030_webhook_deliveries_hook_due',
     ]);
     const applied = await migrateAll(t.database.db);
     expect(applied.map((m) => [m.migrationName, m.status])).toEqual([
@@ -72,6 +76,7 @@ describe('migration 0023: local times of the events written before', () => {
       ['0027_retention', 'Success'],
       ['0028_sortable_text_collation', 'Success'],
       ['0029_events_opened_by_hand', 'Success'],
+      ['0030_webhook_deliveries_hook_due', 'Success'],
     ]);
     const { rows } = await sql<{ local_zone: string; local_start: string; local_end: string }>`
       select local_zone, local_start, local_end from events where id in (${sql.join(events)})

@@ -119,6 +119,7 @@ describe('a migration that waits for a lock', () => {
       ['0027_retention', 'Success'],
       ['0028_sortable_text_collation', 'Success'],
       ['0029_events_opened_by_hand', 'Success'],
+      ['0030_webhook_deliveries_hook_due', 'Success'],
     ]);
     expect(await applied()).toContain('0026_invitation_counts');
     // Its session's settings are back to the connection's own on every pooled connection.

@@ -30,6 +30,7 @@ import * as m0026 from './0026_invitation_counts.js';
 import * as m0027 from './0027_retention.js';
 import * as m0028 from './0028_sortable_text_collation.js';
 import * as m0029 from './0029_events_opened_by_hand.js';
+import * as m0030 from './0030_webhook_deliveries_hook_due.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': m0001,
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '0027_retention': m0027,
   '0028_sortable_text_collation': m0028,
   '0029_events_opened_by_hand': m0029,
+  '0030_webhook_deliveries_hook_due': m0030,
 };

@@ -9,10 +9,12 @@
  * a request sends (its body and signature) is webhook-request.ts's.
  *
  * At most `concurrencyPerHost` requests go to one host at a time, `concurrencyPerOwner` to
- * the hooks of one owner or of one reseller (delivery-slots.ts), and `maxInFlight` in all;
- * polls do not wait for deliveries, so one slow receiver holds up only its own. A poll
- * claims only what it has slots for (delivery-claims.repository.ts): a delivery over a cap stays in
- * the table, untouched, until a slot frees.
+ * the hooks of one owner or of one reseller (delivery-slots.ts), and `maxInFlight` in all,
+ * shared fairly between budgets, the last quarter kept for budgets that hold none
+ * (delivery-shares.ts); polls do not wait for deliveries, so one slow receiver holds up
+ * only its own. A poll claims only what it has slots for (delivery-claims.repository.ts):
+ * a delivery over a cap stays in the table, untouched, until a slot frees, and the next
+ * poll comes as soon as one does.
  */
 import type { Db } from '../../db/database.js';
 import type { Tx } from '../../db/unit-of-work.js';
@@ -20,8 +22,13 @@ import type { ApiKeyCipher } from '../../security/api-keys.js';
 import { webhookDeliveries, webhookLag } from '../../metrics/index.js';
 import { pollLoop } from '../../outbox/index.js';
 import type { VersionRegistry } from '../../versions/registry.js';
+import { deliveryShares } from './delivery-shares.js';
 import { deliverySlots } from './delivery-slots.js';
-import { deliveriesRepository, type ClaimedDelivery } from './deliveries.repository.js';
+import {
+  deliveriesRepository,
+  type ClaimedDelivery,
+  type DueDelivery,
+} from './deliveries.repository.js';
 import { hooksRepository } from './hooks.repository.js';
 import { toHookView, type HookView } from './hooks.schemas.js';
 import type { WebhookSend } from './webhook-sender.js';
@@ -52,7 +59,7 @@ export interface WebhookDispatcherOptions {
    * the transaction that disables it: the notice is queued if and only if that commits.
    */
   onDisabled(tx: Tx, hook: HookView): Promise<void>;
-  /** Deliveries in flight at once, across hosts. */
+  /** Deliveries in flight at once, across hosts (a quarter kept for budgets holding none). */
   maxInFlight?: number;
   /** The body of a reseller's hook (OCTo's webhooks, rendered by the OCTo module). */
   renderForReseller?: ResellerRenderer;
@@ -128,17 +135,109 @@ async function deliverOne(
   return outcome.ok;
 }
 
+type Repo = ReturnType<typeof deliveriesRepository>;
+
+/**
+ * The poll's fan-out: at every timed poll, and when polls follow freed slots, only while
+ * fan-outs find events or once a poll interval (a fast receiver frees a slot every few
+ * milliseconds, and an empty fan-out each time halved the pace on the embedded database).
+ * A failure is logged and the poll goes on to claim: deliveries already due, every
+ * tenant's, must not wait on the fan-out (review-hooks finding 1).
+ */
+function fanOuts(repo: Repo, logger: WebhookLogger, pollMs: number) {
+  /** When a fan-out last found no new event, or failed (`performance.now()`). */
+  let idleAt = -Infinity;
+  return async (woken: boolean): Promise<void> => {
+    if (woken && performance.now() - idleAt < pollMs) return;
+    try {
+      const taken = await repo.fanOut(200);
+      idleAt = taken > 0 ? -Infinity : performance.now();
+    } catch (error) {
+      idleAt = performance.now();
+      logger.error({ error: String(error) }, 'webhook fan-out failed');
+    }
+  };
+}
+
+interface Claiming {
+  repo: Repo;
+  slots: ReturnType<typeof deliverySlots>;
+  maxInFlight: number;
+  leaseMs: number;
+  pollMs: number;
+  /** Deliveries of one hook that can start at once: its host's or its budget's cap. */
+  perHook: number;
+}
+
+/**
+ * Claims and starts (`start`) as many due deliveries as there is room for. The claim reads
+ * past full budgets and hosts in fair turns, and this chooses among the due deliveries
+ * those with a free slot and a share (delivery-shares.ts), taking each slot as it chooses
+ * (given back for any another dispatcher claimed first): nothing is claimed that cannot
+ * start now. `waiting`: due work may have been left for want of a slot, a cap's or the
+ * room's, so the next poll should come as soon as one frees.
+ */
+async function startDue(
+  { repo, slots, maxInFlight, leaseMs, pollMs, perHook }: Claiming,
+  inFlight: ReadonlyMap<Promise<boolean>, ClaimedDelivery['hook']>,
+  start: (delivery: ClaimedDelivery, give: () => void) => Promise<boolean>,
+): Promise<{ waiting: boolean; started: Promise<boolean>[] }> {
+  const room = maxInFlight - inFlight.size;
+  if (room <= 0) return { waiting: true, started: [] };
+  const shares = deliveryShares(maxInFlight, inFlight.values());
+  let passedOver = false;
+  const taken = new Map<string, () => void>();
+  const started: Promise<boolean>[] = [];
+  const choose = (due: DueDelivery[]) =>
+    due.filter((d) => {
+      if (taken.size >= room || slots.full(d.hook) || !shares.allows(d.hook)) {
+        passedOver = true;
+        return false;
+      }
+      taken.set(d.id, slots.take(d.hook));
+      shares.take(d.hook);
+      return true;
+    });
+  try {
+    const claimed = await repo.claimDue(room, leaseMs, {
+      busy: shares.closing(slots.busy()),
+      held: shares.held(),
+      perHook: Math.min(perHook, room),
+      choose,
+    });
+    for (const delivery of claimed) {
+      const give = taken.get(delivery.id);
+      taken.delete(delivery.id);
+      if (give) started.push(start(delivery, give));
+      else await repo.release(delivery, pollMs); // not chosen: cannot happen, but never lost
+    }
+  } finally {
+    for (const give of taken.values()) give();
+  }
+  // A cap full now (after what this poll took) may hold due work back unread.
+  const full = shares.closing(slots.busy());
+  const capped = full.owners.length + full.resellers.length + full.hosts.length > 0;
+  return { waiting: started.length >= room || passedOver || capped, started };
+}
+
 export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
   const { db, logger, pollMs, timeoutMs } = options;
-  // A lease long enough for the POST and for recording its outcome.
-  const leaseMs = timeoutMs * 2 + 5000;
   const repo = deliveriesRepository(db);
-  const maxInFlight = options.maxInFlight ?? 64;
-  const slots = deliverySlots({
-    perHost: options.concurrencyPerHost,
-    perOwner: options.concurrencyPerOwner,
-  });
-  const inFlight = new Set<Promise<boolean>>();
+  const claiming: Claiming = {
+    repo,
+    slots: deliverySlots({
+      perHost: options.concurrencyPerHost,
+      perOwner: options.concurrencyPerOwner,
+    }),
+    maxInFlight: options.maxInFlight ?? 64,
+    // A lease long enough for the POST and for recording its outcome.
+    leaseMs: timeoutMs * 2 + 5000,
+    pollMs,
+    perHook: Math.min(options.concurrencyPerHost, options.concurrencyPerOwner),
+  };
+  const fanOut = fanOuts(repo, logger, pollMs);
+  /** Each delivery in flight, with its hook (whose budget it counts against). */
+  const inFlight = new Map<Promise<boolean>, ClaimedDelivery['hook']>();
 
   /** Sends a claimed delivery in the slot taken for it (`give` hands the slot back). */
   function track(delivery: ClaimedDelivery, give: () => void): Promise<boolean> {
@@ -152,52 +251,31 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         inFlight.delete(work);
         give();
       });
-    inFlight.add(work);
+    inFlight.set(work, delivery.hook);
     return work;
   }
 
   /**
-   * Fans out, then starts as many due deliveries as there is room for. Does not wait for
-   * them: a slow receiver keeps its own slots busy, never the poll loop. The claim reads
-   * past full budgets and hosts, and this chooses among the due deliveries those with a
-   * free slot, taking each slot as it chooses (given back for any another dispatcher
-   * claimed first): nothing is claimed that cannot start now.
+   * Fans out, then starts what is due and has a slot. Does not wait for the deliveries: a
+   * slow receiver keeps its own slots busy, never the poll loop. `woken`: this poll follows
+   * a freed slot, not a whole interval.
    */
-  async function poll(): Promise<{ room: number; started: Promise<boolean>[] }> {
-    await repo.fanOut(200);
-    const room = maxInFlight - inFlight.size;
-    if (room <= 0) return { room, started: [] };
-    const taken = new Map<string, () => void>();
-    const started: Promise<boolean>[] = [];
-    try {
-      const claimed = await repo.claimDue(room, leaseMs, {
-        busy: slots.busy(),
-        choose: (due) =>
-          due.filter((d) => {
-            if (taken.size >= room || slots.full(d.hook)) return false;
-            taken.set(d.id, slots.take(d.hook));
-            return true;
-          }),
-      });
-      for (const delivery of claimed) {
-        const give = taken.get(delivery.id);
-        taken.delete(delivery.id);
-        if (give) started.push(track(delivery, give));
-        else await repo.release(delivery, pollMs); // not chosen: cannot happen, but never lost
-      }
-    } finally {
-      for (const give of taken.values()) give();
-    }
-    return { room, started };
+  async function poll(woken = false) {
+    await fanOut(woken);
+    return startDue(claiming, inFlight, track);
   }
 
+  let woken = false;
   const loop = pollLoop(
     'webhook dispatcher',
     async () => {
-      const { room, started } = await poll();
-      if (room <= 0 || started.length < room) return pollMs;
-      // Room filled: more may be due; go again as soon as a slot frees, at the latest a poll.
-      await Promise.race([...inFlight, delay(pollMs)]);
+      const { waiting } = await poll(woken);
+      woken = waiting;
+      if (!waiting) return pollMs;
+      // Due work waits for a slot (the room's or a cap's): go again as soon as one frees,
+      // at the latest a poll. Waiting a whole poll held a fast receiver to its host's cap
+      // per poll: 8 deliveries a second (review-hooks finding 4).
+      await Promise.race([...inFlight.keys(), delay(pollMs)]);
       return 0;
     },
     (error) => {
@@ -210,7 +288,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     start: () => loop.start(),
     async stop() {
       await loop.stop();
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight.keys()]);
     },
     async runOnce() {
       const { started } = await poll();

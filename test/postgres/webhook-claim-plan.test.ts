@@ -1,0 +1,102 @@
+/**
+ * The dispatcher's claim on a large backlog (review-hooks finding 3): 100,000 deliveries of
+ * four owners wait, those owners at their caps (left out of the read), 300,000 delivered
+ * ones are kept, and another owner has one delivery due, the newest. The claim's read,
+ * the repository's own SQL, must find that delivery through indexes: the hooks that have
+ * pending deliveries, one probe each (`webhook_deliveries_hook_due`), never a walk of the
+ * backlog. In due order it read past all 100,000 (about 110,000 buffers a poll); the bound
+ * below is a tenth of that, several times what it takes.
+ */
+import { CompiledQuery, sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createQueryRecorder } from '../../src/db/query-recorder.js';
+import { claimDue } from '../../src/modules/hooks/delivery-claims.repository.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  const run = (query: ReturnType<typeof sql>) => query.execute(t.database.db);
+  await run(sql`create function hid(p text, n bigint) returns text language sql
+    immutable as $$ select p || lpad(to_hex(n), 23, '0') $$`);
+  // Sellers 1..4 with the backlog, 5..104 with history, 500 the other owner.
+  await run(sql`insert into users (id, name, email, password_hash, api_key_digest,
+      api_key_ciphertext, api_version)
+    select hid('a', n), 'u' || n, 'u' || n || '@plan.example', 'x',
+      decode(lpad(to_hex(n), 64, '0'), 'hex'), '\\x00'::bytea, date '2020-01-01'
+    from generate_series(1, 104) n union all
+    select hid('a', 500), 'v', 'v@plan.example', 'x', decode(lpad(to_hex(500), 64, '0'),
+      'hex'), '\\x00'::bytea, date '2020-01-01'`);
+  await run(sql`insert into hooks (id, owner_id, event_name, url, secret_ciphertext,
+      api_version, hears_after)
+    select hid('b', (o - 1) * 10 + k), hid('a', o), '*',
+      'http://stall' || o || '.example:' || (8000 + k % 2) || '/h' || k, '\\x00'::bytea, '2020-01-01', 0
+    from generate_series(1, 4) o, generate_series(1, 10) k union all
+    select hid('c', o), hid('a', o), 'order.create',
+      'https://r' || o || '.example/h', '\\x00'::bytea, '2020-01-01', 0
+    from generate_series(5, 104) o union all
+    select hid('c', 500), hid('a', 500), 'order.create',
+      'https://other.example/h', '\\x00'::bytea, '2020-01-01', 0`);
+  await run(sql`insert into domain_events (id, name, seller_id, object, fanned_out)
+    select hid('e', n), 'order.create', hid('a', 1 + (n - 1) % 4), '{}'::jsonb, true
+    from generate_series(1, 10000) n union all
+    select hid('f', n), 'order.create', hid('a', 5 + n % 100), '{}', true
+    from generate_series(1, 300000) n union all
+    select hid('9', 1), 'order.create', hid('a', 500), '{}', true`);
+  await run(sql`insert into webhook_deliveries (id, hook_id, event_id, event_name, event_seq,
+      next_attempt_at)
+    select hid('1', (e - 1) * 10 + k), hid('b', (e - 1) % 4 * 10 + k),
+      hid('e', e), 'order.create', e, now() - interval '1 hour' + e * interval '1 ms'
+    from generate_series(1, 10000) e, generate_series(1, 10) k`);
+  await run(sql`insert into webhook_deliveries (id, hook_id, event_id, event_name, event_seq,
+      status, delivered_at)
+    select hid('2', n), hid('c', 5 + n % 100), hid('f', n),
+      'order.create', 100000 + n, 'delivered', now()
+    from generate_series(1, 300000) n`);
+  await run(sql`insert into webhook_deliveries (id, hook_id, event_id, event_name, event_seq)
+    values (hid('5', 1), hid('c', 500), hid('9', 1), 'order.create',
+      1000000)`);
+  await run(sql`analyze`);
+}, 120_000);
+afterAll(async () => {
+  await t.close();
+});
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Shared Hit Blocks'?: number;
+  'Shared Read Blocks'?: number;
+  Plans?: PlanNode[];
+}
+const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+
+it('finds another owner’s delivery past a backlog of 100,000 through indexes', async () => {
+  const owners = [1, 2, 3, 4].map((n) => `a${n.toString(16).padStart(23, '0')}`);
+  const plan = {
+    busy: { owners, resellers: [], hosts: [] },
+    held: Object.fromEntries(owners.map((o) => [`owner ${o}`, 8])),
+    perHook: 4,
+    choose: (due: unknown[]) => due,
+  };
+  const [read] = await createQueryRecorder().record((db) =>
+    claimDue(db, 16, 60_000, plan as Parameters<typeof claimDue>[3]),
+  );
+  const { rows } = await t.database.db.executeQuery<{ id: string }>(
+    CompiledQuery.raw(read!.sql, [...read!.parameters]),
+  );
+  expect(rows.map((r) => r.id)).toEqual([`5${(1).toString(16).padStart(23, '0')}`]);
+
+  const [explained] = (
+    await t.database.db.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+      CompiledQuery.raw(`explain (analyze, buffers, format json) ${read!.sql}`, [
+        ...read!.parameters,
+      ]),
+    )
+  ).rows;
+  const root = explained!['QUERY PLAN'][0].Plan;
+  const scans = nodes(root).filter((n) => n['Relation Name'] === 'webhook_deliveries');
+  expect(scans.map((n) => n['Node Type'])).not.toContain('Seq Scan');
+  const buffers = (root['Shared Hit Blocks'] ?? 0) + (root['Shared Read Blocks'] ?? 0);
+  expect(buffers, 'shared buffers the read touched').toBeLessThan(11_000);
+});
