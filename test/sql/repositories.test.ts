@@ -72,7 +72,7 @@ const {
   writeSealedInvitationToken,
 } = tracked(outboxModule);
 const { deliveriesRepository } = tracked(deliveriesModule);
-const { claimDue } = tracked(deliveryClaimsModule);
+const { claimDue, everyHooksDue } = tracked(deliveryClaimsModule);
 const { fanOut, insertDeliveries } = tracked(fanOutModule);
 const { webhookRetentionRepository } = tracked(webhookRetentionModule);
 const { hooksRepository } = tracked(hooksModule);
@@ -696,6 +696,13 @@ repositories.deliveryClaims = {
       choose: () => [
         { id: A, hook: { url: 'https://h.example/', owner_id: B, reseller_id: null } },
       ],
+    }),
+  // The walk of every hook with pending deliveries, which a backlog of 1,000 due calls for.
+  everyHooksDue: (db) =>
+    everyHooksDue(db, 10, {
+      busy: { owners: [A], resellers: [B], hosts: ['h.example:443'] },
+      held: { [`owner ${B}`]: 3 },
+      perHook: 4,
     }),
 };
 

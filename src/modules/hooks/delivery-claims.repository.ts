@@ -22,7 +22,8 @@
 import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { fromNow } from '../../db/db-clock.js';
 import type { DB, DomainEventsTable, HooksTable, WebhookDeliveriesTable } from '../../db/types.js';
-import { AUTHORITY_PATTERN, type Busy } from './delivery-slots.js';
+import { budgetOf } from './delivery-shares.js';
+import { AUTHORITY_PATTERN, hostOf, type Busy } from './delivery-slots.js';
 
 export type ClaimedDelivery = Selectable<WebhookDeliveriesTable> & {
   hook: Pick<
@@ -69,11 +70,80 @@ const free = (alias: string) =>
   sql<SqlBool>`(${sql.ref(`${alias}.locked_until`)} is null or ${sql.ref(`${alias}.locked_until`)} <= now())`;
 
 /**
+ * How many due deliveries are read in due order before the walk of every hook is needed.
+ * Fewer than this due (what a poll sees but under a backlog) are all in hand after one
+ * short read of the due index, and their turns are taken here; the walk costs a probe per
+ * hook with any pending delivery (retries waiting, disabled hooks'), on every poll even when
+ * nothing is due (20,000 such hooks: 166 ms a poll, against 0.02 ms for this read).
+ */
+const DUE_READ = 1000;
+
+/**
  * The due deliveries of enabled hooks outside `busy`: up to `perHook` per hook, oldest
  * first, interleaved by budget (a budget's n-th delivery read after every budget's
  * (n-1)-th, counting the slots it holds), oldest first within a turn; the first `limit`.
  */
-async function dueDeliveries(
+async function dueDeliveries(db: Kysely<DB>, limit: number, plan: ClaimPlan) {
+  const oldest = await oldestDue(db, DUE_READ);
+  if (oldest.length < DUE_READ) return inTurns(oldest, limit, plan);
+  return everyHooksDue(db, limit, plan);
+}
+
+/** The first `count` due deliveries in due order, whatever their hooks (the due index). */
+async function oldestDue(db: Kysely<DB>, count: number) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('hooks as h', 'h.id', 'd.hook_id')
+    .select([
+      'd.id',
+      'd.hook_id',
+      'h.url',
+      'h.owner_id',
+      'h.reseller_id',
+      'h.status as hook_status',
+    ])
+    .where(pending('d'))
+    .where('d.next_attempt_at', '<=', sql<Date>`now()`)
+    .where(free('d'))
+    .orderBy('d.next_attempt_at')
+    .orderBy('d.event_seq')
+    .limit(count)
+    .execute();
+}
+
+/** `everyHooksDue`'s choice and order, over every due delivery read in due order. */
+function inTurns(
+  rows: Awaited<ReturnType<typeof oldestDue>>,
+  limit: number,
+  { busy, held = {}, perHook = limit }: ClaimPlan,
+): DueDelivery[] {
+  const owners = new Set(busy?.owners);
+  const resellers = new Set(busy?.resellers);
+  const hosts = new Set(busy?.hosts);
+  const ofHook = new Map<string, number>();
+  const turns = new Map<string, number>();
+  const chosen: { delivery: DueDelivery; at: number }[] = [];
+  for (const { id, hook_id, hook_status, ...hook } of rows) {
+    if (hook_status !== 'enabled') continue;
+    if ((hook.reseller_id ? resellers : owners).has(hook.owner_id)) continue;
+    if (hosts.has(hostOf(hook.url))) continue;
+    const n = (ofHook.get(hook_id) ?? 0) + 1;
+    ofHook.set(hook_id, n);
+    if (n > perHook) continue;
+    const budget = budgetOf(hook);
+    const turn = (turns.get(budget) ?? 0) + 1;
+    turns.set(budget, turn);
+    chosen.push({ delivery: { id, hook }, at: (held[budget] ?? 0) + turn });
+  }
+  // Stable: within a turn, due order.
+  return chosen
+    .sort((a, b) => a.at - b.at)
+    .slice(0, limit)
+    .map((c) => c.delivery);
+}
+
+/** The walk of every hook with pending deliveries, for a backlog of DUE_READ or more. */
+export async function everyHooksDue(
   db: Kysely<DB>,
   limit: number,
   { busy, held = {}, perHook = limit }: ClaimPlan,
