@@ -21,6 +21,7 @@ import {
   sentToRecipientLastDay,
   invitationsLastHour,
   sellerConfirmationsLastDay,
+  withheldLog,
 } from './mail/index.js';
 import { checkinsModule } from './modules/checkins/index.js';
 import { checkoutFacade, checkoutModule } from './modules/checkout/index.js';
@@ -79,14 +80,9 @@ function relayCapOf(config: ModuleContext['config'], log: FastifyBaseLogger): Re
     perSeller: {
       perDay: config.sellerConfirmationsToOthersPerDay,
       sentToOthersLastDay: sellerConfirmationsLastDay,
-      // The seller's id, for the operator to look at; never an address.
-      withheld: (sellerId) =>
-        log
-          .child({ component: 'mail' })
-          .warn(
-            { sellerId },
-            'confirmation not sent: the seller is over its daily budget of mail to others',
-          ),
+      // The seller's id, for the operator to look at, never an address; at most a line per
+      // seller every 10 minutes, however fast a spam run is withheld (mail/withheld-log.ts).
+      withheld: withheldLog(log.child({ component: 'mail' })),
     },
   };
 }

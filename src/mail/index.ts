@@ -13,6 +13,7 @@ export {
 } from './outbox.repository.js';
 export { composeInvitation, enqueueInvitation, sealedInvitations } from './invitation.js';
 export { mailConsumer } from './mail.consumer.js';
+export { withheldLog } from './withheld-log.js';
 export { createDispatcher, type Dispatcher, type DispatcherOptions } from './dispatcher.js';
 export { mailModule } from './mail.module.js';
 export { loadConfirmation } from './confirmation.sources.js';

@@ -40,7 +40,10 @@ export interface SellerBudget {
    * under the seller's lock until the transaction ends.
    */
   sentToOthersLastDay(tx: Tx, sellerId: string, recipient: string): Promise<number | 'own'>;
-  /** Told, once the booking commits, of a confirmation withheld for the budget (logs). */
+  /**
+   * Told, once the booking commits, of each confirmation withheld for the budget (the log:
+   * its line is limited per seller by the teller, app-modules.ts).
+   */
   withheld?(sellerId: string): void;
 }
 
