@@ -23,7 +23,7 @@ import {
   sellerConfirmationsLastDay,
   withheldLog,
 } from './mail/index.js';
-import { checkinsModule } from './modules/checkins/index.js';
+import { checkinsModule, manifestCursorKeys } from './modules/checkins/index.js';
 import { checkoutFacade, checkoutModule } from './modules/checkout/index.js';
 import { delegatesModule } from './modules/delegates/index.js';
 import { eventsFacade, eventsModule } from './modules/events/index.js';
@@ -44,7 +44,7 @@ import {
 import { createEventSink } from './outbox/index.js';
 import { retentionModule, retentionPruners } from './retention.js';
 import { setPasswordHashConcurrency } from './security/passwords.js';
-import { configuredCipher, configuredFingerprintKey } from './security/secret.js';
+import { configuredCipher, configuredFingerprintKey, loadSecret } from './security/secret.js';
 import { apiVersions, LATEST_VERSION } from './versions/index.js';
 import { createVersionRegistry, type VersionRegistry } from './versions/registry.js';
 import type { ApiVersion, VersionChanges } from './versions/types.js';
@@ -183,7 +183,11 @@ export async function createModules(ctx: ModuleContext): Promise<Modules> {
     }),
     octo,
     // The dock: check-ins and manifests, over orders' guests and events' guides.
-    checkinsModule({ db, domainEvents }),
+    checkinsModule({
+      db,
+      domainEvents,
+      cursorKeys: manifestCursorKeys(loadSecret(config), config.previousSecret),
+    }),
     checkoutModule({
       db,
       idempotency,

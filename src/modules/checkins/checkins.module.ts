@@ -8,9 +8,18 @@ import type { EventSink } from '../../outbox/index.js';
 import { checkinsRoutes } from './checkins.routes.js';
 import { Checkin, CheckinList, CheckinResult, Manifest } from './checkins.schemas.js';
 import { checkinsService } from './checkins.service.js';
+import type { CursorKeys } from './cursor-seal.js';
 import { manifestService } from './manifest.service.js';
 
-export function checkinsModule(deps: { db: Db; domainEvents?: EventSink }): ResourceModule {
+export function checkinsModule(deps: {
+  db: Db;
+  domainEvents?: EventSink;
+  /**
+   * The keys the manifest's paging cursors are sealed with (`manifestCursorKeys` of the
+   * server secret).
+   */
+  cursorKeys: CursorKeys;
+}): ResourceModule {
   const checkins = checkinsService(deps);
   const manifests = manifestService(deps);
   return {

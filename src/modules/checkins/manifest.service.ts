@@ -20,6 +20,7 @@ import { eventsFacade } from '../events/index.js';
 import { ordersFacade, type ManifestGuest } from '../orders/index.js';
 import { iso, refOrNull } from '../shared/index.js';
 import type { ManifestView } from './checkins.schemas.js';
+import type { CursorKeys } from './cursor-seal.js';
 import { cursorOf, readCursor } from './manifest-cursor.js';
 
 /** An order's notes on the manifest, in characters over all its notes (it keeps them whole). */
@@ -52,8 +53,8 @@ function fitting(guests: ManifestView['guests']): number {
 }
 
 /** The cursor of the page after one ending with `guest`: its place as this page read it. */
-const nextCursor = (eventId: string, guest: ManifestGuest): string =>
-  cursorOf(eventId, {
+const nextCursor = (keys: CursorKeys, eventId: string, guest: ManifestGuest): string =>
+  cursorOf(keys, eventId, {
     customerName: guest.order.customerName,
     orderId: guest.order.id,
     itemPosition: guest.itemPosition,
@@ -61,8 +62,14 @@ const nextCursor = (eventId: string, guest: ManifestGuest): string =>
     id: guest.id,
   });
 
-export function manifestService(deps: { db: Db; now?: () => Date }) {
+export function manifestService(deps: {
+  db: Db;
+  now?: () => Date;
+  /** What paging cursors are sealed with (cursor-seal.ts). */
+  cursorKeys: CursorKeys;
+}) {
   const now = deps.now ?? (() => new Date());
+  const keys = deps.cursorKeys;
   return {
     async manifest(
       caller: Caller,
@@ -72,7 +79,7 @@ export function manifestService(deps: { db: Db; now?: () => Date }) {
       const head = await eventsFacade.withGuides(deps.db, eventId);
       if (!head || !accessOf(caller).can('checkins', head.event.seller.id))
         throw notFound(`Event ${eventId}`);
-      const after = query.startingAfter ? readCursor(eventId, query.startingAfter) : null;
+      const after = query.startingAfter ? readCursor(keys, eventId, query.startingAfter) : null;
       const read = await ordersFacade.guests.atEvent(deps.db, eventId, {
         now: now(),
         after,
@@ -112,7 +119,7 @@ export function manifestService(deps: { db: Db; now?: () => Date }) {
         guests: guests.slice(0, kept),
         paging: {
           next: last
-            ? `/api/events/${eventId}/manifest?startingAfter=${nextCursor(eventId, last)}`
+            ? `/api/events/${eventId}/manifest?startingAfter=${nextCursor(keys, eventId, last)}`
             : null,
         },
       };
