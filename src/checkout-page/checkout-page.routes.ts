@@ -22,13 +22,23 @@ export async function checkoutPageRoutes(
 ): Promise<void> {
   registerWidgetCors(app);
   // Read (or built) on the first request, not at start-up: most processes never serve it.
+  // A load that failed is forgotten: one EMFILE in a connection flood answered 500 to every
+  // later request for the script, every seller's checkout button off until a restart.
   let script: Promise<Buffer> | undefined;
+  const loaded = () =>
+    (script ??= loadWidget().then(
+      (code) => withSettings(code, options.widget),
+      (error: unknown) => {
+        script = undefined;
+        throw error;
+      },
+    ));
   app.get('/checkout.js', { schema: { hide: true } }, async (_request, reply) =>
     reply
       .type('application/javascript; charset=utf-8')
       .header('cache-control', 'public, max-age=300')
       .header('cross-origin-resource-policy', 'cross-origin')
-      .send(await (script ??= loadWidget().then((code) => withSettings(code, options.widget)))),
+      .send(await loaded()),
   );
   if (!options.demo) return;
   const shop = demoShop(app, options.dataDir);
