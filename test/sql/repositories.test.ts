@@ -739,6 +739,7 @@ repositories.resellerBookings = {
   update: (db) => resellerBookingsRepository(db).update(A, { confirmed_at: AT, contact: null }),
   markExpired: (db) => resellerBookingsRepository(db).markExpired(A, AT),
   heldBy: (db) => resellerBookingsRepository(db).heldBy(B),
+  lockLiveCredential: (db) => resellerBookingsRepository(db).lockLiveCredential(A),
   guestsOf: (db) => resellerBookingsRepository(db).guestsOf(A),
   orderIds: (db) => resellerBookingsRepository(db).orderIds(B, { resellerReference: 'R' }, 500),
   orderIdsByCode: (db) => resellerBookingsRepository(db).orderIds(B, { shortCode: 'ABC' }, 500),

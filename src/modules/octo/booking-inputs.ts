@@ -2,7 +2,7 @@
  * What OCTo's booking requests carry, read for the orders module, and the orders module's
  * refusals read back as OCTo's codes: a booking uuid in a path (never a database error), a
  * contact as the order's customer fields, refusals as INVALID_BOOKING_UUID,
- * INVALID_AVAILABILITY_ID or UNPROCESSABLE_ENTITY.
+ * INVALID_AVAILABILITY_ID, UNPROCESSABLE_ENTITY or (a credential revoked meanwhile) FORBIDDEN.
  */
 import { DomainError } from '../../domain/errors.js';
 import { ResellerRefusal, type ContactGiven } from '../orders/index.js';
@@ -36,6 +36,8 @@ function translate(error: unknown, uuid: string | undefined): never {
     if (error.kind === 'unknown_booking' || error.kind === 'uuid_reused')
       fail('INVALID_BOOKING_UUID', uuid ?? '', error.detail);
     if (error.kind === 'too_many_to_list') fail('BAD_REQUEST', error.detail);
+    // Revoked while the request was under way: as the credential is now answered.
+    if (error.kind === 'credential_revoked') fail('FORBIDDEN', error.detail);
     fail('UNPROCESSABLE_ENTITY', error.detail);
   }
   if (error instanceof DomainError) {

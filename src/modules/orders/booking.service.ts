@@ -105,17 +105,21 @@ async function write(
  * its domain events, its email and its Idempotency-Key answer sent as one statement
  * (db/write-batch.ts). A short code the seller already has (about one draw in 10^11 for
  * a seller with a million orders) fails that statement; the booking is then made again
- * from the start with another code, a few times at most.
+ * from the start with another code, a few times at most. `first` runs in the transaction
+ * before any seat is taken (a reseller's reserve locks its credential there); the API's
+ * bookings pass none, and pay no statement for it.
  */
 export async function commitBooking(
   ctx: OrdersContext,
   planned: PlannedBooking,
   sender: Sender,
   record: Recorder,
+  first?: (batch: BatchTx) => Promise<void>,
 ): Promise<OrderView> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await inBatchedTransaction(ctx.db, async (batch) => {
+        if (first) await first(batch);
         const booked = await write(ctx, batch, planned, sender);
         await record(batch, { status: 201, body: booked });
         return booked;

@@ -118,6 +118,27 @@ export function resellerBookingsRepository(db: Kysely<DB>) {
       return rows.map((r) => r.order_id);
     },
 
+    /**
+     * Locks a reseller credential's row in share mode until the transaction ends, if it is
+     * live (not revoked): the first statement of a reserve's booking transaction. A
+     * revocation's update of that row waits for every reserve holding the lock, and the
+     * release of the credential's holds that follows sees their bookings; a reserve that
+     * comes after the update waits for the revocation and finds the credential revoked.
+     * Share mode because the update changes no key column, so it takes FOR NO KEY UPDATE,
+     * which FOR KEY SHARE would not wait for; reserves of one credential still run side by
+     * side. Whether it is live.
+     */
+    async lockLiveCredential(resellerId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('reseller_credentials')
+        .select('id')
+        .where('id', '=', resellerId)
+        .where('revoked_at', 'is', null)
+        .forShare()
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     /** Every guest the order ever had, with its unit item's facts, in seat order. */
     async guestsOf(orderId: string): Promise<ResellerGuestRow[]> {
       return db

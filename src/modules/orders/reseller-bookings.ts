@@ -24,7 +24,8 @@ export type RefusalKind =
   | 'departure_started'
   | 'ended'
   | 'checked_in'
-  | 'too_many_to_list';
+  | 'too_many_to_list'
+  | 'credential_revoked';
 
 /** A refusal a reseller meets; never reaches Xola's API. */
 export class ResellerRefusal extends Error {

@@ -5,7 +5,8 @@
  * length the reseller asks, its source the reseller's name; what the reseller records beside
  * it written in the same statement. Its uuid is the reseller's idempotency: the same uuid
  * and the same request is the same booking, another request with it is refused, also when
- * copies are sent at once (retries of a request whose answer was slow).
+ * copies are sent at once (retries of a request whose answer was slow). A credential revoked
+ * while its reserve was under way never keeps a hold (`credentialLive`).
  */
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor, Tx } from '../../db/unit-of-work.js';
@@ -91,6 +92,25 @@ async function again(
     refuse('uuid_reused', `uuid ${input.uuid} was used for another booking`);
   return readBooking(ctx.db, row.order_id);
 }
+
+/**
+ * A credential's reserve, first in its booking transaction (before any seat is locked, as a
+ * revocation locks the credential before the seats it gives back): the credential locked
+ * and still live, else refused as revoked. The reserve was authenticated before its
+ * transaction, possibly from the caller cache; without this, one revoked meanwhile would
+ * commit its hold after the revocation released the credential's holds, keeping its seats
+ * from sale for up to 24 hours. With it, a revocation waits for the reserves under way and
+ * then releases their holds too (`releaseHeldBy`), or a reserve waits for the revocation
+ * and is refused. The seller's own key (no credential) has nothing to lock.
+ */
+const credentialLive = (reseller: Reseller) => {
+  const { resellerId } = reseller;
+  if (resellerId === null) return undefined;
+  return async (tx: Tx): Promise<void> => {
+    if (!(await resellerBookingsRepository(tx).lockLiveCredential(resellerId)))
+      refuse('credential_revoked', 'the credential was revoked');
+  };
+};
 
 /** A reserve refused (sold out, the uuid taken, the departure started...), not failed. */
 const isRefusal = (error: unknown): boolean =>
@@ -184,6 +204,6 @@ async function reserveNew(
   };
   const hold = { ...ctx, holdMs: input.holdMinutes * 60_000 };
   const sender = { id: bookerIdOf(reseller), email: '', capped: false, confirms: false };
-  const order = await commitBooking(hold, plan, sender, facts);
+  const order = await commitBooking(hold, plan, sender, facts, credentialLive(reseller));
   return (await readBooking(ctx.db, order.id))!;
 }

@@ -10,7 +10,10 @@
  * Its holds (bookings reserved and not confirmed) are released through the orders module,
  * as the hold sweeper releases them: nobody can confirm, extend or cancel them with the
  * credential any more, and they would keep their seats from sale for up to 24 hours. What
- * it confirmed stays booked.
+ * it confirmed stays booked. The same row lock orders the release after every reserve under
+ * way: a reserve holds the credential's row in share mode from the start of its booking
+ * transaction (orders/reseller-reserve.service.ts), so the revoking update waited for those
+ * already booking, whose holds are released here, and those after it find it revoked.
  */
 import type { Tx } from '../../db/unit-of-work.js';
 import type { EventSink } from '../../outbox/index.js';

@@ -23,6 +23,9 @@ update "reseller_bookings" set "expired" = $1, "ended_at" = $2 where "order_id" 
 -- heldBy
 select "b"."order_id" from "reseller_bookings" as "b" inner join "orders" as "o" on "o"."id" = "b"."order_id" where "b"."booker_id" = $1 and "b"."ended_at" is null and "o"."hold_expires_at" is not null order by "b"."order_id";
 
+-- lockLiveCredential
+select "id" from "reseller_credentials" where "id" = $1 and "revoked_at" is null for share;
+
 -- guestsOf
 select "g"."id", "g"."item_id", "g"."demographic_id", "g"."ticket_code", "g"."checked_in_at", "g"."canceled_at", "s"."uuid", "s"."reseller_reference", "s"."contact" from "order_guests" as "g" left join "reseller_booking_seats" as "s" on "s"."guest_id" = "g"."id" where "g"."order_id" = $1 order by "g"."position", "g"."id";
 
