@@ -2,7 +2,7 @@
  * Availability's bound of 100,000 departures per request (docs/booking.md, "Bounded work")
  * counts the events opened by hand, not only the schedules' times: a request whose
  * experiences have more is refused with 400 naming `end`, before their events are read. OCTo's
- * availability and calendar have the same bound (BAD_REQUEST).
+ * calendar has the same bound (BAD_REQUEST), its availability check a tighter one.
  *
  * One event is opened by hand through the API to show the shape; the others are written
  * straight to the database with the same columns (tens of thousands of requests otherwise).
@@ -124,13 +124,17 @@ describe('the events opened by hand count into the bound', () => {
     const body = expectProblem(over, 400, 'validation_failed');
     expect(body.errors).toEqual([expect.objectContaining({ in: 'query', name: 'end' })]);
 
-    // OCTo's availability and calendar of the same product, for a reseller: the same bound.
+    // OCTo's calendar of the same product, for a reseller: the same bound; its availability
+    // check, its own tighter one, counted the same way (test/http/octo-check-by-hand-bound.test.ts).
     const reseller = await createAffiliate(t.app, seller);
     const dates = { localDateStart: '2030-07-01', localDateEnd: '2030-08-31' };
     const product = { productId: id, optionId: 'DEFAULT', ...dates };
-    for (const path of ['/availability', '/availability/calendar']) {
+    for (const [path, bound] of [
+      ['/availability', 'at most 6000 departures'],
+      ['/availability/calendar', '100000'],
+    ] as const) {
       const refused = await octo(t.app, reseller.apiKey, 'POST', path, product);
-      expect(expectOctoError(refused, 'BAD_REQUEST').errorMessage).toContain('100000');
+      expect(expectOctoError(refused, 'BAD_REQUEST').errorMessage).toContain(bound);
     }
     // A day of it is answered: 1,440 departures.
     const day = { productId: id, optionId: 'DEFAULT', localDate: '2030-07-02' };

@@ -18,7 +18,11 @@ import {
   type DepartureSource,
 } from './departures.js';
 import { departuresRepository } from './departures.repository.js';
-import { departuresPastBound, MAX_AVAILABILITY_DEPARTURES } from './departure-bound.js';
+import {
+  departuresPastBound,
+  MAX_AVAILABILITY_DEPARTURES,
+  type DepartureBound,
+} from './departure-bound.js';
 import { resourceRoom, type SharingExperience } from './resource-room.js';
 import { departureKey, seats } from './seats.js';
 
@@ -81,11 +85,17 @@ export const eventsFacade = {
   },
 
   /**
-   * How far past the bound of one request the experience's departures between the local
-   * dates go, in words, or undefined within it (departure-bound.ts; one count at most).
+   * How far past the bound of one request (or `bound`, a caller's own: OCTo's availability
+   * check) the experience's departures between the local dates go, in words, or undefined
+   * within it (departure-bound.ts; one count at most, no event read).
    */
-  departuresPastBound: (db: Executor, experience: DeparturesOf, start: string, end: string) =>
-    departuresPastBound(db, [experience], start, end),
+  departuresPastBound: (
+    db: Executor,
+    experience: DeparturesOf,
+    start: string,
+    end: string,
+    bound?: DepartureBound,
+  ) => departuresPastBound(db, [experience], start, end, bound),
 
   /**
    * The departures of an experience whose local date is in `start`..`end` (both included),

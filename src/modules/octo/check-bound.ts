@@ -9,8 +9,10 @@
  * So one check answers at most MAX_CHECK_DEPARTURES departures, each price counting half a
  * departure: about 1.7 MB at most whatever the mix (6,000 departures without prices, 545
  * with 20 unit prices each). The schedules' departures are counted before anything is read,
- * the departures read (events opened by hand too) before any is mapped. The calendar, one
- * object per day, keeps its year.
+ * then the events opened by hand beside them, also before any is read (one count that stops
+ * one past the room the schedules leave: events/departure-bound.ts): staff may open tens of
+ * thousands, and reading them only to refuse the check cost what the bound saves. The
+ * calendar, one object per day, keeps its year.
  */
 import {
   addDays,
@@ -52,13 +54,20 @@ export function scheduledBetween(
 
 /** Refuses a check of `count` departures carrying `prices` prices each past the bound. */
 export function checkAnswerSize(count: number, prices: number): void {
+  if (count > departuresFitting(prices)) refuseCheck(String(count), prices);
+}
+
+/**
+ * Refuses a check of departures carrying `prices` prices each, `count` of them in words (a
+ * number, or the events module's "up to 480 times by their schedules and more than 65 more").
+ */
+export function refuseCheck(count: string, prices: number): never {
   const fitting = departuresFitting(prices);
-  if (count <= fitting) return;
   const bound =
     prices === 0
       ? `at most ${fitting} departures`
       : `at most ${fitting} of its departures with octo/pricing (${MAX_CHECK_DEPARTURES}, each of the ${prices} prices of a departure counting half a departure)`;
-  fail(
+  return fail(
     'BAD_REQUEST',
     `this product departs ${count} times in these dates, and one availability check answers ${bound}: ask for fewer dates`,
   );

@@ -1,12 +1,18 @@
 /**
  * The departures OCTo's availability and calendar read, each read bounded before it is
  * made: a range by the departures one request may compute (events/departure-bound.ts, the
- * API's bound), an availability check's range also by the size of its answer
- * (check-bound.ts), availability ids by the body's MAX_AVAILABILITY_IDS.
+ * API's bound), an availability check's range by the size of its answer instead, a tighter
+ * bound counted the same way (check-bound.ts), availability ids by the body's
+ * MAX_AVAILABILITY_IDS.
  */
 import type { Db } from '../../db/database.js';
 import { eventsFacade, MAX_AVAILABILITY_DEPARTURES } from '../events/index.js';
-import { checkAnswerSize, departuresFitting, scheduledBetween } from './check-bound.js';
+import {
+  checkAnswerSize,
+  departuresFitting,
+  refuseCheck,
+  scheduledBetween,
+} from './check-bound.js';
 import { startOfAvailabilityId, type Departure, type Product } from './departures.js';
 import { fail } from './octo.errors.js';
 import type { DateRange } from './requests.js';
@@ -33,13 +39,23 @@ export function departureReads(db: Db) {
 
     /**
      * An availability check's departures between the dates, each carrying `prices` prices,
-     * refused past the bound of its answer: as the schedules count them before anything is
-     * read, then as read (events opened by hand too) before any is mapped.
+     * refused past the bound of its answer before any event is read: as the schedules count
+     * them, then with the events opened by hand (one count, stopping one past the room
+     * left). That bound is the tighter one (at most 6,000 departures counted day by day), so
+     * the request's bound of 100,000 (`between`) is not counted again. What is read is then
+     * within it (the departures are the schedules' and the events opened by hand, each
+     * counted); the answer's size is still checked before any is mapped.
      */
     async checked(experience: Experience, { start, end }: DateRange, prices: number) {
       const fitting = departuresFitting(prices);
-      checkAnswerSize(scheduledBetween(experience.schedules, start, end, fitting), prices);
-      const departures = await between(experience, start, end);
+      const scheduled = scheduledBetween(experience.schedules, start, end, fitting);
+      checkAnswerSize(scheduled, prices);
+      const past = await eventsFacade.departuresPastBound(db, experience, start, end, {
+        most: fitting,
+        scheduled,
+      });
+      if (past !== undefined) refuseCheck(past, prices);
+      const departures = await eventsFacade.departuresBetween(db, experience, start, end);
       checkAnswerSize(departures.length, prices);
       return departures;
     },
