@@ -74,21 +74,8 @@ async function heldBy(
 }
 
 /**
- * The confirmations a relay cap held in each open transaction, by seller, sender and address.
- * A change that confirms an order's first item and changes its address asks for its one
- * confirmation twice, as a new one (sendsConfirmation) and as a readdressed one
- * (readdressesConfirmation): it was withheld, counted and logged twice. Asked again in the
- * same transaction, a held confirmation is held without counting it again: a transaction
- * writes one order (a booking or a change), so the same seller, sender and address asked
- * twice there are one confirmation. Only what was held is remembered: one let through is
- * asked again, so nothing passes that a fresh count would hold.
- */
-const heldIn = new WeakMap<Tx, Set<string>>();
-
-/**
  * Whether a relay cap holds this confirmation; if so, counted once the booking commits (and
- * the seller named in the log when its own budget held it: an id, no address), once however
- * often the write asks.
+ * the seller named in the log when its own budget held it: an id, no address).
  */
 async function overRelayCap(
   ctx: OrdersContext,
@@ -97,18 +84,23 @@ async function overRelayCap(
   sender: Sender,
   sellerId: string,
 ): Promise<boolean> {
-  const asked = `${sellerId} ${sender.id} ${recipient.toLowerCase()}`;
-  const held = heldIn.get(tx);
-  if (held?.has(asked)) return true;
   const cap = await heldBy(ctx, tx, recipient, sender, sellerId);
   if (!cap) return false;
-  if (held) held.add(asked);
-  else heldIn.set(tx, new Set([asked]));
   afterCommit(tx, () => {
     confirmationsWithheld.inc({ cap });
     if (cap === 'seller_daily') ctx.relayCap.perSeller?.withheld?.(sellerId);
   });
   return true;
+}
+
+/** Whether a write confirms an order's first item: what sends its confirmation. */
+export function confirmsFirst(
+  before: readonly { status: number }[],
+  after: readonly { status: number }[],
+): boolean {
+  const confirmed = (items: readonly { status: number }[]) =>
+    items.some((i) => isConfirmed(i.status));
+  return !confirmed(before) && confirmed(after);
 }
 
 /**
@@ -129,9 +121,7 @@ export async function sendsConfirmation(
 ): Promise<boolean> {
   const { sender, recipient } = write;
   if (!sender || sender.confirms === false || !recipient) return false;
-  const confirmed = (items: readonly { status: number }[]) =>
-    items.some((i) => isConfirmed(i.status));
-  if (confirmed(write.before) || !confirmed(write.after)) return false;
+  if (!confirmsFirst(write.before, write.after)) return false;
   return !(await overRelayCap(ctx, tx, recipient, sender, write.sellerId));
 }
 

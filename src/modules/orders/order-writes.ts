@@ -14,7 +14,12 @@ import { eventsFacade, type SeatDelta } from '../events/index.js';
 import { iso } from '../shared/index.js';
 import { checkAmount, type PlannedItem } from './booking.js';
 import { newTicketCode } from './booking-codes.js';
-import { readdressesConfirmation, sendsConfirmation, type Sender } from './confirmations.js';
+import {
+  confirmsFirst,
+  readdressesConfirmation,
+  sendsConfirmation,
+  type Sender,
+} from './confirmations.js';
 import { applyRevision, reviseGuests } from './guests.js';
 import { guestsRepository } from './guests.repository.js';
 import { inBookingOrder } from './item-order.js';
@@ -172,7 +177,10 @@ export async function commitChange(
       sellerId: order.seller_id,
       sender: work.confirmAs,
     });
+    // A write that confirms the first item sends the confirmation to the new address itself
+    // (or holds it): asking again as a readdressed one counted and held it twice.
     const readdressConfirmation =
+      !confirmsFirst(before, after) &&
       next.customer_email !== order.customer_email &&
       (await readdressesConfirmation(ctx, tx, {
         before: order.customer_email,
