@@ -122,7 +122,7 @@ describe('a migration that waits for a lock', () => {
       ['0030_webhook_deliveries_hook_due', 'Success'],
     ]);
     expect(await applied()).toContain('0026_invitation_counts');
-    // Its session's settings are back to the connection's own on every pooled connection.
+    // Its settings were its transactions' own: every pooled connection keeps the connection's.
     for (let i = 0; i < 3; i++) {
       const { rows } = await sql<{ lock_timeout: string }>`
         select current_setting('lock_timeout') as lock_timeout`.execute(database.db);
