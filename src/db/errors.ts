@@ -87,6 +87,17 @@ export function isStatementTimeout(error: unknown): boolean {
 }
 
 /**
+ * lock_not_available (55P03): a statement gave up waiting for a lock at `lock_timeout`. The
+ * app sets none, but an operator may (on the role or the database, to keep requests from
+ * queueing behind a migration or a long transaction), and a pooler may hand the app a
+ * server connection some other client left one on. Another transaction holds the lock, not
+ * the request's fault, and likely to pass: a 503, as statement_timeout's 57014 is.
+ */
+export function isLockNotAvailable(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '55P03';
+}
+
+/**
  * SQLSTATE insufficient_resources (53000), disk_full (53100), out_of_memory (53200): the
  * database host (or, embedded, DATA_DIR's disk and this process) is short of room. Not the
  * request's fault, and it passes once space is freed: a 503 to retry, not a 500 that says

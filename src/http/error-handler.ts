@@ -1,10 +1,10 @@
 /**
  * Renders every failure as application/problem+json: our own `DomainError`s, query-language
  * errors, schema validation errors, Fastify's body-parsing errors and unknown routes.
- * A lost or unreachable database, or one out of disk or memory, is a 503 with Retry-After
- * (the client should retry; logged as `request deferred`, with the cause);
- * anything else unexpected becomes a 500 that says only `internal_error` and the request
- * id. The cause goes to the log, never to the client.
+ * A lost or unreachable database, one out of disk or memory, or a statement past its
+ * statement or lock timeout is a 503 with Retry-After (the client should retry; logged as
+ * `request deferred`, with the cause); anything else unexpected becomes a 500 that says
+ * only `internal_error` and the request id. The cause goes to the log, never to the client.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
@@ -12,6 +12,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import {
   isConnectionError,
   isDataException,
+  isLockNotAvailable,
   isResourceExhausted,
   isStatementTimeout,
 } from '../db/errors.js';
@@ -89,6 +90,11 @@ export function toProblem(error: unknown, request: FastifyRequest): ProblemBody 
   }
   if (isStatementTimeout(error)) {
     return problem('service_unavailable', 'The database took too long to answer; retry shortly.', {
+      requestId,
+    });
+  }
+  if (isLockNotAvailable(error)) {
+    return problem('service_unavailable', 'The data is locked by other work; retry shortly.', {
       requestId,
     });
   }
