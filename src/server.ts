@@ -1,9 +1,11 @@
 /**
  * Process entry: config -> database -> app -> listen, and a graceful shutdown on SIGTERM
- * or SIGINT: drain (readiness 503 for SHUTDOWN_DRAIN_MS while still serving, so a balancer
- * takes the instance out first), then stop accepting, finish in-flight requests and
+ * or SIGINT: the workers stop claiming at once, then drain (readiness 503 for
+ * SHUTDOWN_DRAIN_MS while still serving, so a balancer takes the instance out first), then
+ * stop accepting, finish in-flight requests (for a grace, then their connections close),
  * deliveries and email sends, close the pool; within a budget the configuration implies
- * (shutdown-budget.ts), after which it exits 1. SIGHUP and SIGUSR2 are ignored (IGNORED_SIGNALS).
+ * (shutdown-budget.ts), after which it exits 1. SIGHUP and SIGUSR2 are ignored
+ * (IGNORED_SIGNALS).
  */
 import './node20-navigator.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -45,6 +47,8 @@ async function main(): Promise<void> {
       app.log.error({ budgetMs }, `shutdown did not finish within ${budgetMs} ms: exiting 1`),
   };
   closeWithGrace(grace, async ({ signal, err }) => {
+    // First, before the drain: a worker claims nothing it may have no time to finish.
+    app.stopClaiming();
     if (err) {
       app.log.error({ err }, 'shutting down after an error');
     } else {

@@ -1,16 +1,32 @@
 /**
  * How long a stop may take before the process gives up (server.ts): the drain, then the
- * close. The close waits for requests in flight, then for the workers: a webhook delivery in
- * flight waits up to WEBHOOK_TIMEOUT_MS, and an email up to OUTBOX_SEND_TIMEOUT_MS from its
- * claim (the mail dispatcher, with a relay configured), each then recording its outcome. A
- * budget shorter than a send exited 1 with the email claimed and no outcome, and sent it
- * twice once the relay took it. systemd's TimeoutStopSec must be longer than this
- * (docs/operations.md, deploy/booking.service).
+ * close. What a stop does, in order:
+ *
+ * - On SIGTERM, every worker stops claiming at once (app.ts, http/module.ts): what is in
+ *   flight from then on was claimed before, and ends within its own timeout of its claim,
+ *   its outcome recorded: a webhook delivery within WEBHOOK_TIMEOUT_MS, an email within
+ *   OUTBOX_SEND_TIMEOUT_MS (the mail dispatcher, with a relay configured). It goes on
+ *   through the drain.
+ * - The drain (SHUTDOWN_DRAIN_MS) serves requests, but claims nothing more.
+ * - The close stops accepting, waits for requests in flight for REQUESTS_GRACE_MS at most
+ *   and then closes the connections still open (a trickled body cannot hold it); then it
+ *   waits for all the workers together, then the modules and the database close.
+ *
+ * So the close takes the grace and its own endings, CLOSE_MIN_MS at most; the workers' work
+ * ends within the longest timeout plus its recording (CLOSE_MARGIN_MS) of SIGTERM, which
+ * is before the close starts. The drain plus the longer of the two bounds the stop (the
+ * workers' term with the drain to spare). Workers that claimed through the drain and the
+ * close, stopped one after another, exited 1 past this with deliveries and emails claimed
+ * and no outcome, sent twice after the restart. systemd's TimeoutStopSec must be longer
+ * than this (docs/operations.md, deploy/booking.service).
  */
 import type { Config } from './config.js';
 
-/** What the close may take at least (requests in flight), and beyond a worker's timeout. */
+/** How long the close waits for requests in flight before closing their connections. */
+export const REQUESTS_GRACE_MS = 5_000;
+/** What the close may take at least: the grace, then what it closes (modules, database). */
 export const CLOSE_MIN_MS = 10_000;
+/** Beyond a worker's timeout: recording the outcome of what it sent. */
 export const CLOSE_MARGIN_MS = 5_000;
 
 export function shutdownBudgetMs(config: Config): number {

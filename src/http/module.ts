@@ -3,8 +3,9 @@
  * list (app-modules.ts) the same way: its named schemas at the root (OpenAPI components),
  * its routes under /api (or its own prefix), its version changes to the version registry, what `expand=` may
  * resolve to its objects, its request hooks, and its background workers (started once the
- * app is ready, stopped when it closes, before the database), plus anything else it holds
- * open. Plain data: nothing here knows any module.
+ * app is ready, told to stop claiming when a stop begins, and waited for together when it
+ * closes, before the database), plus anything else it holds open. Plain data: nothing here
+ * knows any module.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
@@ -15,10 +16,20 @@ import type { ProblemBody } from './problems.js';
 /** A request hook of a module. */
 export type RequestHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
-/** A background loop of a module (a sweeper, a dispatcher). */
+/**
+ * A background loop of a module (a sweeper, a dispatcher). A stop comes in two steps: every
+ * worker stops claiming at once, as soon as SIGTERM arrives (server.ts, before the drain),
+ * and the close then waits for what they all hold together (app.ts). A worker that kept
+ * claiming through the drain and the close took work it had no time left to finish.
+ */
 export interface Worker {
   start(): void;
-  /** Lets work in flight finish; resolves once the loop has stopped. */
+  /** Takes no more work from now on (no new claim or batch); work in flight goes on. */
+  stopClaiming(): void;
+  /**
+   * Stops claiming (if it has not), lets work in flight finish, each piece within its own
+   * timeout and with its outcome recorded; resolves once the loop has stopped.
+   */
   stop(): Promise<void>;
 }
 

@@ -68,6 +68,8 @@ export interface DispatcherOptions {
 export interface Dispatcher {
   /** Starts polling; returns at once. */
   start(): void;
+  /** Claims no more messages (a stop begins: http/module.ts, Worker); sends in flight go on. */
+  stopClaiming(): void;
   /** Stops polling and resolves once every send in flight has finished and been recorded. */
   stop(): Promise<void>;
   /** Claims and sends one batch of due messages now; resolves to how many were sent. */
@@ -254,6 +256,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   return {
     start: () => loop.start(),
+
+    // A poll claims as it starts: once the loop schedules none, nothing more is claimed.
+    stopClaiming: () => loop.stopClaiming(),
 
     async stop() {
       await loop.stop();

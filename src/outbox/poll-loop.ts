@@ -1,12 +1,16 @@
 /**
  * The polling loop of the outbox dispatchers (mail, webhooks): one poll at a time, the next
- * after the delay the poll asks for, started and stopped once. Its timer never keeps a
- * process alive on its own (the CLI, tests); a server's socket does.
+ * after the delay the poll asks for, started and stopped once. A stop may come in two steps
+ * (http/module.ts, Worker): `stopClaiming` at once, `stop` to wait for the poll under way.
+ * Its timer never keeps a process alive on its own (the CLI, tests); a server's socket does.
  */
 export interface PollLoop {
   start(): void;
+  /** Polls no more: the poll under way (if any) goes on, no other starts. */
+  stopClaiming(): void;
   /** Stops polling; resolves once the poll under way (if any) has finished. */
   stop(): Promise<void>;
+  /** Since `stopClaiming` or `stop`: a poll under way checks it before it claims. */
   readonly stopped: boolean;
 }
 
@@ -29,6 +33,12 @@ export function pollLoop(
     timer.unref();
   }
 
+  function stopClaiming(): void {
+    state = 'stopped';
+    clearTimeout(timer);
+    timer = undefined;
+  }
+
   function tick(): void {
     timer = undefined;
     running = poll().then(schedule, (error: unknown) => schedule(onError(error)));
@@ -41,10 +51,9 @@ export function pollLoop(
       state = 'running';
       schedule(0);
     },
+    stopClaiming,
     async stop() {
-      state = 'stopped';
-      clearTimeout(timer);
-      timer = undefined;
+      stopClaiming();
       await running;
     },
     get stopped() {

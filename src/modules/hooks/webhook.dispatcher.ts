@@ -67,6 +67,9 @@ export interface WebhookDispatcherOptions {
 
 export interface WebhookDispatcher {
   start(): void;
+  /** Claims no more deliveries (a stop begins: http/module.ts, Worker); those in flight go on. */
+  stopClaiming(): void;
+  /** Stops claiming, and resolves once every delivery in flight has been sent and recorded. */
   stop(): Promise<void>;
   /** Fans out and delivers one batch now; resolves to how many deliveries succeeded. */
   runOnce(): Promise<number>;
@@ -261,7 +264,12 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
    * a freed slot, not a whole interval.
    */
   async function poll(woken = false) {
+    // Once a stop began, nothing more is claimed, here or after the fan-out: a delivery
+    // claimed now may not be sent and recorded before the process exits (its lease then
+    // brings it back to be sent twice).
+    if (loop.stopped) return { waiting: false, started: [] };
     await fanOut(woken);
+    if (loop.stopped) return { waiting: false, started: [] };
     return startDue(claiming, inFlight, track);
   }
 
@@ -286,6 +294,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
 
   return {
     start: () => loop.start(),
+    stopClaiming: () => loop.stopClaiming(),
     async stop() {
       await loop.stop();
       while (inFlight.size > 0) await Promise.allSettled([...inFlight.keys()]);
