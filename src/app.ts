@@ -3,9 +3,8 @@
  * tests call `app.inject`. The platform first (errors, bodies, security headers, OpenAPI,
  * connection slots), then the modules of app-modules.ts, each registered the same way
  * (http/module.ts): schemas, routes, request hooks, workers and what they hold open; the
- * request pipeline's order is http/request-pipeline.ts's. A close stops every worker's
- * claims at once, gives requests in flight a bounded grace, then waits for the workers
- * together (shutdown-budget.ts).
+ * request pipeline's order is http/request-pipeline.ts's; the workers' start and stop,
+ * http/worker-lifecycle.ts's.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -35,6 +34,7 @@ import { decorateRouteOf } from './http/route-of.js';
 import { Schedule } from './modules/shared/index.js';
 import type { ApiVersion, VersionChanges } from './versions/types.js';
 import { checkoutPageRoutes } from './checkout-page/checkout-page.routes.js';
+import { registerWorkers } from './http/worker-lifecycle.js';
 import { REQUESTS_GRACE_MS } from './shutdown-budget.js';
 
 export { openAppDatabase } from './app-database.js';
@@ -58,10 +58,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Set `draining` to leave the balancer's rotation before closing (server.ts). */
     readiness: Readiness;
-    /**
-     * Tells every worker to take no more work (server.ts, as soon as SIGTERM arrives,
-     * before the drain; the close does it too); the close waits for what they hold.
-     */
+    /** Tells every worker to take no more work (http/worker-lifecycle.ts). */
     stopClaiming(): void;
   }
 }
@@ -161,24 +158,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   for (const module of modules.list) {
     if (module.close) app.addHook('onClose', () => module.close!());
   }
-  const workers = modules.list.flatMap((module) => module.workers ?? []);
-  for (const worker of workers) app.addHook('onReady', async () => worker.start());
-  // A stop tells every worker at once to claim nothing more. Stopped one after another,
-  // they kept claiming through the drain and the HTTP close, and while the one before
-  // waited for its send: work they then had no time to finish, sent twice after a restart.
-  const stopClaiming = () => workers.forEach((worker) => worker.stopClaiming());
-  app.decorate('stopClaiming', stopClaiming);
-  app.addHook('preClose', async () => stopClaiming());
-  // Then the close waits for all of them together, each within its own send timeout
-  // (shutdown-budget.ts), not for each in turn.
-  app.addHook('onClose', async () => {
-    const stops = await Promise.allSettled(workers.map((worker) => worker.stop()));
-    for (const stop of stops) {
-      if (stop.status === 'rejected')
-        app.log.error({ err: stop.reason }, 'a worker failed to stop');
-    }
-  });
-  boundHttpClose(app);
+  registerWorkers(
+    app,
+    modules.list.flatMap((module) => module.workers ?? []),
+    REQUESTS_GRACE_MS,
+  );
 
   // The embedded server runs the command line's commands on its database (admin/).
   const commands = deps.adminCommands;
@@ -192,25 +176,4 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     app.addHook('onClose', async () => socket?.close());
   }
   return app;
-}
-
-/**
- * The HTTP close waits for the requests in flight, but for REQUESTS_GRACE_MS at most, then
- * closes the connections still open: a client sending its body a byte at a time, which
- * REQUEST_TIMEOUT_MS (30 s) allows, held the whole stop past its budget (exit 1).
- */
-function boundHttpClose(app: FastifyInstance): void {
-  app.addHook('preClose', async () => {
-    const server = app.server;
-    if (!server.listening) return;
-    const timer = setTimeout(() => {
-      app.log.warn(
-        { graceMs: REQUESTS_GRACE_MS },
-        'requests still open after the grace of the close: closing their connections',
-      );
-      server.closeAllConnections();
-    }, REQUESTS_GRACE_MS);
-    timer.unref();
-    server.once('close', () => clearTimeout(timer));
-  });
 }
