@@ -10,7 +10,11 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createQueryRecorder } from '../../src/db/query-recorder.js';
-import { claimDue, everyHooksDue } from '../../src/modules/hooks/delivery-claims.repository.js';
+import {
+  claimDue,
+  everyHooksDue,
+  hooksDue,
+} from '../../src/modules/hooks/delivery-claims.repository.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -100,6 +104,25 @@ it('finds another owner’s delivery past a backlog of 100,000 through indexes',
   expect(scans.map((n) => n['Node Type'])).not.toContain('Seq Scan');
   const buffers = (root['Shared Hit Blocks'] ?? 0) + (root['Shared Read Blocks'] ?? 0);
   expect(buffers, 'shared buffers the read touched').toBeLessThan(11_000);
+});
+
+it('finds the hooks with due deliveries through indexes, and reads only those between walks', async () => {
+  const owners = [1, 2, 3, 4].map((n) => `a${n.toString(16).padStart(23, '0')}`);
+  const plan = {
+    busy: { owners, resellers: [], hosts: [] },
+    held: Object.fromEntries(owners.map((o) => [`owner ${o}`, 8])),
+    perHook: 4,
+  };
+  // What a dispatcher keeps a poll interval under a backlog (`Walks`): the backlog's 40
+  // hooks and the other owner's, whatever their caps (about 340 buffers here).
+  const found = await counted((db) => hooksDue(db));
+  expect(found.result).toHaveLength(41);
+  expect(found.result).toContain(`c${(500).toString(16).padStart(23, '0')}`);
+  expect(await buffersOf(found.statements[0]!)).toBeLessThan(4_000);
+  // The polls between walks: the walk's turns over those hooks, a probe each (about 10).
+  const between = await counted((db) => everyHooksDue(db, 16, plan, found.result));
+  expect(between.result.map((d) => d.id)).toEqual([`5${(1).toString(16).padStart(23, '0')}`]);
+  expect(await buffersOf(between.statements[0]!)).toBeLessThan(500);
 });
 
 /** The statements `db` runs while `work` runs on it, compiled. */

@@ -72,7 +72,7 @@ const {
   writeSealedInvitationToken,
 } = tracked(outboxModule);
 const { deliveriesRepository } = tracked(deliveriesModule);
-const { claimDue, everyHooksDue } = tracked(deliveryClaimsModule);
+const { claimDue, everyHooksDue, hooksDue } = tracked(deliveryClaimsModule);
 const { fanOut, insertDeliveries } = tracked(fanOutModule);
 const { webhookRetentionRepository } = tracked(webhookRetentionModule);
 const { hooksRepository } = tracked(hooksModule);
@@ -704,6 +704,19 @@ repositories.deliveryClaims = {
       held: { [`owner ${B}`]: 3 },
       perHook: 4,
     }),
+  // The hooks with due deliveries a dispatcher keeps a poll interval, and the walk over them.
+  hooksDue: (db) => hooksDue(db),
+  everyHooksDueOfHooks: (db) =>
+    everyHooksDue(
+      db,
+      10,
+      {
+        busy: { owners: [A], resellers: [B], hosts: ['h.example:443'] },
+        held: { [`owner ${B}`]: 3 },
+        perHook: 4,
+      },
+      [A, B],
+    ),
 };
 
 repositories.guideCandidates = {

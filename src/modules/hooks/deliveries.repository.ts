@@ -18,7 +18,12 @@ import type { DB } from '../../db/types.js';
 import { claimDue, type ClaimedDelivery, type ClaimPlan } from './delivery-claims.repository.js';
 import { fanOut } from './fan-out.repository.js';
 
-export type { ClaimedDelivery, ClaimPlan, DueDelivery } from './delivery-claims.repository.js';
+export type {
+  ClaimedDelivery,
+  ClaimPlan,
+  DueDelivery,
+  Walks,
+} from './delivery-claims.repository.js';
 
 const MAX_TEXT = 1024;
 

@@ -17,13 +17,14 @@
  * with 100,000 deliveries of four owners at their caps waiting and 741 hooks holding pending
  * deliveries, reading past them in due order took 110,000 buffers and 64 ms a poll, and
  * this read takes 3,900 and 12 ms: a few buffers per hook with deliveries pending
- * (test/postgres/webhook-claim-plan.test.ts).
+ * (test/postgres/webhook-claim-plan.test.ts). A dispatcher walks at most once a poll
+ * interval, and reads only the hooks the walk found in between (`Walks`).
  */
-import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type Selectable, type SqlBool } from 'kysely';
 import { fromNow } from '../../db/db-clock.js';
 import type { DB, DomainEventsTable, HooksTable, WebhookDeliveriesTable } from '../../db/types.js';
-import { budgetOf } from './delivery-shares.js';
-import { AUTHORITY_PATTERN, hostOf, type Busy } from './delivery-slots.js';
+import { AUTHORITY_PATTERN, type Busy } from './delivery-slots.js';
+import { inTurns } from './due-turns.js';
 
 export type ClaimedDelivery = Selectable<WebhookDeliveriesTable> & {
   hook: Pick<
@@ -54,10 +55,30 @@ export interface ClaimPlan {
   perHook?: number;
   /** Which of the due deliveries (in turns, a few times `limit`) to claim. */
   choose?: (due: DueDelivery[]) => DueDelivery[];
+  /** The dispatcher's memory of its last walk, which rates walks (`Walks`). */
+  walks?: Walks;
+}
+
+/**
+ * What a dispatcher keeps of its last walk under a backlog, to walk every hook with
+ * pending deliveries at most once per `everyMs` (its poll interval). With a cap full the
+ * dispatcher polls again as each delivery ends, and every poll walked: beside 20,000 hooks
+ * waiting on retries, a walk of 200 ms (embedded) or 100 ms (PostgreSQL) a poll, and a
+ * receiver answering at once got 6 deliveries a second, or 32 (bench/webhook-fairness.ts;
+ * 177 and 239 now). Between walks a poll reads the due deliveries of the hooks the last
+ * walk found with some due, in the walk's own turns (a probe per such hook, not per hook
+ * with any pending): what the walk gives, but for a hook that fell due since, whose turn
+ * waits for the next walk, a poll interval at most.
+ */
+export interface Walks {
+  /** How long the hooks a walk found stand, in milliseconds. */
+  everyMs: number;
+  /** The hooks the last walk found with due deliveries, and when (`performance.now()`). */
+  last?: { hooks: string[]; at: number };
 }
 
 /** How many due deliveries are read per one claimed: room to choose around full caps. */
-const READ_AHEAD = 4;
+export const READ_AHEAD = 4;
 
 /**
  * The partial indexes' own predicate, written out (not a parameter) so that any plan of
@@ -72,9 +93,10 @@ const free = (alias: string) =>
 /**
  * How many due deliveries are read in due order before the walk of every hook is needed.
  * Fewer than this due (what a poll sees but under a backlog) are all in hand after one
- * short read of the due index, and their turns are taken here; the walk costs a probe per
- * hook with any pending delivery (retries waiting, disabled hooks'), on every poll even when
- * nothing is due (20,000 such hooks: 166 ms a poll, against 0.02 ms for this read).
+ * short read of the due index, and their turns are taken in the dispatcher (due-turns.ts);
+ * the walk costs a probe per hook with any pending delivery (retries waiting, disabled
+ * hooks'), on every poll even when nothing is due (20,000 such hooks: 166 ms a poll,
+ * against 0.02 ms for this read).
  */
 const DUE_READ = 1000;
 
@@ -84,9 +106,19 @@ const DUE_READ = 1000;
  * (n-1)-th, counting the slots it holds), oldest first within a turn; the first `limit`.
  */
 async function dueDeliveries(db: Kysely<DB>, limit: number, plan: ClaimPlan) {
+  const { walks } = plan;
+  if (walks?.last && performance.now() - walks.last.at < walks.everyMs) {
+    return everyHooksDue(db, limit, plan, walks.last.hooks);
+  }
   const oldest = await oldestDue(db, DUE_READ);
-  if (oldest.length < DUE_READ) return inTurns(oldest, limit, plan);
-  return everyHooksDue(db, limit, plan);
+  if (oldest.length < DUE_READ) {
+    if (walks) delete walks.last;
+    return inTurns(oldest, limit, plan);
+  }
+  if (!walks) return everyHooksDue(db, limit, plan);
+  const at = performance.now();
+  walks.last = { hooks: await hooksDue(db), at };
+  return everyHooksDue(db, limit, plan, walks.last.hooks);
 }
 
 /** The first `count` due deliveries in due order, whatever their hooks (the due index). */
@@ -111,65 +143,75 @@ async function oldestDue(db: Kysely<DB>, count: number) {
     .execute();
 }
 
-/** `everyHooksDue`'s choice and order, over every due delivery read in due order. */
-function inTurns(
-  rows: Awaited<ReturnType<typeof oldestDue>>,
-  limit: number,
-  { busy, held = {}, perHook = limit }: ClaimPlan,
-): DueDelivery[] {
-  const owners = new Set(busy?.owners);
-  const resellers = new Set(busy?.resellers);
-  const hosts = new Set(busy?.hosts);
-  const ofHook = new Map<string, number>();
-  const turns = new Map<string, number>();
-  const chosen: { delivery: DueDelivery; at: number }[] = [];
-  for (const { id, hook_id, hook_status, ...hook } of rows) {
-    if (hook_status !== 'enabled') continue;
-    if ((hook.reseller_id ? resellers : owners).has(hook.owner_id)) continue;
-    if (hosts.has(hostOf(hook.url))) continue;
-    const n = (ofHook.get(hook_id) ?? 0) + 1;
-    ofHook.set(hook_id, n);
-    if (n > perHook) continue;
-    const budget = budgetOf(hook);
-    const turn = (turns.get(budget) ?? 0) + 1;
-    turns.set(budget, turn);
-    chosen.push({ delivery: { id, hook }, at: (held[budget] ?? 0) + turn });
-  }
-  // Stable: within a turn, due order.
-  return chosen
-    .sort((a, b) => a.at - b.at)
-    .slice(0, limit)
-    .map((c) => c.delivery);
+/** Statements that start from a list of hooks, `pending_hooks`. */
+type WithHooks = QueryCreator<DB & { pending_hooks: { hook_id: string | null } }>;
+
+/**
+ * The hooks with pending deliveries, one index probe each (a loose index scan of
+ * `webhook_deliveries_hook_due`): the walk's first step.
+ */
+const withPendingHooks = (db: Kysely<DB>): WithHooks =>
+  db.withRecursive('pending_hooks(hook_id)', (qc) =>
+    qc
+      .selectFrom('webhook_deliveries as w')
+      .select((eb) => eb.fn.min<string | null>('w.hook_id').as('hook_id'))
+      .where(pending('w'))
+      .unionAll((qc) =>
+        qc
+          .selectFrom('pending_hooks as p')
+          .select((eb) =>
+            eb
+              .selectFrom('webhook_deliveries as w')
+              .select((eb) => eb.fn.min<string | null>('w.hook_id').as('next'))
+              .where(pending('w'))
+              .whereRef('w.hook_id', '>', 'p.hook_id')
+              .as('hook_id'),
+          )
+          .where('p.hook_id', 'is not', null),
+      ),
+  );
+
+/**
+ * The enabled hooks with deliveries due (leased or not, whatever their budget's or host's
+ * caps): the walk's hooks, which a dispatcher keeps for a poll interval (`Walks`).
+ */
+export async function hooksDue(db: Kysely<DB>): Promise<string[]> {
+  const rows = await withPendingHooks(db)
+    .selectFrom('pending_hooks as p')
+    .innerJoin('hooks as h', 'h.id', 'p.hook_id')
+    .select('h.id')
+    .where('h.status', '=', 'enabled')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('webhook_deliveries as d')
+          .select('d.id')
+          .whereRef('d.hook_id', '=', 'h.id')
+          .where(pending('d'))
+          .where('d.next_attempt_at', '<=', sql<Date>`now()`),
+      ),
+    )
+    .execute();
+  return rows.map((r) => r.id);
 }
 
-/** The walk of every hook with pending deliveries, for a backlog of DUE_READ or more. */
+/**
+ * The walk of every hook with pending deliveries, for a backlog of DUE_READ or more; of
+ * only `hooks`, when given (those a walk found with due deliveries, `hooksDue`).
+ */
 export async function everyHooksDue(
   db: Kysely<DB>,
   limit: number,
   { busy, held = {}, perHook = limit }: ClaimPlan,
+  hooks?: readonly string[],
 ): Promise<DueDelivery[]> {
   const budget = sql<string>`(case when h.reseller_id is null then 'owner ' else 'resellers ' end || h.owner_id)`;
-  const rows = await db
-    // The hooks with pending deliveries, one index probe each (a loose index scan).
-    .withRecursive('pending_hooks(hook_id)', (qc) =>
-      qc
-        .selectFrom('webhook_deliveries as w')
-        .select((eb) => eb.fn.min<string | null>('w.hook_id').as('hook_id'))
-        .where(pending('w'))
-        .unionAll((qc) =>
-          qc
-            .selectFrom('pending_hooks as p')
-            .select((eb) =>
-              eb
-                .selectFrom('webhook_deliveries as w')
-                .select((eb) => eb.fn.min<string | null>('w.hook_id').as('next'))
-                .where(pending('w'))
-                .whereRef('w.hook_id', '>', 'p.hook_id')
-                .as('hook_id'),
-            )
-            .where('p.hook_id', 'is not', null),
-        ),
-    )
+  const start: WithHooks = hooks
+    ? db.with('pending_hooks', (qc) =>
+        qc.selectNoFrom(sql<string | null>`unnest(${[...hooks]}::text[])`.as('hook_id')),
+      )
+    : withPendingHooks(db);
+  const rows = await start
     .with('due', (qc) =>
       qc
         .selectFrom('pending_hooks as p')

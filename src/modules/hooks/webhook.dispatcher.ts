@@ -10,11 +10,12 @@
  *
  * At most `concurrencyPerHost` requests go to one host at a time, `concurrencyPerOwner` to
  * the hooks of one owner or of one reseller (delivery-slots.ts), and `maxInFlight` in all,
- * shared fairly between budgets, the last quarter kept for budgets that hold none
- * (delivery-shares.ts); polls do not wait for deliveries, so one slow receiver holds up
- * only its own. A poll claims only what it has slots for (delivery-claims.repository.ts):
- * a delivery over a cap stays in the table, untouched, until a slot frees, and the next
- * poll comes as soon as one does.
+ * shared fairly between budgets, the last quarter kept for budgets that hold none or only
+ * reserve slots (delivery-shares.ts); polls do not wait for deliveries, so one slow
+ * receiver holds up only its own. A poll claims only what it has slots for
+ * (delivery-claims.repository.ts): a delivery over a cap stays in the table, untouched,
+ * until a slot frees, and the next poll comes as soon as one does (under a backlog, the
+ * walk of every hook at most once a poll interval).
  */
 import type { Db } from '../../db/database.js';
 import type { Tx } from '../../db/unit-of-work.js';
@@ -22,12 +23,13 @@ import type { ApiKeyCipher } from '../../security/api-keys.js';
 import { webhookDeliveries, webhookLag } from '../../metrics/index.js';
 import { pollLoop } from '../../outbox/index.js';
 import type { VersionRegistry } from '../../versions/registry.js';
-import { deliveryShares } from './delivery-shares.js';
+import { deliveryShares, type Holding } from './delivery-shares.js';
 import { deliverySlots } from './delivery-slots.js';
 import {
   deliveriesRepository,
   type ClaimedDelivery,
   type DueDelivery,
+  type Walks,
 } from './deliveries.repository.js';
 import { hooksRepository } from './hooks.repository.js';
 import { toHookView, type HookView } from './hooks.schemas.js';
@@ -170,6 +172,8 @@ interface Claiming {
   pollMs: number;
   /** Deliveries of one hook that can start at once: its host's or its budget's cap. */
   perHook: number;
+  /** The last walk under a backlog, kept a poll interval (delivery-claims.repository.ts). */
+  walks: Walks;
 }
 
 /**
@@ -181,15 +185,15 @@ interface Claiming {
  * room's, so the next poll should come as soon as one frees.
  */
 async function startDue(
-  { repo, slots, maxInFlight, leaseMs, pollMs, perHook }: Claiming,
-  inFlight: ReadonlyMap<Promise<boolean>, ClaimedDelivery['hook']>,
-  start: (delivery: ClaimedDelivery, give: () => void) => Promise<boolean>,
+  { repo, slots, maxInFlight, leaseMs, pollMs, perHook, walks }: Claiming,
+  inFlight: ReadonlyMap<Promise<boolean>, Holding>,
+  start: (delivery: ClaimedDelivery, give: () => void, reserve: boolean) => Promise<boolean>,
 ): Promise<{ waiting: boolean; started: Promise<boolean>[] }> {
   const room = maxInFlight - inFlight.size;
   if (room <= 0) return { waiting: true, started: [] };
   const shares = deliveryShares(maxInFlight, inFlight.values());
   let passedOver = false;
-  const taken = new Map<string, () => void>();
+  const taken = new Map<string, { give: () => void; reserve: boolean }>();
   const started: Promise<boolean>[] = [];
   const choose = (due: DueDelivery[]) =>
     due.filter((d) => {
@@ -197,8 +201,7 @@ async function startDue(
         passedOver = true;
         return false;
       }
-      taken.set(d.id, slots.take(d.hook));
-      shares.take(d.hook);
+      taken.set(d.id, { give: slots.take(d.hook), reserve: shares.take(d.hook) });
       return true;
     });
   try {
@@ -207,15 +210,16 @@ async function startDue(
       held: shares.held(),
       perHook: Math.min(perHook, room),
       choose,
+      walks,
     });
     for (const delivery of claimed) {
-      const give = taken.get(delivery.id);
+      const slot = taken.get(delivery.id);
       taken.delete(delivery.id);
-      if (give) started.push(start(delivery, give));
+      if (slot) started.push(start(delivery, slot.give, slot.reserve));
       else await repo.release(delivery, pollMs); // not chosen: cannot happen, but never lost
     }
   } finally {
-    for (const give of taken.values()) give();
+    for (const { give } of taken.values()) give();
   }
   // A cap full now (after what this poll took) may hold due work back unread.
   const full = shares.closing(slots.busy());
@@ -237,13 +241,17 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     leaseMs: timeoutMs * 2 + 5000,
     pollMs,
     perHook: Math.min(options.concurrencyPerHost, options.concurrencyPerOwner),
+    walks: { everyMs: pollMs },
   };
   const fanOut = fanOuts(repo, logger, pollMs);
-  /** Each delivery in flight, with its hook (whose budget it counts against). */
-  const inFlight = new Map<Promise<boolean>, ClaimedDelivery['hook']>();
+  /**
+   * Each delivery in flight, with its hook (whose budget it counts against) and whether it
+   * took a reserve slot (delivery-shares.ts).
+   */
+  const inFlight = new Map<Promise<boolean>, Holding>();
 
   /** Sends a claimed delivery in the slot taken for it (`give` hands the slot back). */
-  function track(delivery: ClaimedDelivery, give: () => void): Promise<boolean> {
+  function track(delivery: ClaimedDelivery, give: () => void, reserve: boolean): Promise<boolean> {
     const work = deliverOne(options, repo, delivery)
       .catch((error: unknown) => {
         // Recording failed (database trouble): the lease brings the delivery back.
@@ -254,7 +262,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         inFlight.delete(work);
         give();
       });
-    inFlight.set(work, delivery.hook);
+    inFlight.set(work, { hook: delivery.hook, reserve });
     return work;
   }
 
