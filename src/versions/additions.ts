@@ -15,7 +15,7 @@ export const additions: readonly Addition[] = [
     description: [
       'Seventh security and robustness round (docs/security.md, docs/octo.md, docs/operations.md, docs/operations-day.md):',
       'the manifest’s `paging.next` cursor is sealed (encrypted and authenticated: it no longer carries the customer’s name readably); an altered, made-up or other departure’s cursor is `400 invalid_parameter`, and the previous release’s cursors are still read in this release;',
-      'OCTo: a credential revoked while one of its reserves was under way keeps no hold (the hold is released with the credential’s others, or the reserve is refused `FORBIDDEN`); an availability check whose events opened by hand pass its bound is refused (`BAD_REQUEST`) before they are read;',
+      'OCTo: a credential revoked while one of its reserves was under way keeps no hold (the hold is released with the credential’s others, or the reserve is refused `FORBIDDEN`); an availability check whose events opened by hand pass twice its bound is refused (`BAD_REQUEST`) before they are read;',
       'a request whose statement gives up at a `lock_timeout` set on the database role or database answers `503 service_unavailable` with `Retry-After` (it was `500`);',
       'webhooks: while stalled receivers fill the shared delivery slots, a tenant holding none of them may have up to 4 deliveries in flight from the reserve (it was 1); on SIGTERM a server stops claiming webhook deliveries and emails at once, and closes a connection still open 5 s into its close (a client still sending its body) without an answer.',
     ].join(' '),

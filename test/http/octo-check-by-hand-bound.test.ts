@@ -3,10 +3,12 @@
  * departures without prices: docs/octo.md, "Availability") before it reads them. It used to
  * count them only once read, within the events module's bound of 100,000 departures a
  * request: a product with tens of thousands opened by hand made every check read them all,
- * only to refuse it. A check past the bound is now refused (BAD_REQUEST, ask for fewer dates)
- * on one count of at most 6,001 index entries: the departures are never read. One within it
- * is answered as before, and the API's availability and OCTo's calendar, bounded at 100,000
- * departures, still answer the range.
+ * only to refuse it. A check past twice the bound is now refused (BAD_REQUEST, ask for fewer
+ * dates) on one count of at most 12,001 index entries: the departures are never read. The
+ * count runs high (events beside the range count), so nearer the bound the departures read
+ * decide, as before: one within it is answered, also with events opened beside the range,
+ * and the API's availability and OCTo's calendar, bounded at 100,000 departures, still
+ * answer the range.
  *
  * The events are written straight to the database with the columns the API writes
  * (availability-by-hand-bound.test.ts opens one through the API to show the shape).
@@ -59,11 +61,15 @@ const check = () =>
   });
 
 /**
- * Events opened by hand, numbered `from` to `from + count - 1`, every eight minutes from
- * 2030-07-01 00:01 UTC: an odd minute of the day, so never the scheduled 09:00; the last of
- * 10,000 is on 2030-08-25.
+ * Events opened by hand, numbered `from` to `from + count - 1`: event `g` at 2030-07-01
+ * 00:01 UTC plus `4g` minutes, an odd minute of the day, so never the scheduled 09:00 (the
+ * last of 13,000 is on 2030-08-06); or, `beside` the range, one a minute from 2030-09-01
+ * 00:01.
  */
-async function openByHand(from: number, count: number): Promise<void> {
+async function openByHand(from: number, count: number, beside = false): Promise<void> {
+  const [at, first, every] = beside
+    ? ['2030-09-01 00:00:00+00', from, 1]
+    : ['2030-07-01 00:00:00+00', 0, 4];
   await sql`
     insert into events (id, experience_id, seller_id, starts_at, ends_at, max, reserved, manual,
                         local_zone, local_start, local_end, created_at, updated_at)
@@ -72,21 +78,46 @@ async function openByHand(from: number, count: number): Promise<void> {
            'UTC', to_char(s, 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
            to_char(s + interval '1 minute', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), now(), now()
     from generate_series(${from}::int, ${from + count - 1}::int) g,
-         lateral (select timestamptz '2030-07-01 00:00:00+00'
-                         + (g * 8 + 1) * interval '1 minute' as s) m
+         lateral (select ${at}::timestamptz
+                         + ((g - ${first}) * ${every} + 1) * interval '1 minute' as s) m
   `.execute(t.database.db);
 }
+
+/** Events opened by hand so far, inside the range. */
+let inside = 0;
+/** Opened on 2030-09-01, the morning after the range: counted beside it, never read. */
+const BESIDE = 500;
 
 describe('an availability check of a product with events opened by hand', () => {
   it('answers them all up to its bound', async () => {
     await openByHand(0, MAX_CHECK_DEPARTURES - SCHEDULED);
+    inside = MAX_CHECK_DEPARTURES - SCHEDULED;
     const answered = await check();
     expect(answered.statusCode, answered.body.slice(0, 300)).toBe(200);
     expect(answered.json()).toHaveLength(MAX_CHECK_DEPARTURES);
   }, 60_000);
 
-  it('refuses them past its bound before reading any, though under 100,000', async () => {
-    await openByHand(MAX_CHECK_DEPARTURES - SCHEDULED, 10_000 - MAX_CHECK_DEPARTURES);
+  it('answers them up to its bound with more opened beside the range, which the count sees', async () => {
+    // Within the 14 hours around the range the count looks at: 6,500 counted, 6,000 read.
+    await openByHand(100_000, BESIDE, true);
+    const answered = await check();
+    expect(answered.statusCode, answered.body.slice(0, 300)).toBe(200);
+    expect(answered.json()).toHaveLength(MAX_CHECK_DEPARTURES);
+  }, 60_000);
+
+  it('refuses them past its bound once read, before any is mapped', async () => {
+    await openByHand(inside, 10_000 - MAX_CHECK_DEPARTURES);
+    inside += 10_000 - MAX_CHECK_DEPARTURES;
+    const read = vi.spyOn(eventsFacade, 'departuresBetween');
+    const { errorMessage } = expectOctoError(await check(), 'BAD_REQUEST');
+    expect(read).toHaveBeenCalledTimes(1);
+    expect(errorMessage).toContain('departs 10000 times in these dates');
+    expect(errorMessage).toContain(`at most ${MAX_CHECK_DEPARTURES} departures`);
+  }, 60_000);
+
+  it('refuses them past twice its bound before reading any, though under 100,000', async () => {
+    const most = 2 * MAX_CHECK_DEPARTURES;
+    await openByHand(inside, most + 1_000 - inside);
     const read = vi.spyOn(eventsFacade, 'departuresBetween');
     let refused: Awaited<ReturnType<typeof check>> | undefined;
     const statements = await countStatements(async () => {
@@ -101,7 +132,7 @@ describe('an availability check of a product with events opened by hand', () => 
     expect(ofEvents).toHaveLength(1);
     expect(ofEvents[0]).toMatch(/^select count\(\*\) .* manual .* limit \$\d+\) as "found"$/);
     expect(errorMessage).toContain(
-      `departs up to ${SCHEDULED} times by their schedules and more than ${MAX_CHECK_DEPARTURES - SCHEDULED} more times in these dates`,
+      `departs up to ${SCHEDULED} times by their schedules and more than ${most - SCHEDULED} more times in these dates`,
     );
     expect(errorMessage).toContain(`at most ${MAX_CHECK_DEPARTURES} departures`);
     expect(errorMessage).toContain('ask for fewer dates');

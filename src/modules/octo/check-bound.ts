@@ -9,9 +9,10 @@
  * So one check answers at most MAX_CHECK_DEPARTURES departures, each price counting half a
  * departure: about 1.7 MB at most whatever the mix (6,000 departures without prices, 545
  * with 20 unit prices each). The schedules' departures are counted before anything is read,
- * then the events opened by hand beside them, also before any is read (one count that stops
- * one past the room the schedules leave: events/departure-bound.ts): staff may open tens of
- * thousands, and reading them only to refuse the check cost what the bound saves. The
+ * then with the events opened by hand, also before any is read, past twice the bound (one
+ * count that stops one past the room the schedules leave: events/departure-bound.ts; it runs
+ * high, so the exact count of what is read decides nearer the bound): staff may open tens
+ * of thousands, and reading them only to refuse the check cost what the bound saves. The
  * calendar, one object per day, keeps its year.
  */
 import {

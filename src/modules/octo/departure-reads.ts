@@ -39,19 +39,20 @@ export function departureReads(db: Db) {
 
     /**
      * An availability check's departures between the dates, each carrying `prices` prices,
-     * refused past the bound of its answer before any event is read: as the schedules count
-     * them, then with the events opened by hand (one count, stopping one past the room
-     * left). That bound is the tighter one (at most 6,000 departures counted day by day), so
-     * the request's bound of 100,000 (`between`) is not counted again. What is read is then
-     * within it (the departures are the schedules' and the events opened by hand, each
-     * counted); the answer's size is still checked before any is mapped.
+     * refused past the bound of its answer: as the schedules count them, before anything is
+     * read; then, still before any event is read, when the schedules' and the events opened
+     * by hand pass twice that bound (one count, stopping one past the room left); then as
+     * read, before any is mapped. The count runs high (an event opened by hand beside the
+     * range, or at a scheduled time, counts too), so it refuses only past twice the bound,
+     * where no read could fit: at the bound itself it refused checks that fit. The read is
+     * so bounded by twice the answer's bound, under the request's 100,000 (`between`).
      */
     async checked(experience: Experience, { start, end }: DateRange, prices: number) {
       const fitting = departuresFitting(prices);
       const scheduled = scheduledBetween(experience.schedules, start, end, fitting);
       checkAnswerSize(scheduled, prices);
       const past = await eventsFacade.departuresPastBound(db, experience, start, end, {
-        most: fitting,
+        most: 2 * fitting,
         scheduled,
       });
       if (past !== undefined) refuseCheck(past, prices);
