@@ -12,6 +12,9 @@ import { demoPage, demoShop } from './demo.js';
 import { registerWidgetCors } from './widget-cors.js';
 import { loadWidget, withSettings, type WidgetSettings } from './widget-bundle.js';
 
+/** Failures of a load that another may not meet: out of file descriptors or memory. */
+const TRANSIENT = new Set(['EMFILE', 'ENFILE', 'EAGAIN', 'ENOMEM']);
+
 /** What a page may load: its own scripts, its inline styles (the widget's shadow styles). */
 const DEMO_CSP =
   "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
@@ -22,14 +25,16 @@ export async function checkoutPageRoutes(
 ): Promise<void> {
   registerWidgetCors(app);
   // Read (or built) on the first request, not at start-up: most processes never serve it.
-  // A load that failed is forgotten: one EMFILE in a connection flood answered 500 to every
-  // later request for the script, every seller's checkout button off until a restart.
+  // A load that failed for want of a resource is forgotten: one EMFILE in a connection flood
+  // answered 500 to every later request for the script, every seller's checkout button off
+  // until a restart. Any other failure (a release without its widget) is kept: a public
+  // route must not run a build on every request.
   let script: Promise<Buffer> | undefined;
   const loaded = () =>
     (script ??= loadWidget().then(
       (code) => withSettings(code, options.widget),
       (error: unknown) => {
-        script = undefined;
+        if (TRANSIENT.has((error as { code?: string }).code ?? '')) script = undefined;
         throw error;
       },
     ));
