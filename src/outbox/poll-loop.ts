@@ -24,6 +24,8 @@ export function pollLoop(
   onError: (error: unknown) => number,
 ): PollLoop {
   let state: 'idle' | 'running' | 'stopped' = 'idle';
+  /** Since `stop`: starting again is a programming error. */
+  let closed = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
 
@@ -46,13 +48,16 @@ export function pollLoop(
 
   return {
     start() {
-      if (state === 'stopped') throw new Error(`the ${what} has been stopped`);
-      if (state === 'running') return;
+      if (closed) throw new Error(`the ${what} has been stopped`);
+      // Running; or told to claim nothing before it started (a SIGTERM during start-up: the
+      // app's onReady still starts every worker, and must not fail the listen for it).
+      if (state !== 'idle') return;
       state = 'running';
       schedule(0);
     },
     stopClaiming,
     async stop() {
+      closed = true;
       stopClaiming();
       await running;
     },
