@@ -51,7 +51,8 @@ beforeAll(async () => {
       BOOKING_ENV: 'sandbox',
       WEBHOOK_DISPATCH: 'true',
       WEBHOOK_POLL_MS: '25',
-      WEBHOOK_TIMEOUT_MS: '30000',
+      // The most allowed: no stalled delivery may time out (and free its slot) mid-test.
+      WEBHOOK_TIMEOUT_MS: '60000',
       WEBHOOK_RETRY_SCHEDULE_MS: '600000',
     }),
     { database: t.database, logStream: new PassThrough().resume() },
