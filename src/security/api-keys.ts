@@ -1,21 +1,12 @@
 /**
- * API keys: generation, the SHA-256 digest used to look a key up, and AES-256-GCM
- * encryption at rest (the key is bound to its user id as associated data), so a leaked
+ * API keys: generation, the SHA-256 digest used to look a key up, and encryption at rest
+ * (sealed-box.ts: AES-256-GCM, the key bound to its user id as associated data), so a leaked
  * database alone leaks no usable key.
  */
-import {
-  createCipheriv,
-  createDecipheriv,
-  hash,
-  hkdfSync,
-  randomBytes,
-  timingSafeEqual,
-} from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { charactersFor, randomAlphanumeric } from './random-text.js';
+import { openBox, sealBox, sealingKey } from './sealed-box.js';
 
-const FORMAT_VERSION = 1;
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 /** Longer inputs are rejected before hashing: no key we issue is near this long. */
 export const MAX_API_KEY_LENGTH = 128;
 
@@ -54,18 +45,12 @@ export interface ApiKeyCipher {
   reseal(ciphertext: Buffer, userId: string): Buffer | undefined;
 }
 
-const keyOf = (secret: string) =>
-  Buffer.from(hkdfSync('sha256', secret, 'booking-service', 'api-key-encryption', 32));
+const keyOf = (secret: string) => sealingKey(secret, 'api-key-encryption');
 
 function open(key: Buffer, ciphertext: Buffer, userId: string): string {
-  if (ciphertext[0] !== FORMAT_VERSION) throw new Error('Unknown API key ciphertext format');
-  const iv = ciphertext.subarray(1, 1 + IV_BYTES);
-  const tag = ciphertext.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES);
-  const decipher = createDecipheriv('aes-256-gcm', key, iv);
-  decipher.setAAD(Buffer.from(userId, 'utf8'));
-  decipher.setAuthTag(tag);
-  const body = ciphertext.subarray(1 + IV_BYTES + TAG_BYTES);
-  return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+  const plain = openBox(key, Buffer.from(userId, 'utf8'), ciphertext);
+  if (!plain) throw new Error('The API key ciphertext does not open under this secret');
+  return plain.toString('utf8');
 }
 
 /**
@@ -78,11 +63,7 @@ export function createApiKeyCipher(secret: string, previous?: string): ApiKeyCip
   const previousKey = previous === undefined ? undefined : keyOf(previous);
   const cipher: ApiKeyCipher = {
     encrypt(apiKey, userId) {
-      const iv = randomBytes(IV_BYTES);
-      const gcm = createCipheriv('aes-256-gcm', key, iv);
-      gcm.setAAD(Buffer.from(userId, 'utf8'));
-      const body = Buffer.concat([gcm.update(apiKey, 'utf8'), gcm.final()]);
-      return Buffer.concat([Buffer.of(FORMAT_VERSION), iv, gcm.getAuthTag(), body]);
+      return sealBox(key, Buffer.from(userId, 'utf8'), Buffer.from(apiKey, 'utf8'));
     },
     decrypt(ciphertext, userId) {
       try {

@@ -42,9 +42,6 @@ describe('seal and unseal', () => {
       expect(bytesOf(token).includes(plain)).toBe(false);
       expect(bytesOf(token).includes(Buffer.from('Hara'))).toBe(false);
     }
-    // The same nonce, the same token: only what is given decides it.
-    const iv = Buffer.alloc(12, 7);
-    expect(seal(keys, EVENT, plain, iv)).toBe(seal(keys, EVENT, plain, iv));
   });
 
   it("does not open another departure's token, nor another secret's", () => {
