@@ -23,7 +23,10 @@ export const WITHHELD_LOG_SELLERS = 10_000;
 export interface LogLimiterOptions {
   everyMs: number;
   maxKeys: number;
-  /** The clock, in milliseconds (tests pass their own). */
+  /**
+   * The clock, in milliseconds: a monotonic one (a wall clock stepped back muted a seller for
+   * as long); tests pass their own.
+   */
   now?: () => number;
 }
 
@@ -52,7 +55,7 @@ interface Entry {
  * logged at once anyway), and past `maxKeys` the front one is forgotten.
  */
 export function logLimiter(options: LogLimiterOptions): LogLimiter {
-  const { everyMs, maxKeys, now = Date.now } = options;
+  const { everyMs, maxKeys, now = () => performance.now() } = options;
   const entries = new Map<string, Entry>();
 
   const sweep = (at: number) => {
@@ -71,7 +74,7 @@ export function logLimiter(options: LogLimiterOptions): LogLimiter {
     hit(key) {
       const at = now();
       const entry = entries.get(key);
-      // `at < entry.at`: the clock went back; wait for it rather than log at every occurrence.
+      // `at < entry.at` (a clock a test sets back): wait for it rather than log every time.
       if (entry && at - entry.at < everyMs) {
         entry.untold++;
         return undefined;
