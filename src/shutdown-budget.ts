@@ -2,7 +2,7 @@
  * How long a stop may take before the process gives up (server.ts): the drain, then the
  * close. What a stop does, in order:
  *
- * - On SIGTERM, every worker stops claiming at once (app.ts, http/module.ts): what is in
+ * - On SIGTERM, every worker stops claiming at once (http/worker-lifecycle.ts): what is in
  *   flight from then on was claimed before, and ends within its own timeout of its claim,
  *   its outcome recorded: a webhook delivery within WEBHOOK_TIMEOUT_MS, an email within
  *   OUTBOX_SEND_TIMEOUT_MS (the mail dispatcher, with a relay configured). It goes on

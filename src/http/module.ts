@@ -19,8 +19,9 @@ export type RequestHook = (request: FastifyRequest, reply: FastifyReply) => Prom
 /**
  * A background loop of a module (a sweeper, a dispatcher). A stop comes in two steps: every
  * worker stops claiming at once, as soon as SIGTERM arrives (server.ts, before the drain),
- * and the close then waits for what they all hold together (app.ts). A worker that kept
- * claiming through the drain and the close took work it had no time left to finish.
+ * and the close then waits for what they all hold together (worker-lifecycle.ts). A worker
+ * that kept claiming through the drain and the close took work it had no time left to
+ * finish.
  */
 export interface Worker {
   start(): void;
